@@ -1,0 +1,131 @@
+"""Chunk a file: dispatch by language to the Markdown, Python or text chunker."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from chunkguard.chunking.base import ChunkContext, ChunkOptions
+from chunkguard.model import Chunk, Language, Problem
+from chunkguard.sizes import TokenCounter, make_counter
+from chunkguard.source import decode
+
+__all__ = [
+    "ChunkOptions",
+    "ChunkedFile",
+    "chunk_bytes",
+    "chunk_document",
+    "chunk_file",
+    "chunk_text",
+    "context_for",
+    "language_of",
+]
+
+_LANGUAGES: dict[str, Language] = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".mdx": "markdown",
+    ".py": "python",
+    ".pyi": "python",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkedFile:
+    path: str
+    language: Language
+    chunks: tuple[Chunk, ...]
+    problems: tuple[Problem, ...] = ()
+
+
+def language_of(path: str) -> Language:
+    return _LANGUAGES.get(PurePosixPath(path).suffix.lower(), "text")
+
+
+def context_for(
+    text: str,
+    path: str,
+    *,
+    options: ChunkOptions | None = None,
+    counter: TokenCounter | None = None,
+) -> ChunkContext:
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    options = options or ChunkOptions()
+    return ChunkContext(
+        path=path,
+        text=text,
+        lines=text.split("\n"),
+        options=options,
+        counter=counter or make_counter(options.tokenizer),
+    )
+
+
+def chunk_document(
+    text: str,
+    path: str,
+    *,
+    language: Language | None = None,
+    options: ChunkOptions | None = None,
+    counter: TokenCounter | None = None,
+) -> ChunkedFile:
+    """Chunk already-decoded text; ``path`` is the POSIX path used in chunk IDs."""
+    from chunkguard.chunking import markdown, plain, python
+
+    language = language or language_of(path)
+    ctx = context_for(text, path, options=options, counter=counter)
+    if language == "markdown":
+        return ChunkedFile(path, language, tuple(markdown.chunk_markdown(ctx)))
+    if language == "python":
+        chunks, problems = python.chunk_python(ctx)
+        return ChunkedFile(path, language, tuple(chunks), tuple(problems))
+    return ChunkedFile(path, language, tuple(plain.chunk_plain(ctx)))
+
+
+def chunk_bytes(
+    data: bytes,
+    path: str,
+    *,
+    language: Language | None = None,
+    options: ChunkOptions | None = None,
+    counter: TokenCounter | None = None,
+) -> ChunkedFile:
+    """Decode and chunk a file's bytes; raises UnreadableError for binary or bad encodings."""
+    language = language or language_of(path)
+    text = decode(data, path, python=language == "python")
+    return chunk_document(text, path, language=language, options=options, counter=counter)
+
+
+def chunk_text(
+    text: str,
+    path: str = "<text>.md",
+    *,
+    language: Language | None = None,
+    options: ChunkOptions | None = None,
+    counter: TokenCounter | None = None,
+) -> list[Chunk]:
+    """The chunks of ``text`` as if it were the file at ``path``."""
+    return list(
+        chunk_document(text, path, language=language, options=options, counter=counter).chunks
+    )
+
+
+def chunk_file(
+    path: str | os.PathLike[str],
+    *,
+    root: str | os.PathLike[str] | None = None,
+    options: ChunkOptions | None = None,
+    counter: TokenCounter | None = None,
+) -> list[Chunk]:
+    """The chunks of a file on disk; IDs use its POSIX path relative to ``root`` (default: cwd)."""
+    file = Path(path)
+    base = Path(root) if root is not None else Path.cwd()
+    try:
+        relative = file.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        relative = file.as_posix()
+    data = file.read_bytes()
+    return list(chunk_bytes(data, relative, options=options, counter=counter).chunks)

@@ -1,0 +1,163 @@
+"""Markdown sections: one chunk per heading, per SPEC §1-§2.
+
+A section is a heading and the text up to the next section heading (a
+top-level heading at level <= ``split_level``); headings inside block quotes
+and list items are not boundaries. Text before the first section is the
+preamble. A heading with no body of its own (directly followed by another
+section heading) yields no chunk: its lines open the next chunk, so every
+line belongs to exactly one chunk, a parent's title travels with its first
+child, and adding text or a subsection under a bare heading changes no chunk
+ID. (A file of headings alone, like an empty file, has no chunks.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from chunkguard.chunking import cmark
+from chunkguard.chunking.base import BLANK_CHARS as _BLANK
+from chunkguard.chunking.base import ChunkContext, suppressions
+from chunkguard.chunking.frontmatter import FrontMatter, parse_front_matter
+from chunkguard.chunking.slugs import EMPTY_SLUG_IDENTITY, Slugger, split_explicit_id
+from chunkguard.model import Chunk, Heading
+
+PREAMBLE_IDENTITY = "~preamble"
+
+
+@dataclass(frozen=True, slots=True)
+class _Heading:
+    level: int
+    first: int  # 0-based line indexes into the whole file
+    last: int
+    text: str
+    identity: str
+    nested: bool
+
+
+def headings(ctx: ChunkContext) -> tuple[FrontMatter | None, list[_Heading]]:
+    """Every heading of the file with its rendered text and identity, in order."""
+    front = parse_front_matter(ctx.lines)
+    text = ctx.text
+    if front:
+        # Blank out the front matter so that cmark's line numbers stay the file's.
+        text = "\n" * front.lines + text.split("\n", front.lines)[-1]
+    slugger = Slugger()
+    out: list[_Heading] = []
+    for raw in cmark.headings(text, ctx.lines):
+        rendered, explicit = split_explicit_id(raw.text)
+        # Every heading takes its place in GitHub's numbering, also the ones
+        # with an explicit id, whose `{#id}` GitHub shows as text.
+        github = slugger.slug(raw.text)
+        identity = explicit or github or EMPTY_SLUG_IDENTITY
+        rendered = " ".join(rendered.split("\n")).strip(" ")
+        out.append(_Heading(raw.level, raw.first - 1, raw.last - 1, rendered, identity, raw.nested))
+    return front, out
+
+
+def outline(ctx: ChunkContext) -> list[Heading]:
+    _, found = headings(ctx)
+    return [
+        Heading(ctx.path, h.level, h.text, h.first + 1, f"{ctx.path}#{h.identity}")
+        for h in found
+        if not h.nested
+    ]
+
+
+def chunk_markdown(ctx: ChunkContext) -> list[Chunk]:
+    front, found = headings(ctx)
+    split_level = ctx.options.split_level
+    sections = [h for h in found if not h.nested and h.level <= split_level]
+    return list(_chunks(ctx, front, sections))
+
+
+@dataclass(slots=True)
+class _Span:
+    """A chunk to be: its identity and 0-based first and last line."""
+
+    heading: _Heading | None  # None for the preamble
+    first: int
+    last: int
+    path: tuple[str, ...]
+
+
+def _spans(lines: Sequence[str], start: int, sections: list[_Heading]) -> list[_Span]:
+    """Group lines into chunks; headings with no body of their own join the next chunk."""
+    spans: list[_Span] = []
+    preamble = _trim(lines, start, sections[0].first if sections else len(lines))
+    if preamble:
+        spans.append(_Span(None, preamble[0], preamble[1], ()))
+    path: list[_Heading] = []
+    waiting: list[_Heading] = []  # body-less headings, to open the next chunk
+    for index, heading in enumerate(sections):
+        end = sections[index + 1].first if index + 1 < len(sections) else len(lines)
+        while path and path[-1].level >= heading.level:
+            path.pop()
+        path.append(heading)
+        body = _trim(lines, heading.last + 1, end)
+        if body is None:
+            waiting.append(heading)
+            continue
+        first = waiting[0].first if waiting else heading.first
+        spans.append(_Span(heading, first, body[1], tuple(h.text for h in path)))
+        waiting = []
+    if waiting and spans:
+        # Body-less headings at the end close the chunk before them. A file of
+        # headings alone has nothing to embed, and no chunks.
+        spans[-1].last = waiting[-1].last
+    return spans
+
+
+def _chunks(
+    ctx: ChunkContext, front: FrontMatter | None, sections: list[_Heading]
+) -> Iterator[Chunk]:
+    lines = ctx.lines
+    title = front.title if front else None
+    tags = front.tags if front else ()
+    for span in _spans(lines, front.lines if front else 0, sections):
+        heading = span.heading
+        if heading is None:
+            yield ctx.make(
+                PREAMBLE_IDENTITY,
+                "preamble",
+                "markdown",
+                span.first + 1,
+                span.last + 1,
+                title=title,
+                tags=tags,
+            )
+            continue
+        yield ctx.make(
+            heading.identity,
+            "section",
+            "markdown",
+            span.first + 1,
+            span.last + 1,
+            body_line=min(heading.last + 2, span.last + 1),
+            heading_path=span.path,
+            level=heading.level,
+            suppressed=_suppressed(lines, span.first, heading.first),
+            title=title,
+            tags=tags,
+        )
+
+
+def _trim(lines: Sequence[str], start: int, end: int) -> tuple[int, int] | None:
+    """The first and last non-blank line in ``lines[start:end]``, or None."""
+    while start < end and not lines[start].strip(_BLANK):
+        start += 1
+    while end > start and not lines[end - 1].strip(_BLANK):
+        end -= 1
+    return (start, end - 1) if start < end else None
+
+
+def _suppressed(lines: Sequence[str], *firsts: int) -> frozenset[str]:
+    """Codes disabled by a ``<!-- chunkguard: disable=... -->`` line right above these lines."""
+    codes: frozenset[str] = frozenset()
+    for first in sorted(set(firsts)):
+        index = first - 1
+        while index >= 0 and not lines[index].strip(_BLANK):
+            index -= 1
+        if index >= 0 and "chunkguard:" in lines[index]:
+            codes |= suppressions(lines[index])
+    return codes

@@ -1,0 +1,68 @@
+"""Chunk or outline named files (the ``chunks`` and ``outline`` commands)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from chunkguard.chunking import ChunkedFile, chunk_bytes, language_of
+from chunkguard.config import Config
+from chunkguard.corpus import select_files
+from chunkguard.errors import ChunkguardError, UnreadableError
+from chunkguard.model import Heading
+from chunkguard.outline import outline_bytes
+from chunkguard.sizes import make_counter
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    path: str
+    message: str
+
+
+def named_files(config: Config, paths: Sequence[str]) -> list[str]:
+    """Root-relative POSIX paths for the files and folders named on the command line.
+
+    Files are taken as named, whatever the config includes; folders expand to
+    the corpus files under them.
+    """
+    root = config.root.resolve()
+    out: list[str] = []
+    for name in paths:
+        path = Path(name)
+        absolute = (path if path.is_absolute() else Path.cwd() / path).resolve()
+        try:
+            relative = absolute.relative_to(root).as_posix()
+        except ValueError:
+            raise ChunkguardError(f"path outside the repository: {name}") from None
+        if absolute.is_dir():
+            out.extend(select_files(config, [os.fspath(absolute)]).paths)
+        else:
+            out.append(relative)
+    return list(dict.fromkeys(out))
+
+
+def chunk_named(config: Config, paths: Sequence[str]) -> Iterator[ChunkedFile | Failure]:
+    counter = make_counter(config.chunking.tokenizer)
+    for path in named_files(config, paths):
+        try:
+            data = (config.root / path).read_bytes()
+            yield chunk_bytes(data, path, options=config.chunking, counter=counter)
+        except UnreadableError as exc:
+            yield Failure(path, exc.reason)
+        except OSError as exc:
+            yield Failure(path, exc.strerror or str(exc))
+
+
+def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading] | Failure]:
+    for path in named_files(config, paths):
+        if language_of(path) != "markdown":
+            continue
+        try:
+            yield outline_bytes((config.root / path).read_bytes(), path)
+        except UnreadableError as exc:
+            yield Failure(path, exc.reason)
+        except OSError as exc:
+            yield Failure(path, exc.strerror or str(exc))

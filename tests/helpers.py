@@ -1,0 +1,88 @@
+"""Real git repositories in temporary directories, with every identity and date pinned."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+_PINNED = {
+    "GIT_AUTHOR_NAME": "Chunkguard Tests",
+    "GIT_AUTHOR_EMAIL": "tests@chunkguard.invalid",
+    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+00:00",
+    "GIT_COMMITTER_NAME": "Chunkguard Tests",
+    "GIT_COMMITTER_EMAIL": "tests@chunkguard.invalid",
+    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+00:00",
+    # The tester's own ~/.gitconfig (autocrlf, hooks, templates) must not change results.
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_TERMINAL_PROMPT": "0",
+}
+
+
+def git_env() -> dict[str, str]:
+    # Drop GIT_DIR, GIT_INDEX_FILE and friends: a test run from inside a git hook
+    # (pre-commit running the suite) would otherwise act on the outer repository.
+    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    env.update(_PINNED)
+    return env
+
+
+def pin_git_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give the code under test the same hermetic git environment as these helpers."""
+    for key in list(os.environ):
+        if key.startswith("GIT_"):
+            monkeypatch.delenv(key)
+    for key, value in git_env().items():
+        monkeypatch.setenv(key, value)
+
+
+def git(repo: Path, *args: str, input: bytes | None = None) -> str:
+    """Run ``git -C repo ARGS`` with the pinned environment and return its stdout."""
+    proc = subprocess.run(
+        (
+            "git",
+            "-C",
+            os.fspath(repo),
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "tag.gpgsign=false",
+            *args,
+        ),
+        input=input,
+        capture_output=True,
+        env=git_env(),
+        check=False,
+    )
+    if proc.returncode:
+        raise AssertionError(
+            f"git {' '.join(args)} exited {proc.returncode}: "
+            f"{proc.stderr.decode('utf-8', 'replace').strip()}"
+        )
+    return proc.stdout.decode("utf-8", "surrogateescape")
+
+
+def make_repo(tmp_path: Path) -> Path:
+    """An empty repository at ``tmp_path / "repo"`` on branch ``main``."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    return repo
+
+
+def write(repo: Path, relpath: str, content: str | bytes) -> Path:
+    """Write exact bytes (str as UTF-8, no newline translation), creating parent folders."""
+    path = repo / relpath
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return path
+
+
+def commit_all(repo: Path, message: str = "commit") -> str:
+    """Stage everything and commit it; return the new commit's sha."""
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", message)
+    return git(repo, "rev-parse", "HEAD").strip()
