@@ -3,6 +3,7 @@ parse options, call one core function, render, exit (0 clean, 1 violations, 2 er
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -150,5 +151,304 @@ def _report_failures(failures: list[Failure]) -> None:
         sys.exit(2)
 
 
+CHECK_FORMATS = ["auto", "rich", "text", "json", "github", "sarif"]
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--all", "whole", is_flag=True, help="Check the whole corpus (the default without PATHS)."
+)
+@click.option(
+    "--update",
+    is_flag=True,
+    help="Also rewrite the manifest entries of these files; exit 1 if the manifest changed "
+    "(what the pre-commit hook does).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(CHECK_FORMATS),
+    default="auto",
+    show_default=True,
+    help="auto: github under GitHub Actions, rich on a terminal, text otherwise.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to this file (e.g. results.sarif) instead of stdout.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Worker processes for large cold runs (0: one per CPU).",
+)
+@config_option
+@quiet_option
+@reports_errors
+def check(
+    *,
+    paths: tuple[str, ...],
+    whole: bool,
+    update: bool,
+    fmt: str,
+    output: Path | None,
+    jobs: int,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Check the corpus, or the named files, against the rules and the manifest.
+
+    Files listed in the manifest that no longer exist are checked too. Exit
+    status: 0 clean (warnings allowed), 1 errors found or (with --update) the
+    manifest changed, 2 usage, config or git errors.
+    """
+    from chunkguard.gate import default_jobs, run_check
+
+    config = _load(config_path)
+    result = run_check(
+        config,
+        None if whole or not paths else list(paths),
+        update=update,
+        jobs=jobs or default_jobs(),
+    )
+    _write_report(result, fmt, output, quiet)
+    sys.exit(1 if result.errors or (update and result.manifest_changed) else 0)
+
+
+def _write_report(result: Any, fmt: str, output: Path | None, quiet: bool) -> None:
+    from chunkguard.report import resolve_format
+    from chunkguard.report.check import write_check
+
+    if output is None:
+        write_check(result, resolve_format(fmt, sys.stdout), sys.stdout, quiet=quiet)
+        return
+    import io
+
+    buffer = io.StringIO()
+    write_check(result, "text" if fmt == "auto" else fmt, buffer, quiet=quiet)
+    from chunkguard.manifest import write_atomic
+
+    write_atomic(output.resolve(), buffer.getvalue().encode("utf-8"))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--accept-moves",
+    is_flag=True,
+    help="Record detected moves (renamed headings, moved files) as moved_from.",
+)
+@click.option(
+    "-j", "--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (0: one per CPU)."
+)
+@config_option
+@quiet_option
+@reports_errors
+def update(
+    *, paths: tuple[str, ...], accept_moves: bool, jobs: int, config_path: Path | None, quiet: bool
+) -> None:
+    """Rewrite the manifest for the named files (all without PATHS)."""
+    from chunkguard.gate import default_jobs, run_check
+
+    config = _load(config_path)
+    result = run_check(
+        config,
+        list(paths) or None,
+        update=True,
+        accept_moves=accept_moves,
+        jobs=jobs or default_jobs(),
+    )
+    if not quiet:
+        for note in result.notes:
+            click.echo(note)
+        if not result.manifest_changed:
+            click.echo(f"{result.manifest} is up to date")
+        problems = result.summary.errors + result.summary.warnings
+        if problems:
+            click.echo(
+                f"{result.summary.errors} errors and {result.summary.warnings} warnings: "
+                "run `chunkguard check` for details"
+            )
+
+
+@cli.command("merge-driver")
+@click.argument("base", type=click.Path(exists=True, dir_okay=False))
+@click.argument("ours", type=click.Path(exists=True, dir_okay=False))
+@click.argument("theirs", type=click.Path(exists=True, dir_okay=False))
+@reports_errors
+def merge_driver(base: str, ours: str, theirs: str) -> None:
+    """Three-way merge of the manifest for git (%O %A %B).
+
+    Configure with `.gitattributes`: `chunkguard.manifest.jsonl merge=chunkguard` and
+    `git config merge.chunkguard.driver "chunkguard merge-driver %O %A %B"`.
+    """
+    from chunkguard.mergedriver import run_merge_driver
+
+    status, messages = run_merge_driver(Path(base), Path(ours), Path(theirs))
+    for message in messages:
+        click.echo(f"chunkguard: {message}", err=True)
+    sys.exit(status)
+
+
+@cli.command()
+@click.argument("code", required=False)
+@reports_errors
+def rules(code: str | None) -> None:
+    """List the rules, or print one rule's documentation."""
+    from chunkguard.rules import RULES, rule_docs
+
+    docs = rule_docs()
+    if code is not None:
+        key = code.upper()
+        if key not in RULES:
+            by_name = {rule.name: rule.code for rule in RULES.values()}
+            key = by_name.get(code.lower(), key)
+        if key not in RULES:
+            raise click.BadParameter(f"unknown rule {code!r}; see `chunkguard rules`")
+        rule = RULES[key]
+        click.echo(f"{rule.code} {rule.name} (default: {rule.severity})\n")
+        click.echo(docs.get(key, rule.summary))
+        return
+    for rule in RULES.values():
+        click.echo(f"{rule.code}  {rule.name:<18} {rule.severity:<8} {rule.summary}")
+    click.echo("\n`chunkguard rules CODE` prints a rule's documentation.")
+
+
+@cli.command()
+@click.option("--force", is_flag=True, help="Overwrite an existing .chunkguard.yaml.")
+@reports_errors
+def init(force: bool) -> None:
+    """Write a commented .chunkguard.yaml and print the pre-commit and Actions snippets."""
+    from chunkguard import git
+    from chunkguard.config import DEFAULT_CONFIG_YAML
+
+    root = git.find_root(Path.cwd()) or Path.cwd()
+    target = root / ".chunkguard.yaml"
+    if target.exists() and not force:
+        click.echo(f"{target} exists; leaving it alone (use --force to overwrite)")
+    else:
+        from chunkguard.manifest import write_atomic
+
+        write_atomic(target, DEFAULT_CONFIG_YAML.encode("utf-8"))
+        click.echo(f"wrote {target}")
+    click.echo(INIT_SNIPPETS.format(version=__version__))
+
+
+INIT_SNIPPETS = """
+Next steps:
+
+1. Build the manifest and commit it:
+
+    chunkguard update && git add chunkguard.manifest.jsonl .chunkguard.yaml
+
+2. Let git merge the manifest line by line (optional, recommended):
+
+    echo 'chunkguard.manifest.jsonl merge=chunkguard' >> .gitattributes
+    git config merge.chunkguard.driver "chunkguard merge-driver %O %A %B"
+
+3. Add the pre-commit hook (.pre-commit-config.yaml):
+
+    repos:
+      - repo: https://github.com/chunkguard/chunkguard
+        rev: v{version}
+        hooks:
+          - id: chunkguard
+
+4. Gate pull requests (.github/workflows/chunkguard.yml):
+
+    on: pull_request
+    jobs:
+      chunkguard:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              fetch-depth: 0
+          - uses: chunkguard/chunkguard@v{version}
+            with:
+              fail-on: unstable
+"""
+
+
+DIFF_FORMATS = ["auto", "rich", "text", "json", "markdown", "github"]
+
+
+@cli.command()
+@click.argument("base", required=False)
+@click.argument("head", required=False)
+@click.option(
+    "--base",
+    "base_option",
+    metavar="auto|REV",
+    help="The base revision; auto: the pull request's base under GitHub Actions, "
+    "else the merge base with origin's default branch.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(DIFF_FORMATS),
+    default="auto",
+    show_default=True,
+    help="auto: github under GitHub Actions, rich on a terminal, text otherwise.",
+)
+@click.option(
+    "--fail-on",
+    default="",
+    metavar="LIST",
+    help="Exit 1 when any of these is present (comma-separated): unstable, removed, oversized.",
+)
+@config_option
+@quiet_option
+@reports_errors
+def diff(
+    *,
+    base: str | None,
+    head: str | None,
+    base_option: str | None,
+    fmt: str,
+    fail_on: str,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Compare chunks between two revisions: BASE (default HEAD) and HEAD (default:
+    the working tree). A...B compares the merge base of A and B with B.
+
+    Reports added, removed, modified and moved chunks (old ID → new ID). Exit
+    status: 0, 1 when a --fail-on category is present, 2 usage, config or git errors.
+    """
+    from chunkguard.diff import diff_revisions, fail_reasons, parse_fail_on, resolve_auto_base
+    from chunkguard.report import resolve_format
+    from chunkguard.report.diff import write_diff
+
+    categories = parse_fail_on(fail_on)
+    if base_option is not None:
+        if head is not None:
+            raise click.UsageError("give the base either as --base or as an argument, not both")
+        base, head = base_option, base
+    root = Path.cwd()
+    if base == "auto":
+        base = resolve_auto_base(root, os.environ)
+    result = diff_revisions(root, base or "HEAD", head, config_path=config_path)
+    fmt = resolve_format(fmt, sys.stdout)
+    if not quiet or fmt in ("json", "github"):
+        write_diff(result, fmt, sys.stdout, fail_on=categories)
+    reasons = fail_reasons(result, categories)
+    for reason in reasons:
+        _fail(reason)
+    sys.exit(1 if reasons else 0)
+
+
 def main() -> None:
+    if os.environ.get("CHUNKGUARD_DEBUG_GIT") == "1":
+        import atexit
+
+        from chunkguard import git
+
+        atexit.register(
+            lambda: print(f"chunkguard: {git.process_count()} git processes", file=sys.stderr)
+        )
     cli(prog_name="chunkguard")

@@ -12,7 +12,7 @@ import difflib
 import posixpath
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -137,6 +137,31 @@ def _discover(root: Path) -> tuple[Path | None, object]:
     return None, None
 
 
+def load_config_at(root: Path, reader: Callable[[str], bytes | None], *, label: str) -> Config:
+    """The configuration committed in one revision's tree, validated like ``load_config``.
+
+    ``reader(name)`` returns the bytes of the root-level file ``name`` in that
+    tree, or None; ``label`` (e.g. ``"HEAD~1"``) prefixes file names in errors.
+    """
+    found = [(name, raw) for name in YAML_NAMES if (raw := reader(name)) is not None]
+    if len(found) > 1:
+        raise ConfigError(f"{label}: both {YAML_NAMES[0]} and {YAML_NAMES[1]} exist; keep one")
+    source: Path | None = None
+    data: object = None
+    if found:
+        source = Path(f"{label}:{found[0][0]}")
+        data = _load_yaml(source, found[0][1])
+    else:
+        toml = reader("pyproject.toml")
+        if toml is not None and b"chunkguard" in toml:
+            pyproject = Path(f"{label}:pyproject.toml")
+            data = _tool_table(_load_toml(pyproject, toml))
+            source = pyproject if data is not None else None
+    if data is None:
+        return Config(root=root, source=source)
+    return _Validator(source, root).build(data)
+
+
 def _read_explicit(source: Path) -> object:
     if source.suffix != ".toml":
         return _load_yaml(source)
@@ -175,12 +200,12 @@ def _load_toml(path: Path, raw: bytes) -> dict[str, Any]:
     return document
 
 
-def _load_yaml(path: Path) -> object:
+def _load_yaml(path: Path, raw: bytes | None = None) -> object:
     import yaml  # type: ignore[import-untyped, unused-ignore]
 
     loader_class: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        loader = loader_class(_read_bytes(path))
+        loader = loader_class(_read_bytes(path) if raw is None else raw)
         try:
             node = loader.get_single_node()
             if node is None:

@@ -7,6 +7,7 @@ from typing import Literal
 
 ChunkKind = Literal["section", "preamble", "function", "class", "method", "module", "text"]
 Language = Literal["markdown", "python", "text"]
+Severity = Literal["error", "warning", "off"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,4 +104,78 @@ class Heading:
             "text": self.text,
             "line": self.line,
             "id": self.id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    files: int
+    chunks: int
+    errors: int
+    warnings: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "files": self.files,
+            "chunks": self.chunks,
+            "errors": self.errors,
+            "warnings": self.warnings,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One rule finding with its severity, as reported to the user.
+
+    ``fix`` tells the user exactly what to do about it.
+    """
+
+    rule: str
+    name: str
+    severity: Severity
+    path: str
+    line: int
+    chunk_id: str | None
+    message: str
+    fix: str = ""
+
+    def sort_key(self) -> tuple[str, int, str, str]:
+        return (self.path, self.line, self.rule, self.chunk_id or "")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity,
+            "path": self.path,
+            "line": self.line,
+            "chunk_id": self.chunk_id,
+            "message": self.message,
+            "fix": self.fix,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """What ``check``/``update`` found: violations sorted by path and line.
+
+    ``manifest_changed`` is true when this run rewrote the manifest (``--update``
+    or ``update``); ``notes`` are one-line remarks for the user (e.g. which
+    files' manifest entries were rewritten).
+    """
+
+    violations: tuple[Violation, ...]
+    summary: Summary
+    manifest: str
+    manifest_changed: bool = False
+    notes: tuple[str, ...] = ()
+
+    @property
+    def errors(self) -> tuple[Violation, ...]:
+        return tuple(v for v in self.violations if v.severity == "error")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "violations": [v.to_dict() for v in self.violations],
+            "summary": self.summary.to_dict(),
         }

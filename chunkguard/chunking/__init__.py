@@ -12,6 +12,7 @@ from chunkguard.sizes import TokenCounter, make_counter
 from chunkguard.source import decode
 
 __all__ = [
+    "CHUNKING_VERSION",
     "ChunkOptions",
     "ChunkedFile",
     "chunk_bytes",
@@ -21,6 +22,10 @@ __all__ = [
     "context_for",
     "language_of",
 ]
+
+# Bump whenever the chunkers' output (boundaries, IDs, sizes, hashes) changes
+# for the same input: the manifest records it, so old manifests are rebuilt.
+CHUNKING_VERSION = 1
 
 _LANGUAGES: dict[str, Language] = {
     ".md": "markdown",

@@ -1,8 +1,38 @@
-"""The rule registry: every rule code, its name, default severity and summary (SPEC §4)."""
+"""The rule registry: every rule code, its name, default severity and summary (SPEC §4).
+
+``FILE_CHECKS`` are the rule families that look at one file at a time, in
+code order. Each family is a module whose docstring is its user
+documentation: one section per rule, headed ``## CODE name`` (or ``CODE name``
+alone on a line), with a ``Fires:`` and a ``Passes:`` example;
+``rule_docs()`` collects those sections.
+"""
 
 from __future__ import annotations
 
-from chunkguard.rules.base import SEVERITIES, Rule, Severity, Violation
+import importlib
+import pkgutil
+import re
+import textwrap
+
+from chunkguard.rules import (
+    datadump,
+    denylist,
+    generated,
+    identity,
+    license,
+    linkfarm,
+    size,
+    unreadable,
+)
+from chunkguard.rules.base import (
+    SEVERITIES,
+    FileCheck,
+    FileContext,
+    Finding,
+    Rule,
+    Severity,
+    Violation,
+)
 
 RULES: dict[str, Rule] = {
     rule.code: rule
@@ -60,4 +90,61 @@ RULES: dict[str, Rule] = {
     )
 }
 
-__all__ = ["RULES", "SEVERITIES", "Rule", "Severity", "Violation"]
+# Bump when a file check changes what it finds: manifests record each file's
+# findings, and a new version makes the gate look at every file again.
+RULES_VERSION = "1"
+
+FILE_CHECKS: tuple[FileCheck, ...] = (
+    unreadable.check,
+    identity.check,
+    size.check,
+    denylist.check,
+    license.check,
+    generated.check,
+    linkfarm.check,
+    datadump.check,
+)
+
+_SECTION = re.compile(r"^(?:## )?(CG\d{3}) [a-z][a-z-]*[ \t]*$", re.MULTILINE)
+
+
+def rule_docs() -> dict[str, str]:
+    """Each documented rule code and its section of its module's docstring, in code order.
+
+    A section is the text under the rule's heading (the heading itself is left
+    out: callers print the code and name their own way).
+
+    Every module of this package may document rules, so families that are not
+    file checks (the manifest and corpus rules) are found too.
+    """
+    docs: dict[str, str] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_") or info.name == "base":
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        docs.update(_sections(module.__doc__ or ""))
+    return dict(sorted(docs.items()))
+
+
+def _sections(docstring: str) -> dict[str, str]:
+    heads = list(_SECTION.finditer(docstring))
+    sections: dict[str, str] = {}
+    for index, head in enumerate(heads):
+        end = heads[index + 1].start() if index + 1 < len(heads) else len(docstring)
+        sections[head.group(1)] = textwrap.dedent(docstring[head.end() : end]).strip()
+    return sections
+
+
+__all__ = [
+    "FILE_CHECKS",
+    "RULES",
+    "RULES_VERSION",
+    "SEVERITIES",
+    "FileCheck",
+    "FileContext",
+    "Finding",
+    "Rule",
+    "Severity",
+    "Violation",
+    "rule_docs",
+]

@@ -1,11 +1,16 @@
-"""What a rule is and what it reports."""
+"""What a rule is, what it looks at, and what it reports."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-Severity = Literal["error", "warning", "off"]
+from chunkguard.model import Chunk, Problem, Severity, Violation
+
+if TYPE_CHECKING:
+    from chunkguard.config import Config
+
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "off")
 
 
@@ -18,29 +23,42 @@ class Rule:
 
 
 @dataclass(frozen=True, slots=True)
-class Violation:
-    """One finding. ``fix`` tells the user exactly what to do about it."""
+class Finding:
+    """What a rule found, before the configuration decides its severity.
 
-    rule: str
-    name: str
-    severity: Severity
-    path: str
+    ``fix`` tells the user exactly what to do ("add a subheading", "exclude
+    this path in .chunkguard.yaml"). A finding on a chunk names it, so that
+    the chunk's inline suppressions apply.
+    """
+
+    code: str
     line: int
-    chunk_id: str | None
     message: str
-    fix: str = ""
+    fix: str
+    chunk: Chunk | None = None
 
-    def sort_key(self) -> tuple[str, int, str, str]:
-        return (self.path, self.line, self.rule, self.chunk_id or "")
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "rule": self.rule,
-            "name": self.name,
-            "severity": self.severity,
-            "path": self.path,
-            "line": self.line,
-            "chunk_id": self.chunk_id,
-            "message": self.message,
-            "fix": self.fix,
-        }
+@dataclass(frozen=True, slots=True)
+class FileContext:
+    """Everything the file-level rules may look at for one corpus file.
+
+    ``text`` is None when the file could not be decoded (CG001 then says why)
+    or was too large to read as text (CG305). ``attributes`` holds the
+    ``.gitattributes`` flags set for the path (``linguist-generated``,
+    ``linguist-vendored``).
+    """
+
+    path: str
+    size: int
+    text: str | None
+    chunks: tuple[Chunk, ...]
+    config: Config
+    problems: tuple[Problem, ...] = ()
+    unreadable: str | None = None
+    attributes: frozenset[str] = field(default_factory=frozenset)
+
+
+# A file-level rule family: every finding it makes for one file.
+FileCheck = Callable[[FileContext], Iterator[Finding]]
+
+__all__ = ["SEVERITIES", "FileCheck", "FileContext", "Finding", "Rule", "Severity", "Violation"]

@@ -1,0 +1,126 @@
+"""One corpus file through the gate: read, chunk, run the file-level rules.
+
+``check_file`` is a pure function of (root, path, blob, config), so a cold
+``update`` can fan it out over processes. What it returns is small (the
+manifest entry, the violations, and only those chunks whose IDs are new and
+may be the far end of a move), so memory does not grow with the corpus.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from chunkguard import git
+from chunkguard.chunking import chunk_document, language_of
+from chunkguard.config import Config
+from chunkguard.errors import UnreadableError
+from chunkguard.manifest import ChunkEntry, FileEntry
+from chunkguard.model import Chunk, Problem, Violation
+from chunkguard.rules import FILE_CHECKS, RULES, FileContext, Finding
+from chunkguard.sizes import TokenCounter, make_counter
+from chunkguard.source import decode
+
+# Findings that say "this file should not be in the corpus at all": when one
+# fires, the chunk-level findings of the file are noise and are dropped.
+NEVER_EMBED = frozenset({"CG301", "CG302", "CG303", "CG305"})
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    entry: FileEntry
+    violations: tuple[Violation, ...]
+    # Chunks whose IDs the baseline does not have: candidates for moves (CG402).
+    new_chunks: tuple[Chunk, ...]
+    # Inline suppressions by chunk ID, for corpus-level rules (CG501).
+    suppressed: tuple[tuple[str, frozenset[str]], ...]
+
+
+def check_file(
+    config: Config,
+    path: str,
+    blob: str | None,
+    known_ids: frozenset[str],
+    *,
+    attributes: frozenset[str] = frozenset(),
+    counter: TokenCounter | None = None,
+) -> FileOutcome:
+    """Chunk and check the file at ``path``; ``known_ids`` are its IDs in the baseline."""
+    absolute = config.root / path
+    size = os.stat(absolute).st_size
+    text: str | None = None
+    chunks: tuple[Chunk, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    unreadable: str | None = None
+    if size <= config.max_file_bytes:
+        data = Path(absolute).read_bytes()
+        if blob is None:
+            blob = git.hash_bytes(data)
+        language = language_of(path)
+        try:
+            text = decode(data, path, python=language == "python")
+        except UnreadableError as exc:
+            unreadable = exc.reason
+        else:
+            chunked = chunk_document(
+                text,
+                path,
+                language=language,
+                options=config.chunking,
+                counter=counter or make_counter(config.chunking.tokenizer),
+            )
+            chunks = chunked.chunks
+            problems = chunked.problems
+    context = FileContext(
+        path=path,
+        size=size,
+        text=text,
+        chunks=chunks,
+        config=config,
+        problems=problems,
+        unreadable=unreadable,
+        attributes=attributes,
+    )
+    findings = _findings(context)
+    entry = FileEntry(
+        path=path,
+        blob=blob,
+        chunks=tuple(ChunkEntry.from_chunk(chunk) for chunk in chunks),
+        findings=tuple(sorted({finding.code for finding in findings})),
+    )
+    return FileOutcome(
+        entry=entry,
+        violations=tuple(to_violations(config, path, findings)),
+        new_chunks=tuple(chunk for chunk in chunks if chunk.id not in known_ids),
+        suppressed=tuple((chunk.id, chunk.suppressed) for chunk in chunks if chunk.suppressed),
+    )
+
+
+def _findings(context: FileContext) -> list[Finding]:
+    findings = [finding for check in FILE_CHECKS for finding in check(context)]
+    if any(f.code in NEVER_EMBED and f.chunk is None for f in findings):
+        findings = [f for f in findings if f.chunk is None]
+    return sorted(findings, key=lambda f: (f.line, f.code, f.chunk.id if f.chunk else ""))
+
+
+def to_violations(config: Config, path: str, findings: Iterable[Finding]) -> Iterator[Violation]:
+    """Give findings their configured severity; drop the ones that are off or suppressed."""
+    for finding in findings:
+        severity = config.severity(finding.code)
+        if severity == "off":
+            continue
+        chunk = finding.chunk
+        if chunk is not None and finding.code in chunk.suppressed:
+            continue
+        yield Violation(
+            rule=finding.code,
+            name=RULES[finding.code].name,
+            severity=severity,
+            path=path,
+            line=finding.line,
+            chunk_id=chunk.id if chunk is not None else None,
+            message=finding.message,
+            fix=finding.fix,
+        )

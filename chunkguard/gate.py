@@ -1,0 +1,521 @@
+"""``check`` and ``update``: chunk the corpus, apply the rules, keep the manifest.
+
+Three manifests take part:
+
+- the *current* manifest, the file in the work tree: CG401 compares the
+  corpus with it, and ``--update`` rewrites it;
+- the *baseline*, the manifest as committed at ``HEAD``: a chunk ID it has
+  that is gone now is either a move (CG402, unless the current manifest
+  records ``moved_from``) or a removal (CG403). Comparing with ``HEAD``
+  rather than with the work tree keeps an unacknowledged move an error until
+  it is acknowledged, however often the hook rewrites the current manifest;
+- nothing else: old chunk texts are read from git by the blob IDs the
+  baseline records.
+
+A whole-corpus check reads no file whose git blob ID matches the current
+manifest and that had no findings: its chunks are known.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+
+from chunkguard import git
+from chunkguard.chunking import CHUNKING_VERSION, chunk_bytes
+from chunkguard.config import Config
+from chunkguard.corpus import Selection, select_files
+from chunkguard.errors import ManifestError, UnreadableError
+from chunkguard.filecheck import FileOutcome, check_file
+from chunkguard.manifest import (
+    FORMAT_VERSION,
+    FileEntry,
+    Header,
+    Manifest,
+    ManifestIndex,
+    fingerprint,
+    manifest_lock,
+    render,
+    write_atomic,
+)
+from chunkguard.model import CheckResult, Chunk, Summary, Violation
+from chunkguard.moves import Move, find_moves
+from chunkguard.rules import RULES, RULES_VERSION
+from chunkguard.rules.duplicates import duplicate_violations
+from chunkguard.rules.stability import (
+    moved_violation,
+    removed_violation,
+    stale_file_violation,
+    stale_manifest_violation,
+)
+from chunkguard.sizes import make_counter
+
+# Below this many files, starting worker processes costs more than it saves.
+_PARALLEL_THRESHOLD = 64
+
+
+def expected_header(config: Config) -> Header:
+    return Header(
+        format=FORMAT_VERSION,
+        chunking=CHUNKING_VERSION,
+        config=fingerprint(config.chunking.fingerprint()),
+        rules=fingerprint(rules_fingerprint(config)),
+    )
+
+
+def rules_fingerprint(config: Config) -> str:
+    """Everything that changes what the file-level rules find (not their severity)."""
+    content = ";".join(pattern.pattern for pattern in config.denylist_content)
+    return (
+        f"rules={RULES_VERSION};denylist.paths={','.join(config.denylist_paths)};"
+        f"denylist.content={content};max_file_bytes={config.max_file_bytes}"
+    )
+
+
+def run_check(
+    config: Config,
+    paths: Sequence[str] | None = None,
+    *,
+    update: bool = False,
+    accept_moves: bool = False,
+    jobs: int = 1,
+) -> CheckResult:
+    """Check the corpus (or the named files) against the rules and the manifest.
+
+    With ``update``, rewrite the manifest entries of the files checked (all,
+    when no paths are given) under a lock, so that concurrent invocations
+    never lose each other's entries.
+    """
+    manifest_path = config.root / config.manifest
+    with ExitStack() as stack:
+        if update or accept_moves:
+            stack.enter_context(manifest_lock(manifest_path))
+        gate = _Gate(config, update=update or accept_moves, accept_moves=accept_moves, jobs=jobs)
+        stack.callback(gate.close)
+        return gate.run(paths)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass(slots=True)
+class _Gate:
+    config: Config
+    update: bool
+    accept_moves: bool
+    jobs: int
+    notes: list[str] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    _reader: git.BlobReader | None = None
+    _in_git: bool | None = None
+
+    # -- setting up --
+
+    @property
+    def in_git(self) -> bool:
+        if self._in_git is None:
+            self._in_git = (self.config.root / ".git").exists() and git.find_root(
+                self.config.root
+            ) is not None
+        return self._in_git
+
+    def reader(self) -> git.BlobReader | None:
+        if not self.in_git:
+            return None
+        if self._reader is None:
+            self._reader = git.BlobReader(self.config.root).__enter__()
+        return self._reader
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    def load_current(self) -> tuple[ManifestIndex | None, bytes]:
+        path = self.config.root / self.config.manifest
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None, b""
+        try:
+            return ManifestIndex.from_bytes(data, name=self.config.manifest), data
+        except ManifestError as exc:
+            if self.update:
+                self.notes.append(f"{exc}; rebuilding it")
+            else:
+                self.add(stale_manifest_violation(self.config, str(exc), line=exc_line(exc)))
+            return None, data
+
+    def load_baseline(
+        self, current: ManifestIndex | None, current_bytes: bytes
+    ) -> ManifestIndex | None:
+        reader = self.reader()
+        if reader is None:
+            return current
+        data = reader.read(f"HEAD:{self.config.manifest}")
+        if data is None:
+            return None  # nothing committed yet: no IDs to keep stable
+        if data == current_bytes:
+            return current
+        try:
+            return ManifestIndex.from_bytes(data, name=f"HEAD:{self.config.manifest}")
+        except ManifestError:
+            return None  # a broken committed manifest has no IDs to compare with
+
+    # -- the run --
+
+    def run(self, paths: Sequence[str] | None) -> CheckResult:
+        config = self.config
+        expected = expected_header(config)
+        current, current_bytes = self.load_current()
+        chunking_ok = current is not None and _same_chunking(current.header, expected)
+        rules_ok = chunking_ok and current is not None and current.header.rules == expected.rules
+        explicit = paths is not None
+        if explicit and self.update and not chunking_ok:
+            explicit = False  # a partial update cannot fix a manifest of other settings
+            self.notes.append("rebuilding the whole manifest (it was missing or of other settings)")
+        selection = select_files(config, paths if explicit else None)
+        if current is None and not self.update and not self.violations:
+            self.add(stale_manifest_violation(config, f"no manifest at {config.manifest}"))
+        elif current is not None and not chunking_ok and not self.update:
+            self.add(
+                stale_manifest_violation(
+                    config,
+                    f"{config.manifest} was written with other chunking settings "
+                    "(size, tokenizer, markdown, python options or chunkguard version)",
+                )
+            )
+        baseline = self.load_baseline(current, current_bytes)
+        if baseline is not None and not _same_chunking(baseline.header, expected):
+            baseline = None  # IDs under other settings are not comparable
+        work, cached, deleted = self.plan(
+            selection, current, baseline, explicit=explicit, cache=rules_ok
+        )
+        outcomes = self.process(work, baseline)
+        entries: dict[str, FileEntry | None] = {}
+        new_chunks: list[Chunk] = []
+        suppressed: dict[str, frozenset[str]] = {}
+        for outcome in outcomes:
+            entry = outcome.entry
+            self.violations.extend(outcome.violations)
+            new_chunks.extend(outcome.new_chunks)
+            suppressed.update(outcome.suppressed)
+            entry = _inherit_moves(entry, current)
+            entries[entry.path] = entry
+        for path in deleted:
+            entries[path] = None
+        self.stability(baseline, entries, new_chunks, suppressed)
+        if not self.update and chunking_ok and current is not None:
+            self.staleness(current, entries, deleted)
+        self.duplicates(current, entries, cached, suppressed, explicit)
+        changed = False
+        if self.update:
+            changed = self.write(current, current_bytes, entries, expected, whole=not explicit)
+        chunk_count = sum(len(e.chunks) for e in entries.values() if e is not None)
+        if current is not None:
+            chunk_count += sum(current.chunk_count(path) for path in cached)
+        violations = tuple(sorted(self.violations, key=Violation.sort_key))
+        files = len(selection.files)
+        return CheckResult(
+            violations=violations,
+            summary=Summary(
+                files=files,
+                chunks=chunk_count,
+                errors=sum(v.severity == "error" for v in violations),
+                warnings=sum(v.severity == "warning" for v in violations),
+            ),
+            manifest=config.manifest,
+            manifest_changed=changed,
+            notes=tuple(self.notes),
+        )
+
+    def plan(
+        self,
+        selection: Selection,
+        current: ManifestIndex | None,
+        baseline: ManifestIndex | None,
+        *,
+        explicit: bool,
+        cache: bool,
+    ) -> tuple[list[tuple[str, str | None]], list[str], list[str]]:
+        """Split the corpus into files to read, files known from the manifest, and deletions.
+
+        Deletions include the baseline's files that are gone, so that a rename
+        split over several hook invocations is still seen as a move.
+        """
+        root = self.config.root
+        selected = {file.path: file.blob for file in selection.files}
+        known = set(current.paths) if current is not None else set()
+        committed = set(baseline.paths) if baseline is not None else set()
+        if explicit:
+            gone = [
+                path
+                for path in sorted(known | committed)
+                if path not in selected and not os.path.lexists(root / path)
+            ]
+            deleted = sorted(set(selection.missing) | set(gone), key=_byte_order)
+            return list(selected.items()), [], deleted
+        deleted = sorted((known | committed) - set(selected), key=_byte_order)
+        if current is None or not cache:
+            return list(selected.items()), [], deleted
+        unknown = [
+            path
+            for path, blob in selected.items()
+            if blob is None and path in known and not current.findings(path)
+        ]
+        if unknown and self.in_git:
+            selected.update(git.hash_blobs(root, unknown))
+        work: list[tuple[str, str | None]] = []
+        cached: list[str] = []
+        for path, blob in selected.items():
+            recorded = current.blob(path)
+            settled = baseline is None or baseline is current or baseline.blob(path) == recorded
+            if blob is not None and blob == recorded and settled and not current.findings(path):
+                cached.append(path)
+            else:
+                # Changed since the manifest or since HEAD: its IDs may have moved.
+                work.append((path, blob))
+        return work, cached, deleted
+
+    def process(
+        self, work: list[tuple[str, str | None]], baseline: ManifestIndex | None
+    ) -> Iterator[FileOutcome]:
+        config = self.config
+        attributes: Mapping[str, set[str]] = {}
+        if work and self.in_git:
+            attributes = git.gitattributes_flags(config.root, [path for path, _ in work])
+        items = [
+            (
+                path,
+                blob,
+                baseline.ids(path) if baseline is not None else frozenset(),
+                frozenset(attributes.get(path, ())),
+            )
+            for path, blob in work
+        ]
+        if self.jobs > 1 and len(items) >= _PARALLEL_THRESHOLD:
+            yield from _parallel(config, items, self.jobs)
+            return
+        counter = make_counter(config.chunking.tokenizer)
+        for path, blob, known, attrs in items:
+            yield check_file(config, path, blob, known, attributes=attrs, counter=counter)
+
+    # -- corpus-level rules --
+
+    def stability(
+        self,
+        baseline: ManifestIndex | None,
+        entries: Mapping[str, FileEntry | None],
+        new_chunks: list[Chunk],
+        suppressed: Mapping[str, frozenset[str]],
+    ) -> None:
+        """CG402 and CG403: baseline IDs of the checked files that are gone now."""
+        if baseline is None:
+            return
+        removed: list[Chunk] = []
+        for path, entry in entries.items():
+            old = baseline.entry(path)
+            if old is None:
+                continue
+            now = {chunk.id for chunk in entry.chunks} if entry is not None else set()
+            gone = [chunk.id for chunk in old.chunks if chunk.id not in now]
+            if gone:
+                removed.extend(self.old_chunks(old, set(gone)))
+        if not removed:
+            return
+        moves = find_moves(removed, new_chunks)
+        moved_from = {move.old.id for move in moves}
+        for move in moves:
+            entry = entries.get(move.new.path)
+            acknowledged = entry is not None and entry.moved_from(move.new.id) == move.old.id
+            if acknowledged:
+                continue
+            if self.accept_moves and entry is not None:
+                entries[move.new.path] = entry.with_moved_from(move.new.id, move.old.id)  # type: ignore[index]
+                continue
+            if "CG402" not in suppressed.get(move.new.id, frozenset()):
+                self.add(moved_violation(self.config, move))
+        for chunk in removed:
+            if chunk.id not in moved_from:
+                self.add(
+                    removed_violation(self.config, chunk, deleted=entries.get(chunk.path) is None)
+                )
+
+    def old_chunks(self, entry: FileEntry, ids: set[str]) -> list[Chunk]:
+        """The baseline's chunks of one file with the given IDs, read back from git."""
+        reader = self.reader()
+        data = reader.read(entry.blob) if reader is not None and entry.blob else None
+        if data is not None:
+            try:
+                chunks = chunk_bytes(data, entry.path, options=self.config.chunking).chunks
+            except UnreadableError:
+                chunks = ()
+            found = [chunk for chunk in chunks if chunk.id in ids]
+            if len(found) == len(ids):
+                return found
+        # Without the old text only identical content can be recognised.
+        return [
+            entry_chunk.placeholder(entry.path)
+            for entry_chunk in entry.chunks
+            if entry_chunk.id in ids
+        ]
+
+    def staleness(
+        self,
+        current: ManifestIndex,
+        entries: Mapping[str, FileEntry | None],
+        deleted: Iterable[str],
+    ) -> None:
+        """CG401: the manifest does not describe the corpus."""
+        deleted = set(deleted)
+        for path, entry in entries.items():
+            recorded = current.entry(path)
+            if entry is None:
+                if recorded is not None:
+                    reason = "no longer exists" if path in deleted else "is no longer in the corpus"
+                    self.add(
+                        stale_file_violation(self.config, path, f"lists {path}, which {reason}")
+                    )
+            elif recorded is None:
+                self.add(stale_file_violation(self.config, path, f"does not list {path}"))
+            elif not entry.same_chunks(recorded):
+                self.add(stale_file_violation(self.config, path, f"is out of date for {path}"))
+
+    def duplicates(
+        self,
+        current: ManifestIndex | None,
+        entries: Mapping[str, FileEntry | None],
+        cached: list[str],
+        suppressed: dict[str, frozenset[str]],
+        explicit: bool,
+    ) -> None:
+        """CG501 over the whole corpus: checked files, and the rest from the manifest."""
+        if self.config.severity("CG501") == "off":
+            return
+        hashes: list[tuple[str, str, str, int]] = []  # (hash, id, path, line)
+        for path, entry in entries.items():
+            if entry is not None:
+                hashes.extend((c.hash, c.id, path, c.lines[0]) for c in entry.chunks)
+        checked = set(entries)
+        if current is not None:
+            cached_set = set(cached) if not explicit else None
+            for chunk_hash, chunk_id, path, line in current.chunk_rows():
+                if path in checked or (cached_set is not None and path not in cached_set):
+                    continue
+                hashes.append((chunk_hash, chunk_id, path, line))
+        self.violations.extend(
+            duplicate_violations(
+                self.config, hashes, suppressed, only=checked if explicit else None
+            )
+        )
+
+    def add(self, violation: Violation | None) -> None:
+        if violation is not None:
+            self.violations.append(violation)
+
+    # -- writing --
+
+    def write(
+        self,
+        current: ManifestIndex | None,
+        current_bytes: bytes,
+        entries: Mapping[str, FileEntry | None],
+        expected: Header,
+        *,
+        whole: bool,
+    ) -> bool:
+        header = expected
+        if current is not None and not whole and current.header.rules != expected.rules:
+            # Other files' findings were made under other rule settings; only a
+            # whole update may claim the new ones.
+            header = replace(expected, rules=current.header.rules)
+        if current is not None and (current.header == header or not whole):
+            data = current.replace(entries, header)
+        else:
+            files = {path: entry for path, entry in entries.items() if entry is not None}
+            if current is not None:
+                for path in current.paths:
+                    if path not in entries:
+                        recorded = current.entry(path)
+                        if recorded is not None:
+                            files[path] = recorded
+            data = render(Manifest(header=header, files=files))
+        if data == current_bytes:
+            return False
+        write_atomic(self.config.root / self.config.manifest, data)
+        changed = sum(1 for path, entry in entries.items() if not _unchanged(current, path, entry))
+        files = f"{changed} file{'s' if changed != 1 else ''}"
+        self.notes.append(
+            f"updated {self.config.manifest} ({files} changed): "
+            f"stage it with `git add {self.config.manifest}`"
+        )
+        return True
+
+
+def _unchanged(current: ManifestIndex | None, path: str, entry: FileEntry | None) -> bool:
+    if current is None:
+        return False
+    recorded = current.entry(path)
+    if entry is None or recorded is None:
+        return entry is None and recorded is None
+    return entry == recorded
+
+
+def _inherit_moves(entry: FileEntry, current: ManifestIndex | None) -> FileEntry:
+    """Keep the ``moved_from`` acknowledgements the current manifest has for these IDs."""
+    recorded = current.entry(entry.path) if current is not None else None
+    if recorded is None:
+        return entry
+    for chunk in recorded.chunks:
+        if chunk.moved_from is not None:
+            entry = entry.with_moved_from(chunk.id, chunk.moved_from)
+    return entry
+
+
+def _same_chunking(header: Header, expected: Header) -> bool:
+    return (header.format, header.chunking, header.config) == (
+        expected.format,
+        expected.chunking,
+        expected.config,
+    )
+
+
+def _byte_order(path: str) -> bytes:
+    return path.encode("utf-8", "surrogateescape")
+
+
+def exc_line(exc: Exception) -> int:
+    return int(getattr(exc, "line", 0) or 1)
+
+
+_worker_config: Config | None = None
+
+
+def _init_worker(config: Config) -> None:
+    global _worker_config  # noqa: PLW0603 - one config per worker process
+    _worker_config = config
+
+
+def _work(item: tuple[str, str | None, frozenset[str], frozenset[str]]) -> FileOutcome:
+    assert _worker_config is not None
+    path, blob, known, attributes = item
+    return check_file(_worker_config, path, blob, known, attributes=attributes)
+
+
+def _parallel(
+    config: Config, items: list[tuple[str, str | None, frozenset[str], frozenset[str]]], jobs: int
+) -> Iterator[FileOutcome]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(
+        max_workers=jobs, initializer=_init_worker, initargs=(config,)
+    ) as pool:
+        # map keeps the input order, so the output is the same as with one job.
+        yield from pool.map(_work, items, chunksize=max(1, min(64, len(items) // (jobs * 8))))
+
+
+def default_jobs() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+__all__ = ["RULES", "Move", "expected_header", "run_check"]
