@@ -89,8 +89,9 @@ def run_check_step(inputs: Inputs, env: Mapping[str, str], out: IO[str], outcome
 
 
 def run_diff_step(inputs: Inputs, env: Mapping[str, str], out: IO[str], outcome: Outcome) -> None:
-    from chunkguard.diff import diff_revisions, fail_reasons, parse_fail_on, resolve_auto_base
+    from chunkguard.diff import diff_revisions, fail_reasons, parse_fail_on
     from chunkguard.report.diff import annotation, write_diff
+    from chunkguard.revisions import resolve_auto_base
 
     categories = parse_fail_on(inputs.fail_on)
     root = Path.cwd()

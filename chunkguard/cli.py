@@ -295,6 +295,43 @@ def merge_driver(base: str, ours: str, theirs: str) -> None:
 
 
 @cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "rich", "text", "json"]),
+    default="auto",
+    show_default=True,
+)
+@click.option(
+    "--largest",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="How many of the largest chunks to list.",
+)
+@config_option
+@reports_errors
+def stats(*, paths: tuple[str, ...], fmt: str, largest: int, config_path: Path | None) -> None:
+    """Chunk size distribution: percentiles, the largest chunks, a histogram against the limits."""
+    from chunkguard.gate import corpus_sizes
+    from chunkguard.report import resolve_format
+    from chunkguard.report.stats import write_stats
+    from chunkguard.stats import corpus_stats
+
+    config = _load(config_path)
+    options = config.chunking
+    result = corpus_stats(
+        corpus_sizes(config, list(paths) or None),
+        max_size=options.max,
+        min_size=options.min,
+        unit=options.unit,
+        largest=largest,
+    )
+    write_stats(result, resolve_format(fmt, sys.stdout, github=False), sys.stdout)
+
+
+@cli.command()
 @click.argument("code", required=False)
 @reports_errors
 def rules(code: str | None) -> None:
@@ -420,9 +457,10 @@ def diff(
     Reports added, removed, modified and moved chunks (old ID → new ID). Exit
     status: 0, 1 when a --fail-on category is present, 2 usage, config or git errors.
     """
-    from chunkguard.diff import diff_revisions, fail_reasons, parse_fail_on, resolve_auto_base
+    from chunkguard.diff import diff_revisions, fail_reasons, parse_fail_on
     from chunkguard.report import resolve_format
     from chunkguard.report.diff import write_diff
+    from chunkguard.revisions import resolve_auto_base
 
     categories = parse_fail_on(fail_on)
     if base_option is not None:

@@ -17,7 +17,7 @@ from chunkguard import git
 from chunkguard.chunking import chunk_document, language_of
 from chunkguard.config import Config
 from chunkguard.errors import UnreadableError
-from chunkguard.manifest import ChunkEntry, FileEntry
+from chunkguard.manifest import ChunkEntry, FileEntry, StoredFinding
 from chunkguard.model import Chunk, Problem, Violation
 from chunkguard.rules import FILE_CHECKS, RULES, FileContext, Finding
 from chunkguard.sizes import TokenCounter, make_counter
@@ -30,12 +30,10 @@ NEVER_EMBED = frozenset({"CG301", "CG302", "CG303", "CG305"})
 
 @dataclass(frozen=True, slots=True)
 class FileOutcome:
-    entry: FileEntry
+    entry: FileEntry  # with the findings, as the manifest records them
     violations: tuple[Violation, ...]
     # Chunks whose IDs the baseline does not have: candidates for moves (CG402).
     new_chunks: tuple[Chunk, ...]
-    # Inline suppressions by chunk ID, for corpus-level rules (CG501).
-    suppressed: tuple[tuple[str, frozenset[str]], ...]
 
 
 def check_file(
@@ -83,18 +81,17 @@ def check_file(
         unreadable=unreadable,
         attributes=attributes,
     )
-    findings = _findings(context)
+    findings = tuple(_unsuppressed(_findings(context)))
     entry = FileEntry(
         path=path,
         blob=blob,
         chunks=tuple(ChunkEntry.from_chunk(chunk) for chunk in chunks),
-        findings=tuple(sorted({finding.code for finding in findings})),
+        findings=findings,
     )
     return FileOutcome(
         entry=entry,
-        violations=tuple(to_violations(config, path, findings)),
+        violations=tuple(to_violations(config, path, entry.findings)),
         new_chunks=tuple(chunk for chunk in chunks if chunk.id not in known_ids),
-        suppressed=tuple((chunk.id, chunk.suppressed) for chunk in chunks if chunk.suppressed),
     )
 
 
@@ -105,22 +102,36 @@ def _findings(context: FileContext) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.line, f.code, f.chunk.id if f.chunk else ""))
 
 
-def to_violations(config: Config, path: str, findings: Iterable[Finding]) -> Iterator[Violation]:
-    """Give findings their configured severity; drop the ones that are off or suppressed."""
+def _unsuppressed(findings: Iterable[Finding]) -> Iterator[StoredFinding]:
+    """The findings no inline ``chunkguard: disable=`` comment turns off, as stored."""
     for finding in findings:
-        severity = config.severity(finding.code)
-        if severity == "off":
-            continue
         chunk = finding.chunk
         if chunk is not None and finding.code in chunk.suppressed:
             continue
-        yield Violation(
+        yield StoredFinding(
             rule=finding.code,
-            name=RULES[finding.code].name,
+            line=finding.line,
+            chunk_id=chunk.id if chunk is not None else None,
+            message=finding.message,
+            fix=finding.fix,
+        )
+
+
+def to_violations(
+    config: Config, path: str, findings: Iterable[StoredFinding]
+) -> Iterator[Violation]:
+    """Give stored findings their configured severity; drop the rules that are off."""
+    for finding in findings:
+        severity = config.severity(finding.rule)
+        if severity == "off":
+            continue
+        yield Violation(
+            rule=finding.rule,
+            name=RULES[finding.rule].name,
             severity=severity,
             path=path,
             line=finding.line,
-            chunk_id=chunk.id if chunk is not None else None,
+            chunk_id=finding.chunk_id,
             message=finding.message,
             fix=finding.fix,
         )

@@ -13,7 +13,8 @@ Three manifests take part:
   baseline records.
 
 A whole-corpus check reads no file whose git blob ID matches the current
-manifest and that had no findings: its chunks are known.
+manifest: its chunks are known, and what the file-level rules found in it is
+recorded there too and reported again as it was.
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ from chunkguard.chunking import CHUNKING_VERSION, chunk_bytes
 from chunkguard.config import Config
 from chunkguard.corpus import Selection, select_files
 from chunkguard.errors import ManifestError, UnreadableError
-from chunkguard.filecheck import FileOutcome, check_file
+from chunkguard.filecheck import FileOutcome, check_file, to_violations
 from chunkguard.manifest import (
     FORMAT_VERSION,
     FileEntry,
     Header,
     Manifest,
     ManifestIndex,
+    ManifestSyntaxError,
     fingerprint,
     manifest_lock,
     render,
@@ -92,9 +94,20 @@ def run_check(
     with ExitStack() as stack:
         if update or accept_moves:
             stack.enter_context(manifest_lock(manifest_path))
-        gate = _Gate(config, update=update or accept_moves, accept_moves=accept_moves, jobs=jobs)
+        writing = update or accept_moves
+        gate = _Gate(config, update=writing, accept_moves=accept_moves, jobs=jobs)
         stack.callback(gate.close)
-        return gate.run(paths)
+        try:
+            return gate.run(paths)
+        except ManifestSyntaxError as exc:
+            if exc.name != config.manifest:
+                raise
+            # The index validates chunk lines only when it reads them; a corrupt
+            # one found late makes the whole manifest unusable, as if found early.
+            gate.close()
+            gate = _Gate(config, update=writing, accept_moves=accept_moves, jobs=jobs, broken=exc)
+            stack.callback(gate.close)
+            return gate.run(paths)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -106,6 +119,7 @@ class _Gate:
     jobs: int
     notes: list[str] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
+    broken: ManifestError | None = None
     _reader: git.BlobReader | None = None
     _in_git: bool | None = None
 
@@ -138,6 +152,8 @@ class _Gate:
         except FileNotFoundError:
             return None, b""
         try:
+            if self.broken is not None:
+                raise self.broken
             return ManifestIndex.from_bytes(data, name=self.config.manifest), data
         except ManifestError as exc:
             if self.update:
@@ -194,20 +210,21 @@ class _Gate:
         outcomes = self.process(work, baseline)
         entries: dict[str, FileEntry | None] = {}
         new_chunks: list[Chunk] = []
-        suppressed: dict[str, frozenset[str]] = {}
         for outcome in outcomes:
-            entry = outcome.entry
             self.violations.extend(outcome.violations)
             new_chunks.extend(outcome.new_chunks)
-            suppressed.update(outcome.suppressed)
-            entry = _inherit_moves(entry, current)
+            entry = _inherit_moves(outcome.entry, current)
             entries[entry.path] = entry
         for path in deleted:
             entries[path] = None
-        self.stability(baseline, entries, new_chunks, suppressed)
+        if current is not None:
+            # What the file-level rules found for the unchanged files, as recorded.
+            for path in cached:
+                self.violations.extend(to_violations(config, path, current.findings(path)))
+        self.stability(baseline, entries, new_chunks)
         if not self.update and chunking_ok and current is not None:
             self.staleness(current, entries, deleted)
-        self.duplicates(current, entries, cached, suppressed, explicit)
+        self.duplicates(current, entries, explicit)
         changed = False
         if self.update:
             changed = self.write(current, current_bytes, entries, expected, whole=not explicit)
@@ -248,21 +265,18 @@ class _Gate:
         known = set(current.paths) if current is not None else set()
         committed = set(baseline.paths) if baseline is not None else set()
         if explicit:
+            base = os.fspath(root)
             gone = [
                 path
                 for path in sorted(known | committed)
-                if path not in selected and not os.path.lexists(root / path)
+                if path not in selected and not os.path.lexists(os.path.join(base, path))
             ]
             deleted = sorted(set(selection.missing) | set(gone), key=_byte_order)
             return list(selected.items()), [], deleted
         deleted = sorted((known | committed) - set(selected), key=_byte_order)
         if current is None or not cache:
             return list(selected.items()), [], deleted
-        unknown = [
-            path
-            for path, blob in selected.items()
-            if blob is None and path in known and not current.findings(path)
-        ]
+        unknown = [path for path, blob in selected.items() if blob is None and path in known]
         if unknown and self.in_git:
             selected.update(git.hash_blobs(root, unknown))
         work: list[tuple[str, str | None]] = []
@@ -270,7 +284,7 @@ class _Gate:
         for path, blob in selected.items():
             recorded = current.blob(path)
             settled = baseline is None or baseline is current or baseline.blob(path) == recorded
-            if blob is not None and blob == recorded and settled and not current.findings(path):
+            if blob is not None and blob == recorded and settled:
                 cached.append(path)
             else:
                 # Changed since the manifest or since HEAD: its IDs may have moved.
@@ -307,19 +321,16 @@ class _Gate:
         baseline: ManifestIndex | None,
         entries: Mapping[str, FileEntry | None],
         new_chunks: list[Chunk],
-        suppressed: Mapping[str, frozenset[str]],
     ) -> None:
         """CG402 and CG403: baseline IDs of the checked files that are gone now."""
         if baseline is None:
             return
         removed: list[Chunk] = []
         for path, entry in entries.items():
-            old = baseline.entry(path)
-            if old is None:
-                continue
             now = {chunk.id for chunk in entry.chunks} if entry is not None else set()
-            gone = [chunk.id for chunk in old.chunks if chunk.id not in now]
-            if gone:
+            gone = baseline.ids(path) - now
+            old = baseline.entry(path) if gone else None
+            if old is not None:
                 removed.extend(self.old_chunks(old, set(gone)))
         if not removed:
             return
@@ -333,7 +344,7 @@ class _Gate:
             if self.accept_moves and entry is not None:
                 entries[move.new.path] = entry.with_moved_from(move.new.id, move.old.id)  # type: ignore[index]
                 continue
-            if "CG402" not in suppressed.get(move.new.id, frozenset()):
+            if "CG402" not in move.new.suppressed:
                 self.add(moved_violation(self.config, move))
         for chunk in removed:
             if chunk.id not in moved_from:
@@ -385,28 +396,30 @@ class _Gate:
         self,
         current: ManifestIndex | None,
         entries: Mapping[str, FileEntry | None],
-        cached: list[str],
-        suppressed: dict[str, frozenset[str]],
         explicit: bool,
     ) -> None:
-        """CG501 over the whole corpus: checked files, and the rest from the manifest."""
+        """CG501 over the whole corpus: checked files, and the rest from the manifest.
+
+        Only the manifest rows that share a hash with something are decoded: the
+        checked chunks' hashes for a commit, the repeated hashes for the corpus.
+        """
         if self.config.severity("CG501") == "off":
             return
-        hashes: list[tuple[str, str, str, int]] = []  # (hash, id, path, line)
+        rows: list[tuple[str, str, str, int, tuple[str, ...]]] = []
         for path, entry in entries.items():
             if entry is not None:
-                hashes.extend((c.hash, c.id, path, c.lines[0]) for c in entry.chunks)
-        checked = set(entries)
+                rows.extend((c.hash, c.id, path, c.lines[0], c.suppressed) for c in entry.chunks)
         if current is not None:
-            cached_set = set(cached) if not explicit else None
-            for chunk_hash, chunk_id, path, line in current.chunk_rows():
-                if path in checked or (cached_set is not None and path not in cached_set):
-                    continue
-                hashes.append((chunk_hash, chunk_id, path, line))
+            if explicit:
+                wanted = {row[0] for row in rows}
+            else:
+                counts = current.hash_counts()
+                for row in rows:
+                    counts[row[0]] += 1
+                wanted = {digest for digest, count in counts.items() if count > 1}
+            rows.extend(row for row in current.rows_with(wanted) if row[2] not in entries)
         self.violations.extend(
-            duplicate_violations(
-                self.config, hashes, suppressed, only=checked if explicit else None
-            )
+            duplicate_violations(self.config, rows, only=set(entries) if explicit else None)
         )
 
     def add(self, violation: Violation | None) -> None:
@@ -444,9 +457,9 @@ class _Gate:
             return False
         write_atomic(self.config.root / self.config.manifest, data)
         changed = sum(1 for path, entry in entries.items() if not _unchanged(current, path, entry))
-        files = f"{changed} file{'s' if changed != 1 else ''}"
+        count = f"{changed} file{'s' if changed != 1 else ''}"
         self.notes.append(
-            f"updated {self.config.manifest} ({files} changed): "
+            f"updated {self.config.manifest} ({count} changed): "
             f"stage it with `git add {self.config.manifest}`"
         )
         return True
@@ -512,6 +525,31 @@ def _parallel(
     ) as pool:
         # map keeps the input order, so the output is the same as with one job.
         yield from pool.map(_work, items, chunksize=max(1, min(64, len(items) // (jobs * 8))))
+
+
+def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> list[tuple[str, int]]:
+    """(chunk ID, size in the configured unit) of every chunk, from the manifest where current."""
+    try:
+        current = ManifestIndex.load(config.root / config.manifest)
+    except ManifestError:
+        current = None
+    if current is not None and not _same_chunking(current.header, expected_header(config)):
+        current = None
+    tokens = config.chunking.unit == "tokens"
+    counter = make_counter(config.chunking.tokenizer)
+    sizes: list[tuple[str, int]] = []
+    for file in select_files(config, paths).files:
+        entry = current.entry(file.path) if current is not None else None
+        if entry is not None and file.blob is not None and file.blob == entry.blob:
+            sizes.extend((c.id, c.tokens if tokens else c.chars) for c in entry.chunks)
+            continue
+        try:
+            data = (config.root / file.path).read_bytes()
+            chunks = chunk_bytes(data, file.path, options=config.chunking, counter=counter).chunks
+        except (OSError, UnreadableError):
+            continue
+        sizes.extend((c.id, c.tokens if tokens else c.chars) for c in chunks)
+    return sizes
 
 
 def default_jobs() -> int:

@@ -13,11 +13,12 @@ writes.) Without the driver git merges the manifest as text, which works for
 unrelated changes and leaves conflict markers otherwise; ``chunkguard update``
 rebuilds a manifest with markers.
 
-A file's block is the unit: a side that left a file's entry as it was in the
-merge base takes the other side's entry. When both changed one file
-differently, its source was merged too and nobody knows its chunks yet, so our
-entry is kept and the merge is reported as conflicted, to be settled with
-``chunkguard update``. No source file is read.
+A file's block (its file line with the recorded findings, and its chunk lines
+with their moves and suppressions) is the unit: a side that left a file's
+entry as it was in the merge base takes the other side's entry. When both
+changed one file differently, its source was merged too and nobody knows its
+chunks or findings yet, so our entry is kept and the merge is reported as
+conflicted, to be settled with ``chunkguard update``. No source file is read.
 """
 
 from __future__ import annotations

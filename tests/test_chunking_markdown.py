@@ -68,6 +68,10 @@ def spans(text: str, **options: object) -> list[tuple[str, int, int]]:
             "# !\nx\n# ?\ny\n", [("~section", 1, 2), ("-1", 3, 4)], id="no-anchor-fallback"
         ),
         pytest.param("# A\n\n```\n```\n", [("a", 1, 4)], id="an-empty-fence-is-body"),
+        pytest.param(
+            "<!-- lint: off -->\n\n# A\nx\n", [("a", 1, 4)], id="comment-preamble-opens-first-chunk"
+        ),
+        pytest.param("<!-- only -->\n# A\n", [], id="comments-and-headings-only"),
         pytest.param("# 😄 Emoji\nx\n", [("-emoji", 1, 2)], id="emoji"),
         pytest.param("## Install {#install}\nx\n", [("install", 1, 2)], id="explicit-id"),
         pytest.param(

@@ -12,16 +12,10 @@ from helpers import commit_all, git, pin_git_env, write
 
 from chunkguard import git as cg_git
 from chunkguard.cli import cli
-from chunkguard.diff import (
-    ChangeKind,
-    ChunkDiff,
-    diff_revisions,
-    fail_reasons,
-    parse_fail_on,
-    resolve_auto_base,
-)
+from chunkguard.diff import ChangeKind, ChunkDiff, diff_revisions, fail_reasons, parse_fail_on
 from chunkguard.errors import ChunkguardError, GitError
 from chunkguard.report.diff import annotation, markdown, write_diff
+from chunkguard.revisions import resolve_auto_base
 
 SHALLOW_FIX = "set `fetch-depth: 0` on actions/checkout (or `fetch-depth: 2` to diff HEAD~1)"
 

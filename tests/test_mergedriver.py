@@ -17,6 +17,7 @@ from chunkguard.manifest import (
     FileEntry,
     Header,
     Manifest,
+    StoredFinding,
     parse,
     render,
 )
@@ -27,12 +28,22 @@ BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
 MANIFEST = "chunkguard.manifest.jsonl"
 
 
-def entry(path: str, *identities: str, blob: str = BLOB) -> FileEntry:
+def entry(
+    path: str,
+    *identities: str,
+    blob: str = BLOB,
+    found: str | None = None,
+    suppressed: tuple[str, ...] = (),
+) -> FileEntry:
+    """``found``: a CG201 finding on that chunk; ``suppressed``: on every chunk."""
     chunks = tuple(
-        ChunkEntry(f"{path}#{name}", (i + 1, i + 1), 10, 3, "0123456789abcdef")
+        ChunkEntry(f"{path}#{name}", (i + 1, i + 1), 10, 3, "0123456789abcdef", None, suppressed)
         for i, name in enumerate(identities)
     )
-    return FileEntry(path, blob, chunks)
+    findings = (
+        () if found is None else (StoredFinding("CG201", 1, f"{path}#{found}", "big", "split"),)
+    )
+    return FileEntry(path, blob, chunks, findings)
 
 
 def data(*entries: FileEntry, header: Header = HEADER) -> bytes:
@@ -46,6 +57,9 @@ B = entry("b.md", "x")
 B_THEIRS = entry("b.md", "x", "y", blob="3" * 40)
 C = entry("c.md", "new")
 C_OTHER = entry("c.md", "other", blob="4" * 40)
+# Same chunks as A, with what the rules found and what is suppressed recorded.
+A_FOUND = entry("a.md", "one", blob="5" * 40, found="one")
+A_SUPPRESSED = entry("a.md", "one", blob="6" * 40, suppressed=("CG201", "CG501"))
 CONFLICT_A = "a.md: both sides changed its chunks; run `chunkguard update a.md` after the merge"
 
 
@@ -60,6 +74,12 @@ CONFLICT_A = "a.md: both sides changed its chunks; run `chunkguard update a.md` 
         pytest.param([A, B], [B], [B], [B], id="both-delete"),
         pytest.param([A, B], [A, B, C], [A, B, C], [A, B, C], id="both-add-the-same"),
         pytest.param([], [A], [B], [A, B], id="empty-base-manifest"),
+        pytest.param([A, B], [A_FOUND, B], [A, B_THEIRS], [A_FOUND, B_THEIRS], id="ours-findings"),
+        pytest.param(
+            [A, B], [A, B], [A_SUPPRESSED, B], [A_SUPPRESSED, B], id="theirs-suppressions"
+        ),
+        pytest.param([A_FOUND], [A_FOUND, C], [A], [A, C], id="theirs-drops-the-findings"),
+        pytest.param([A], [A_FOUND], [A_FOUND], [A_FOUND], id="identical-findings"),
     ],
 )
 def test_clean_merges(
@@ -68,6 +88,7 @@ def test_clean_merges(
     merged, messages = merge_manifests(data(*base), data(*ours), data(*theirs))
     assert messages == []
     assert merged == data(*expected)
+    assert list(parse(merged, name="m").files.values()) == expected
 
 
 def test_base_missing_entirely() -> None:
@@ -95,6 +116,10 @@ def test_base_missing_entirely() -> None:
             [A], [A, C], [A, C_OTHER], [A, C],
             ["c.md: both sides changed its chunks; run `chunkguard update c.md` after the merge"],
             id="both-added-one-file-differently",
+        ),
+        pytest.param(
+            [A], [A_FOUND], [A_SUPPRESSED], [A_FOUND], [CONFLICT_A],
+            id="only-findings-and-suppressions-differ",
         ),
     ],
 )  # fmt: skip
@@ -273,7 +298,8 @@ def branches(repo: Path, base: bytes, main: bytes, feature: bytes) -> None:
 
 def test_git_merges_adjacent_additions_that_a_text_merge_cannot(git_repo: Path) -> None:
     # b1.md and b2.md both land between a.md and c.md: the same spot for a line merge.
-    b1, b2 = entry("b1.md", "intro", "usage"), entry("b2.md", "setup")
+    b1 = entry("b1.md", "intro", "usage", found="usage")
+    b2 = entry("b2.md", "setup", suppressed=("CG501",))
     base, main, feature = data(A, C), data(A, b1, C), data(A, b2, C)
 
     plain = git_repo.parent / "plain"

@@ -77,10 +77,11 @@ def _examples() -> list[Any]:
     for check in FILE_CHECKS:
         module = __import__(check.__module__, fromlist=["check"])
         for code, _ in _HEADING.findall(module.__doc__ or ""):
-            for kind, language, body in _EXAMPLE.findall(rule_docs()[code]):
+            for kind, language, shown in _EXAMPLE.findall(rule_docs()[code]):
+                # "…" in an example stands for more of the same: a long base64 run.
+                body = shown.replace("…", "QUJD" * 400)
                 example = Example(check, code, kind == "Fires", language, body)
-                marks = [pytest.mark.skip(reason="shortened example")] if "…" in body else []
-                cases.append(pytest.param(example, id=f"{code}-{kind.lower()}", marks=marks))
+                cases.append(pytest.param(example, id=f"{code}-{kind.lower()}"))
     return cases
 
 

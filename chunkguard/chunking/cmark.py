@@ -18,17 +18,20 @@ and read back:
 
 from __future__ import annotations
 
+import ctypes
 import html
 import re
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
-import cmarkgfm
-from cmarkgfm.cmark import Options
+from cmarkgfm._cmark import ffi, lib
 
+# The HTML is scanned as bytes: decoding all of it would cost more than the
+# scan, and only the headings' text is needed as str.
 _BLOCKS = re.compile(
-    r'<(?:(h[1-6])|blockquote|ul|ol) data-sourcepos="(\d+):(\d+)-(\d+):(\d+)">'
-    r"(?(1)(.*?)</h[1-6]>)",
+    rb'<(?:h([1-6])|blockquote|ul|ol) data-sourcepos="(\d+):(\d+)-(\d+):(\d+)">'
+    rb"(?(1)(.*?)</h[1-6]>)",
     re.DOTALL,
 )
 _TAG = re.compile(r"<[^>]*>")
@@ -36,8 +39,7 @@ _ATX_LINE = re.compile(r" {0,3}#")
 _SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*$")
 
 
-@dataclass(frozen=True, slots=True)
-class RawHeading:
+class RawHeading(NamedTuple):
     """A heading: 1-based first and last line, rendered text, and whether it is nested."""
 
     level: int
@@ -47,21 +49,46 @@ class RawHeading:
     nested: bool
 
 
+def _c_free() -> ctypes._CFuncPtr:
+    # cmark allocates with the C library's allocator, so its free releases the HTML.
+    libc = ctypes.cdll.ucrtbase if sys.platform == "win32" else ctypes.CDLL(None)
+    free = libc.free
+    free.argtypes = [ctypes.c_void_p]
+    free.restype = None
+    return free
+
+
+_free = _c_free()
+
+
+def render(text: str) -> bytes:
+    """cmark's HTML for ``text``, with source positions.
+
+    ``cmarkgfm.markdown_to_html`` never frees the buffer cmark returns
+    (theacodes/cmarkgfm#53): a whole corpus's HTML would stay in memory.
+    """
+    data = text.encode("utf-8")
+    buffer = lib.cmark_markdown_to_html(data, len(data), lib.CMARK_OPT_SOURCEPOS)
+    try:
+        return ffi.string(buffer)  # type: ignore[no-any-return]
+    finally:
+        _free(int(ffi.cast("uintptr_t", buffer)))
+
+
 def headings(text: str, lines: Sequence[str]) -> list[RawHeading]:
     """Every heading of a CommonMark document (``lines`` is ``text.split("\\n")``), in order."""
-    rendered = cmarkgfm.markdown_to_html(text, Options.CMARK_OPT_SOURCEPOS)
     found: list[RawHeading] = []
     container_end = (0, 0)  # where the current top-level block quote or list ends
-    for block in _BLOCKS.finditer(rendered):
-        tag, line, column, end_line, end_column, inner = block.groups()
+    for level, line, column, end_line, end_column, inner in _BLOCKS.findall(render(text)):
         start = (int(line), int(column))
-        if tag is None:
+        if not level:
             if start > container_end:
                 container_end = (int(end_line), int(end_column))
             continue
+        first = start[0]
         nested = start <= container_end
-        last = start[0] if nested else _last_line(lines, start[0])
-        found.append(RawHeading(int(tag[1]), start[0], last, _text_content(inner), nested))
+        last = first if nested else _last_line(lines, first)
+        found.append(RawHeading(int(level), first, last, _text_content(inner), nested))
     return found
 
 
@@ -80,7 +107,8 @@ def _last_line(lines: Sequence[str], first: int) -> int:
     return first
 
 
-def _text_content(inner: str) -> str:
-    if "<" in inner:
-        inner = _TAG.sub("", inner)
-    return html.unescape(inner) if "&" in inner else inner
+def _text_content(inner: bytes) -> str:
+    text = inner.decode("utf-8")
+    if "<" in text:
+        text = _TAG.sub("", text)
+    return html.unescape(text) if "&" in text else text

@@ -5,10 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import yaml
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 
 @dataclass(frozen=True, slots=True)
 class FrontMatter:
@@ -30,8 +26,13 @@ def parse_front_matter(lines: Sequence[str]) -> FrontMatter | None:
             break
     else:
         return None
+    # yaml takes longer to import than a hook run takes to chunk a few files:
+    # only documents that have front matter pay for it.
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load("\n".join(lines[1:index]), Loader=_Loader)
+        data = yaml.load("\n".join(lines[1:index]), Loader=loader)
     except yaml.YAMLError:
         return None
     if not isinstance(data, dict):

@@ -7,13 +7,18 @@ preamble. A heading with no body of its own (directly followed by another
 section heading) yields no chunk: its lines open the next chunk, so every
 line belongs to exactly one chunk, a parent's title travels with its first
 child, and adding text or a subsection under a bare heading changes no chunk
-ID. (A file of headings alone, like an empty file, has no chunks.)
+ID. (A file of headings alone, like an empty file, has no chunks.) Likewise a
+preamble of HTML comments only (a ``chunkguard: disable`` or linter comment)
+opens the first section's chunk instead of making a chunk of its own (and a
+file of comments and headings alone has no chunks).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from chunkguard.chunking import cmark
 from chunkguard.chunking.base import BLANK_CHARS as _BLANK
@@ -23,10 +28,10 @@ from chunkguard.chunking.slugs import EMPTY_SLUG_IDENTITY, Slugger, split_explic
 from chunkguard.model import Chunk, Heading
 
 PREAMBLE_IDENTITY = "~preamble"
+_COMMENTS = re.compile(r"(?:[ \t\n]*<!--(?:(?!-->).)*-->)+[ \t\n]*", re.DOTALL)
 
 
-@dataclass(frozen=True, slots=True)
-class _Heading:
+class _Heading(NamedTuple):
     level: int
     first: int  # 0-based line indexes into the whole file
     last: int
@@ -44,14 +49,14 @@ def headings(ctx: ChunkContext) -> tuple[FrontMatter | None, list[_Heading]]:
         text = "\n" * front.lines + text.split("\n", front.lines)[-1]
     slugger = Slugger()
     out: list[_Heading] = []
-    for raw in cmark.headings(text, ctx.lines):
-        rendered, explicit = split_explicit_id(raw.text)
+    for level, first, last, content, nested in cmark.headings(text, ctx.lines):
+        rendered, explicit = split_explicit_id(content)
         # Every heading takes its place in GitHub's numbering, also the ones
         # with an explicit id, whose `{#id}` GitHub shows as text.
-        github = slugger.slug(raw.text)
+        github = slugger.slug(content)
         identity = explicit or github or EMPTY_SLUG_IDENTITY
-        rendered = " ".join(rendered.split("\n")).strip(" ")
-        out.append(_Heading(raw.level, raw.first - 1, raw.last - 1, rendered, identity, raw.nested))
+        rendered = rendered.replace("\n", " ").strip(" ")
+        out.append(_Heading(level, first - 1, last - 1, rendered, identity, nested))
     return front, out
 
 
@@ -85,21 +90,30 @@ def _spans(lines: Sequence[str], start: int, sections: list[_Heading]) -> list[_
     """Group lines into chunks; headings with no body of their own join the next chunk."""
     spans: list[_Span] = []
     preamble = _trim(lines, start, sections[0].first if sections else len(lines))
-    if preamble:
-        spans.append(_Span(None, preamble[0], preamble[1], ()))
-    path: list[_Heading] = []
     waiting: list[_Heading] = []  # body-less headings, to open the next chunk
-    for index, heading in enumerate(sections):
-        end = sections[index + 1].first if index + 1 < len(sections) else len(lines)
-        while path and path[-1].level >= heading.level:
-            path.pop()
-        path.append(heading)
+    opening: int | None = None  # a preamble of HTML comments only opens the first chunk
+    if preamble and _only_comments(lines[preamble[0] : preamble[1] + 1]):
+        opening = preamble[0]  # with no section at all, there is nothing to embed
+    elif preamble:
+        spans.append(_Span(None, preamble[0], preamble[1], ()))
+    levels: list[int] = []  # the heading path: levels and titles of the open sections
+    titles: list[str] = []
+    ends = [heading.first for heading in sections[1:]]
+    ends.append(len(lines))
+    for heading, end in zip(sections, ends):
+        while levels and levels[-1] >= heading.level:
+            levels.pop()
+            titles.pop()
+        levels.append(heading.level)
+        titles.append(heading.text)
         body = _trim(lines, heading.last + 1, end)
         if body is None:
             waiting.append(heading)
             continue
         first = waiting[0].first if waiting else heading.first
-        spans.append(_Span(heading, first, body[1], tuple(h.text for h in path)))
+        if opening is not None:
+            first, opening = opening, None
+        spans.append(_Span(heading, first, body[1], tuple(titles)))
         waiting = []
     if waiting and spans:
         # Body-less headings at the end close the chunk before them. A file of
@@ -142,6 +156,11 @@ def _chunks(
         )
 
 
+def _only_comments(lines: Sequence[str]) -> bool:
+    """Whether these lines hold nothing but HTML comments (nothing to embed)."""
+    return _COMMENTS.fullmatch("\n".join(lines)) is not None
+
+
 def _trim(lines: Sequence[str], start: int, end: int) -> tuple[int, int] | None:
     """The first and last non-blank line in ``lines[start:end]``, or None."""
     while start < end and not lines[start].strip(_BLANK):
@@ -151,13 +170,19 @@ def _trim(lines: Sequence[str], start: int, end: int) -> tuple[int, int] | None:
     return (start, end - 1) if start < end else None
 
 
-def _suppressed(lines: Sequence[str], *firsts: int) -> frozenset[str]:
-    """Codes disabled by a ``<!-- chunkguard: disable=... -->`` line right above these lines."""
-    codes: frozenset[str] = frozenset()
-    for first in sorted(set(firsts)):
-        index = first - 1
-        while index >= 0 and not lines[index].strip(_BLANK):
-            index -= 1
-        if index >= 0 and "chunkguard:" in lines[index]:
-            codes |= suppressions(lines[index])
+def _suppressed(lines: Sequence[str], first: int, heading: int) -> frozenset[str]:
+    """Codes disabled by a ``<!-- chunkguard: disable=... -->`` line right above the
+    chunk's first line or above its heading (below the body-less headings that open it)."""
+    codes = _disabled_above(lines, first)
+    if heading != first:
+        codes |= _disabled_above(lines, heading)
     return codes
+
+
+def _disabled_above(lines: Sequence[str], index: int) -> frozenset[str]:
+    index -= 1
+    while index >= 0 and not lines[index].strip(_BLANK):
+        index -= 1
+    if index >= 0 and "chunkguard:" in lines[index]:
+        return suppressions(lines[index])
+    return frozenset()

@@ -20,7 +20,7 @@ CG501 duplicate-content
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 
 from chunkguard.config import Config
 from chunkguard.model import Violation
@@ -29,12 +29,11 @@ from chunkguard.rules import RULES
 
 def duplicate_violations(
     config: Config,
-    rows: Iterable[tuple[str, str, str, int]],
-    suppressed: Mapping[str, frozenset[str]],
+    rows: Iterable[tuple[str, str, str, int, tuple[str, ...]]],
     *,
     only: set[str] | None = None,
 ) -> Iterator[Violation]:
-    """``rows`` are (hash, id, path, line) of every chunk of the corpus.
+    """``rows`` are (hash, id, path, line, suppressed codes) of every chunk of the corpus.
 
     With ``only`` (the files of a commit), report just the copies in those
     files, each naming another copy, so that a hook run points at the file
@@ -44,8 +43,11 @@ def duplicate_violations(
     if severity == "off":
         return
     groups: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
-    for chunk_hash, chunk_id, path, line in rows:
+    suppressed: set[str] = set()
+    for chunk_hash, chunk_id, path, line, disabled in rows:
         groups[chunk_hash].append((path, chunk_id, line))
+        if "CG501" in disabled:
+            suppressed.add(chunk_id)
     for members in groups.values():
         if len(members) < 2:
             continue
@@ -55,7 +57,7 @@ def duplicate_violations(
                 continue  # the original
             if only is not None and path not in only:
                 continue
-            if "CG501" in suppressed.get(chunk_id, frozenset()):
+            if chunk_id in suppressed:
                 continue
             original = members[1][1] if index == 0 else members[0][1]
             yield Violation(

@@ -1,0 +1,272 @@
+"""Partial access for the pre-commit path: what one commit needs is read without
+decoding the rest of the manifest."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Collection, Iterator, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from chunkguard.errors import ManifestError
+from chunkguard.manifest.codec import (
+    block_text,
+    header_text,
+    line_endings,
+    order_error,
+    parse,
+    read_block,
+    read_bytes,
+    text_lines,
+    to_bytes,
+)
+from chunkguard.manifest.lines import ManifestSyntaxError, chunk_line, file_line, header_line
+from chunkguard.manifest.records import ChunkEntry, FileEntry, Header, StoredFinding, path_key
+from chunkguard.manifest.scan import CHUNK_START, HASH, HEAD, Row, hash_positions, read_rows
+
+
+class _Block(NamedTuple):
+    line: int  # the file line's number
+    start: int  # where the file line starts
+    eol: int  # where it ends (its "\n")
+    end: int  # past the block's last "\n"
+    chunks: int
+    blob: str | None
+    has_findings: bool
+
+
+class ManifestIndex:
+    """A manifest's files found by their file lines, without decoding chunk lines.
+
+    Building it checks the header, each file line's path, blob and chunk count,
+    the order of the paths, and that each block holds as many lines as it
+    declares, all beginning like chunk lines. The rest is checked where it is
+    read: a file's findings by ``findings`` and ``entry``; a chunk line fully by
+    ``entry``, and by ``ids``, ``chunk_rows`` and ``rows_with`` as far as what
+    they return. Errors are the ones ``parse`` gives, with line numbers.
+    """
+
+    __slots__ = (
+        "_blocks",
+        "_body",
+        "_chunks",
+        "_data",
+        "_findings",
+        "_header",
+        "_keys",
+        "_name",
+        "_paths",
+    )
+
+    def __init__(self, data: bytes, *, name: str) -> None:
+        # No scan for conflict markers: a marker line breaks the block structure
+        # checked below, and _diagnose then has parse name it.
+        data = line_endings(data, name)
+        self._data, self._name = data, name
+        self._body = body = data.index(b"\n") + 1
+        try:
+            self._header = header_line(text_lines(data[:body], name, 1)[0], name)
+        except ManifestError:
+            raise self._diagnose(1) from None
+        self._blocks: dict[str, _Block] = {}
+        self._keys: list[bytes] = []
+        self._findings: dict[str, tuple[StoredFinding, ...]] = {}
+        # One pass finds every file line; a block ends where the next file line starts.
+        heads = list(HEAD.finditer(data, body - 1))
+        if (heads[0].start() + 1 if heads else len(data)) != body:
+            raise self._diagnose(2)
+        ends = [head.start() + 1 for head in heads[1:]]
+        if heads:
+            ends.append(len(data))
+        blocks, keys, count = self._blocks, self._keys, data.count
+        line = 2
+        for head, end in zip(heads, ends, strict=True):
+            path, key, block = self._head(head, line, end)
+            if keys and key <= keys[-1]:
+                where = {listed: seen.line for listed, seen in blocks.items()}
+                raise order_error(path, next(reversed(blocks)), where, name, line)
+            # Chunk lines are only counted here, at C speed.
+            if count(b"\n", block.eol + 1, end) != block.chunks:
+                raise self._diagnose(line)
+            blocks[path] = block
+            keys.append(key)
+            line += 1 + block.chunks
+        self._chunks = line - 2 - len(blocks)
+        if count(CHUNK_START, body - 1) != self._chunks:
+            raise self._diagnose(2)  # a line in some block is not a chunk line
+        self._paths = tuple(blocks)
+
+    def _head(self, head: re.Match[bytes], line: int, end: int) -> tuple[str, bytes, _Block]:
+        """A file line's path, sort key and block."""
+        start = head.start() + 1
+        raw, blob, chunks, findings = head.groups()
+        if raw is not None:
+            try:
+                path = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise self._diagnose(line) from None
+            recorded = None if blob is None else blob.decode("ascii")
+            block = _Block(line, start, head.end(), end, int(chunks), recorded, bool(findings))
+            # Without escapes, the bytes are the path's UTF-8: its sort key as they are.
+            return path, raw, block
+        eol = self._data.index(b"\n", start)
+        text = text_lines(self._data[start : eol + 1], self._name, line)[0]
+        parsed = file_line(text, self._name, line)
+        found = bool(parsed.findings)
+        block = _Block(line, start, eol, end, parsed.chunks, parsed.blob, found)
+        return parsed.path, path_key(parsed.path), block
+
+    @classmethod
+    def from_bytes(cls, data: bytes, *, name: str) -> ManifestIndex:
+        return cls(data, name=name)
+
+    @classmethod
+    def load(cls, path: Path) -> ManifestIndex | None:
+        """The index of the manifest at ``path``, or None when there is none."""
+        data = read_bytes(path)
+        return None if data is None else cls(data, name=str(path))
+
+    def _diagnose(self, line: int) -> ManifestError:
+        try:
+            parse(self._data, name=self._name)
+        except ManifestError as exc:
+            return exc
+        return ManifestSyntaxError(self._name, line, "malformed file block")  # parse is stricter
+
+    @property
+    def header(self) -> Header:
+        return self._header
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every file's path, in manifest (byte) order."""
+        return self._paths
+
+    @property
+    def data(self) -> bytes:
+        """The manifest's bytes (with ``\\n`` line endings) the index was built from."""
+        return self._data
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._blocks
+
+    def __len__(self) -> int:
+        return len(self._blocks)
+
+    def blob(self, path: str) -> str | None:
+        """The recorded blob id; None when the file is not listed or has none."""
+        block = self._blocks.get(path)
+        return None if block is None else block.blob
+
+    def findings(self, path: str) -> tuple[StoredFinding, ...]:
+        """The file's recorded findings, decoding only its file line."""
+        block = self._blocks.get(path)
+        if block is None or not block.has_findings:
+            return ()
+        found = self._findings.get(path)
+        if found is None:
+            text = text_lines(self._data[block.start : block.eol + 1], self._name, block.line)[0]
+            found = self._findings[path] = file_line(text, self._name, block.line).findings
+        return found
+
+    def chunk_count(self, path: str) -> int:
+        block = self._blocks.get(path)
+        return 0 if block is None else block.chunks
+
+    def ids(self, path: str) -> frozenset[str]:
+        """One file's chunk IDs, read without decoding its lines as JSON."""
+        block = self._blocks.get(path)
+        return frozenset() if block is None else frozenset(r[1] for r in self._rows(path, block))
+
+    def entry(self, path: str) -> FileEntry | None:
+        """One file's entry, parsing only its lines."""
+        block = self._blocks.get(path)
+        return None if block is None else self._entry(block)
+
+    def _entry(self, block: _Block) -> FileEntry:
+        lines = text_lines(self._data[block.start : block.end], self._name, block.line)
+        return read_block(lines, 0, self._name, block.line)[0]
+
+    def hashes(self) -> Iterator[tuple[str, str]]:
+        """``(hash, id)`` of every chunk, in manifest order."""
+        for digest, chunk_id, _, _, _ in self.chunk_rows():
+            yield digest, chunk_id
+
+    def chunk_rows(self) -> Iterator[Row]:
+        """``(hash, id, path, start line, suppressed rule codes)`` of every chunk, in
+        manifest order, read with one regular expression per file rather than as JSON."""
+        for path, block in self._blocks.items():
+            yield from self._rows(path, block)
+
+    def _rows(self, path: str, block: _Block) -> list[Row]:
+        rows = read_rows(self._data, block.eol, block.end, path)
+        if len(rows) != block.chunks:  # a line not as render writes it: parse the block
+            rows = [_chunk_row(chunk, path) for chunk in self._entry(block).chunks]
+        return rows
+
+    def hash_counts(self) -> Counter[str]:
+        """How many chunks have each hash: one regular expression over the bytes.
+
+        Every chunk line must hold one hash as ``render`` writes it; the other
+        fields are not checked.
+        """
+        found = HASH.findall(self._data)
+        if len(found) != self._chunks:
+            raise self._diagnose(2)
+        return Counter(map(bytes.decode, found))
+
+    def rows_with(self, hashes: Collection[str]) -> Iterator[Row]:
+        """``(hash, id, path, start line, suppressed rule codes)`` of the chunks whose
+        hash is one of ``hashes``, in manifest order.
+
+        Only the lines holding those hashes are decoded, so a pre-commit run that
+        asks about a few chunks does not read the whole manifest's chunk lines.
+        """
+        data = self._data
+        starts = [block.start for block in self._blocks.values()]
+        for at in hash_positions(data, hashes):
+            line_start = data.rfind(b"\n", 0, at) + 1
+            yield self._row_at(line_start, self._paths[bisect_right(starts, line_start) - 1])
+
+    def _row_at(self, line_start: int, path: str) -> Row:
+        """The row of the chunk line at ``line_start``, in the block of ``path``."""
+        end = self._data.index(b"\n", line_start) + 1
+        rows = read_rows(self._data, line_start - 1, end, path)
+        if rows:
+            return rows[0]
+        number = self._data.count(b"\n", 0, line_start) + 1
+        text = text_lines(self._data[line_start:end], self._name, number)[0]
+        return _chunk_row(chunk_line(text, path, self._name, number), path)
+
+    def replace(self, entries: Mapping[str, FileEntry | None], header: Header) -> bytes:
+        """New manifest bytes: ``entries`` rendered (None removes a file), every other
+        file's block copied as it is. Equal to ``render`` of the same content."""
+        for path, entry in entries.items():
+            if entry is not None and entry.path != path:
+                raise ValueError(f"entries[{path!r}] holds the entry of {entry.path!r}")
+        data = self._data
+        parts = [to_bytes(header_text(header))]
+        pos = self._body
+        for path in sorted(entries, key=path_key):
+            block = self._blocks.get(path)
+            if block is not None:
+                start, end = block.start, block.end
+            else:
+                at = bisect_left(self._keys, path_key(path))
+                start = end = len(data) if at == len(self._paths) else self._start(at)
+            parts.append(data[pos:start])
+            entry = entries[path]
+            if entry is not None:
+                parts.append(to_bytes(block_text(entry)))
+            pos = end
+        parts.append(data[pos:])
+        return b"".join(parts)
+
+    def _start(self, at: int) -> int:
+        return self._blocks[self._paths[at]].start
+
+
+def _chunk_row(chunk: ChunkEntry, path: str) -> Row:
+    return chunk.hash, chunk.id, path, chunk.lines[0], chunk.suppressed

@@ -1,0 +1,188 @@
+"""Commands through Click's runner and as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import commit_all, git, git_env, pin_git_env, write
+
+from chunkguard import __version__
+from chunkguard.cli import cli
+from chunkguard.config import load_config
+from chunkguard.rules import RULES
+
+SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
+
+
+@pytest.fixture
+def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    pin_git_env(monkeypatch)
+    monkeypatch.chdir(git_repo)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    return git_repo
+
+
+def test_version_as_a_subprocess() -> None:
+    for command in ([sys.executable, "-m", "chunkguard", "--version"],):
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        assert out.strip() == f"chunkguard, version {__version__}"
+
+
+def test_chunks_json_fields(repo: Path) -> None:
+    write(repo, "docs/a b.md", f"intro\n\n# Tïtle {{#t}}\n\n{SECTION}")
+    result = CliRunner().invoke(cli, ["chunks", "--format", "json", "docs/a b.md"])
+    assert result.exit_code == 0
+    first, second = json.loads(result.output)
+    assert list(second) == [
+        "id",
+        "path",
+        "kind",
+        "language",
+        "symbol",
+        "heading_path",
+        "level",
+        "start_line",
+        "end_line",
+        "chars",
+        "tokens",
+        "hash",
+    ]
+    assert (first["id"], second["id"], second["heading_path"]) == (
+        "docs/a b.md#~preamble",
+        "docs/a b.md#t",
+        ["Tïtle"],
+    )
+    with_text = json.loads(
+        CliRunner().invoke(cli, ["chunks", "--format", "json", "--text", "docs/a b.md"]).output
+    )
+    assert with_text[0]["text"] == "intro"
+
+
+def test_chunks_jsonl_and_table(repo: Path) -> None:
+    write(repo, "m.py", "import os\n\n\ndef f():\n    return os.sep\n")
+    lines = CliRunner().invoke(cli, ["chunks", "--format", "jsonl", "m.py"]).output.splitlines()
+    assert [json.loads(line)["id"] for line in lines] == ["m.py#module", "m.py#function-f"]
+    table = CliRunner().invoke(cli, ["chunks", "m.py"]).output
+    assert "m.py#function-f" in table
+    assert "function" in table
+
+
+def test_empty_file_has_no_chunks(repo: Path) -> None:
+    write(repo, "empty.md", "")
+    result = CliRunner().invoke(cli, ["chunks", "--format", "json", "empty.md"])
+    assert (result.exit_code, json.loads(result.output)) == (0, [])
+
+
+def test_binary_file_gives_a_message_not_a_traceback(repo: Path) -> None:
+    write(repo, "img.md", b"\x00\x01\x02binary")
+    result = subprocess.run(
+        [sys.executable, "-m", "chunkguard", "chunks", "img.md"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "chunkguard: error: img.md: binary file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_outline_json_is_one_list_over_all_files(repo: Path) -> None:
+    write(repo, "a.md", "# A\n\n> # quoted\n\n## B `code`\n")
+    write(repo, "b.md", "Title\n=====\n")
+    result = CliRunner().invoke(cli, ["outline", "--format", "json", "a.md", "b.md"])
+    assert json.loads(result.output) == [
+        {"path": "a.md", "level": 1, "text": "A", "line": 1, "id": "a.md#a"},
+        {"path": "a.md", "level": 2, "text": "B code", "line": 5, "id": "a.md#b-code"},
+        {"path": "b.md", "level": 1, "text": "Title", "line": 1, "id": "b.md#title"},
+    ]
+
+
+def test_rules_lists_every_rule_and_prints_docs() -> None:
+    listing = CliRunner().invoke(cli, ["rules"]).output
+    assert all(code in listing for code in RULES)
+    doc = CliRunner().invoke(cli, ["rules", "CG201"]).output
+    assert doc.startswith("CG201 oversized (default: error)")
+    assert "Passes" in doc
+    assert "Fires" in doc
+    assert CliRunner().invoke(cli, ["rules", "undersized"]).output.startswith("CG202")
+    assert CliRunner().invoke(cli, ["rules", "CG999"]).exit_code == 2
+
+
+def test_init_writes_a_config_that_loads_to_the_defaults(repo: Path) -> None:
+    result = CliRunner().invoke(cli, ["init"])
+    assert result.exit_code == 0
+    assert "id: chunkguard" in result.output  # the pre-commit snippet
+    assert "uses: chunkguard/chunkguard@" in result.output  # the Actions snippet
+    config = load_config(repo)
+    assert config.source == repo / ".chunkguard.yaml"
+    assert config.chunking.max == 2000
+    again = CliRunner().invoke(cli, ["init"])
+    assert "leaving it alone" in again.output
+
+
+def test_stats_json(repo: Path) -> None:
+    write(repo, "a.md", f"# A\n\n{SECTION}\n# B\n\nshort\n")
+    report = json.loads(CliRunner().invoke(cli, ["stats", "--format", "json"]).output)
+    assert report["count"] == 2
+    assert report["under_min"] == 1
+
+
+def test_merge_driver_merges_sections_added_on_two_branches(repo: Path) -> None:
+    write(repo, "a.md", f"# A\n\n{SECTION}")
+    write(repo, "b.md", f"# B\n\n{SECTION}")
+    write(repo, ".gitattributes", "chunkguard.manifest.jsonl merge=chunkguard\n")
+    assert CliRunner().invoke(cli, ["update"]).exit_code == 0
+    commit_all(repo, "base")
+    driver = f"{sys.executable} -m chunkguard merge-driver %O %A %B"
+    git(repo, "config", "merge.chunkguard.driver", driver)
+    git(repo, "checkout", "-q", "-b", "other")
+    write(repo, "b.md", f"# B\n\n{SECTION}\n## B2\n\n{SECTION}")
+    assert CliRunner().invoke(cli, ["update"]).exit_code == 0
+    commit_all(repo, "other adds B2")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "a.md", f"# A\n\n{SECTION}\n## A2\n\n{SECTION}")
+    assert CliRunner().invoke(cli, ["update"]).exit_code == 0
+    commit_all(repo, "main adds A2")
+    git(repo, "merge", "-q", "--no-edit", "other")
+    manifest = (repo / "chunkguard.manifest.jsonl").read_text()
+    assert '"id": "a.md#a2"' in manifest
+    assert '"id": "b.md#b2"' in manifest
+    assert CliRunner().invoke(cli, ["check"]).exit_code == 0
+
+
+def test_check_writes_sarif_to_a_file(repo: Path) -> None:
+    write(repo, "a.md", "# A\n\n" + "word " * 600)
+    result = CliRunner().invoke(cli, ["check", "--format", "sarif", "-o", "out.sarif"])
+    assert result.exit_code == 1
+    log = json.loads((repo / "out.sarif").read_text())
+    assert log["version"] == "2.1.0"
+    assert {r["ruleId"] for r in log["runs"][0]["results"]} >= {"CG201"}
+
+
+def test_format_auto_is_github_under_actions(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(repo, "a.md", "# A\n\n" + "word " * 600)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    output = CliRunner().invoke(cli, ["check", "a.md"]).output
+    assert output.startswith("::error file=a.md,line=1,title=CG201 oversized::")
+
+
+def test_no_color_gives_plain_rich_output(repo: Path) -> None:
+    write(repo, "a.md", "# A\n\n" + "word " * 600)
+    env = {**git_env(), "NO_COLOR": "1"}
+    out = subprocess.run(
+        [sys.executable, "-m", "chunkguard", "check", "--format", "rich", "a.md"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    assert "CG201" in out
+    assert "\x1b[" not in out

@@ -1,0 +1,231 @@
+"""The gate end to end: `check` and `update` in real git repositories, through the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from helpers import commit_all, git, pin_git_env, write
+
+from chunkguard import filecheck
+from chunkguard.cli import cli
+
+SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
+
+
+def page(*headings: str) -> str:
+    return "".join(f"## {heading}\n\n{SECTION}\n" for heading in headings)
+
+
+@pytest.fixture
+def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    pin_git_env(monkeypatch)
+    monkeypatch.chdir(git_repo)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    return git_repo
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def check_json(*args: str) -> tuple[int, dict[str, list[dict[str, object]]]]:
+    result = run("check", "--format", "json", *args)
+    return result.exit_code, json.loads(result.output)
+
+
+def rules_of(report: dict[str, list[dict[str, object]]]) -> list[tuple[object, object]]:
+    return [(v["rule"], v["chunk_id"] or v["path"]) for v in report["violations"]]
+
+
+def committed(repo: Path) -> None:
+    assert run("update").exit_code == 0
+    commit_all(repo)
+
+
+def test_first_run_needs_a_manifest_then_passes(repo: Path) -> None:
+    write(repo, "docs/guide.md", page("Install", "Usage"))
+    commit_all(repo)
+    code, report = check_json()
+    assert code == 1
+    assert rules_of(report) == [("CG401", "chunkguard.manifest.jsonl")]
+    assert "chunkguard update" in str(report["violations"][0]["fix"])
+    assert run("update").exit_code == 0
+    code, report = check_json()
+    assert (code, report["violations"]) == (0, [])
+    assert report["summary"] == {"files": 1, "chunks": 2, "errors": 0, "warnings": 0}
+
+
+def test_oversized_section_fails_with_the_fix(repo: Path) -> None:
+    write(repo, "guide.md", "# Guide\n\n" + "word " * 600 + "\n")
+    result = run("check", "--format", "text", "guide.md")
+    assert result.exit_code == 1
+    assert "guide.md:1: error CG201 oversized" in result.output
+    assert "over size.max 2,000" in result.output
+    assert "subheading" in result.output
+
+
+def test_inline_suppression(repo: Path) -> None:
+    write(
+        repo, "guide.md", "<!-- chunkguard: disable=CG201 -->\n# Guide\n\n" + "word " * 600 + "\n"
+    )
+    committed(repo)
+    code, report = check_json()
+    assert (code, rules_of(report)) == (0, [])
+
+
+def test_update_hook_rewrites_entries_and_fails_once(repo: Path) -> None:
+    write(repo, "a.md", page("One"))
+    write(repo, "b.md", page("Two"))
+    committed(repo)
+    write(repo, "a.md", page("One", "Added"))
+    code, report = check_json("a.md")
+    assert (code, rules_of(report)) == (1, [("CG401", "a.md")])
+    first = run("check", "--update", "a.md")
+    assert first.exit_code == 1
+    assert "updated chunkguard.manifest.jsonl (1 file changed)" in first.output
+    manifest = (repo / "chunkguard.manifest.jsonl").read_text()
+    assert '"id": "a.md#added"' in manifest
+    assert '"id": "b.md#two"' in manifest
+    assert run("check", "--update", "a.md").exit_code == 0
+
+
+def test_heading_rename_is_unstable_until_acknowledged(repo: Path) -> None:
+    write(repo, "guide.md", page("Install", "Usage"))
+    committed(repo)
+    write(repo, "guide.md", page("Installation", "Usage"))
+    code, report = check_json()
+    assert code == 1
+    assert ("CG402", "guide.md#installation") in rules_of(report)
+    # The hook rewrites the manifest, but the move stays an error: the
+    # baseline is the manifest committed at HEAD.
+    assert run("check", "--update", "guide.md").exit_code == 1
+    code, report = check_json("guide.md")
+    assert rules_of(report) == [("CG402", "guide.md#installation")]
+    assert "guide.md#install" in str(report["violations"][0]["message"])
+    assert run("update", "--accept-moves").exit_code == 0
+    assert '"moved_from": "guide.md#install"' in (repo / "chunkguard.manifest.jsonl").read_text()
+    code, report = check_json()
+    assert (code, rules_of(report)) == (0, [])
+    commit_all(repo)
+    assert check_json()[0] == 0
+
+
+def test_explicit_id_keeps_the_id_stable(repo: Path) -> None:
+    write(repo, "guide.md", page("Install"))
+    committed(repo)
+    write(repo, "guide.md", "## Installing it {#install}\n\n" + SECTION)
+    assert run("check", "--update", "guide.md").exit_code == 1  # the manifest changed
+    code, report = check_json()
+    assert (code, rules_of(report)) == (0, [])
+
+
+def test_file_rename_passed_alone_like_pre_commit_does(repo: Path) -> None:
+    write(repo, "docs/old name.md", page("Alpha", "Beta"))
+    committed(repo)
+    git(repo, "mv", "docs/old name.md", "docs/nëw name.md")
+    code, report = check_json("docs/nëw name.md")
+    assert code == 1
+    assert sorted(r for r in rules_of(report) if r[0] == "CG402") == [
+        ("CG402", "docs/nëw name.md#alpha"),
+        ("CG402", "docs/nëw name.md#beta"),
+    ]
+
+
+def test_deleting_a_file_updates_the_manifest_and_warns(repo: Path) -> None:
+    write(repo, "keep.md", page("Keep"))
+    write(repo, "gone.md", page("Gone"))
+    committed(repo)
+    git(repo, "rm", "-q", "gone.md")
+    # pre-commit passes no file names when a commit only deletes files.
+    first = run("check", "--update", "--format", "text")
+    assert first.exit_code == 1
+    assert "gone.md#gone was removed" in first.output
+    assert "gone.md" not in (repo / "chunkguard.manifest.jsonl").read_text()
+    second = run("check", "--update", "--format", "json")
+    assert second.exit_code == 0  # CG403 is a warning
+    assert [v["rule"] for v in json.loads(second.output)["violations"]] == ["CG403"]
+
+
+def test_duplicate_content_across_files(repo: Path) -> None:
+    write(repo, "a.md", page("Same"))
+    write(repo, "b.md", page("Same"))
+    committed(repo)
+    code, report = check_json()
+    assert (code, rules_of(report)) == (0, [("CG501", "b.md#same")])
+    assert report["violations"][0]["message"] == "same text as a.md#same"
+    assert report["violations"][0]["severity"] == "warning"
+    # A commit touching only one copy is told about it, naming the other.
+    code, report = check_json("a.md")
+    assert [(v["rule"], v["message"]) for v in report["violations"]] == [
+        ("CG501", "same text as b.md#same")
+    ]
+
+
+def test_whole_corpus_check_reads_no_unchanged_file(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for index in range(300):
+        write(repo, f"docs/section {index // 50}/päge-{index}.md", page(f"Topic {index}"))
+    committed(repo)
+    calls: list[str] = []
+    original = filecheck.check_file
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls.append(str(args[1]))
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("chunkguard.gate.check_file", counting)
+    code, report = check_json()
+    assert (code, report["summary"]["files"], calls) == (0, 300, [])
+    write(repo, "docs/section 0/päge-0.md", page("Topic 0", "More"))
+    code, report = check_json()
+    assert calls == ["docs/section 0/päge-0.md"]
+    assert rules_of(report) == [("CG401", "docs/section 0/päge-0.md")]
+
+
+def test_cold_update_is_the_same_with_several_jobs(repo: Path) -> None:
+    for index in range(120):
+        write(repo, f"d/{index}.md", page(f"T{index}", "Shared"))
+    assert run("update", "--jobs", "1").exit_code == 0
+    single = (repo / "chunkguard.manifest.jsonl").read_bytes()
+    (repo / "chunkguard.manifest.jsonl").unlink()
+    assert run("update", "--jobs", "2").exit_code == 0
+    assert (repo / "chunkguard.manifest.jsonl").read_bytes() == single
+
+
+def test_works_outside_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "notes/a.md", page("One"))
+    write(tmp_path, "build/out.md", page("Two"))
+    write(tmp_path, ".gitignore", "build/\n")
+    assert run("update").exit_code == 0
+    assert run("check").exit_code == 0
+    assert "build/out.md" not in (tmp_path / "chunkguard.manifest.jsonl").read_text()
+
+
+def test_concurrent_hook_invocations_lose_no_entries(repo: Path) -> None:
+    for index in range(8):
+        write(repo, f"f{index}.md", page(f"F{index}"))
+    committed(repo)
+    for index in range(8):
+        write(repo, f"f{index}.md", page(f"F{index}", f"New {index}"))
+    env = {**os.environ, "NO_COLOR": "1"}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "chunkguard", "check", "--update", f"f{i}.md", f"f{i + 4}.md"],
+            cwd=repo,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
+        for i in range(4)
+    ]
+    assert [proc.wait() for proc in procs] == [1, 1, 1, 1]
+    manifest = (repo / "chunkguard.manifest.jsonl").read_text()
+    assert all(f'"id": "f{i}.md#new-{i}"' in manifest for i in range(8))
+    assert check_json()[0] == 0

@@ -1,0 +1,186 @@
+"""Bad input gets a clear message and loses nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from helpers import commit_all, pin_git_env, write
+
+from chunkguard import manifest as manifest_module
+from chunkguard.manifest import storage
+from chunkguard.cli import cli
+
+SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
+MANIFEST = "chunkguard.manifest.jsonl"
+
+
+@pytest.fixture
+def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    pin_git_env(monkeypatch)
+    monkeypatch.chdir(git_repo)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    write(git_repo, "docs/a.md", f"# A\n\n{SECTION}\n## B\n\n{SECTION}")
+    write(git_repo, "docs/b.md", f"# C\n\n{SECTION}")
+    assert run("update").exit_code == 0
+    commit_all(git_repo)
+    return git_repo
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def violations(result: Result) -> list[tuple[str, str, int, str]]:
+    return [
+        (v["rule"], v["path"], v["line"], v["message"])
+        for v in json.loads(result.output)["violations"]
+    ]
+
+
+def test_corrupt_manifest_line_is_reported_and_update_rebuilds(repo: Path) -> None:
+    lines = (repo / MANIFEST).read_text().splitlines(keepends=True)
+    lines[3] = '{"id": "docs/a.md#b", "lines": [5,\n'
+    (repo / MANIFEST).write_text("".join(lines))
+    result = run("check", "--format", "json")
+    assert result.exit_code == 1
+    ((rule, path, line, message),) = violations(result)
+    assert (rule, path, line) == ("CG401", MANIFEST, 4)
+    assert "line 4" in message or ":4:" in message
+    fixed = run("update")
+    assert fixed.exit_code == 0
+    assert "rebuilding it" in fixed.output
+    assert run("check").exit_code == 0
+
+
+def test_merge_conflict_markers_are_reported_with_their_line(repo: Path) -> None:
+    text = (repo / MANIFEST).read_text().splitlines(keepends=True)
+    conflicted = [
+        *text[:2],
+        "<<<<<<< ours\n",
+        *text[2:4],
+        "=======\n",
+        ">>>>>>> theirs\n",
+        *text[4:],
+    ]
+    (repo / MANIFEST).write_text("".join(conflicted))
+    result = run("check", "--format", "json")
+    ((rule, _, line, message),) = violations(result)
+    assert (rule, line) == ("CG401", 3)
+    assert "merge conflict" in message
+    assert run("check", "--update").exit_code == 1  # rebuilt: the manifest changed
+    assert run("check").exit_code == 0
+
+
+def test_config_typo_exits_2_naming_file_and_key(repo: Path) -> None:
+    write(repo, ".chunkguard.yaml", "szie:\n  max: 100\n")
+    result = CliRunner().invoke(cli, ["check"])
+    assert result.exit_code == 2
+    assert ".chunkguard.yaml" in result.output
+    assert "unknown key 'szie' (did you mean 'size'?)" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        pytest.param(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file", id="binary-named-md"),
+        pytest.param(b"# Title\n\nabc \xff\xfe def\n", "not valid UTF-8", id="invalid-utf8"),
+    ],
+)
+def test_unreadable_markdown_is_cg001(repo: Path, content: bytes, expected: str) -> None:
+    write(repo, "docs/bad.md", content)
+    result = run("check", "--format", "json", "docs/bad.md")
+    assert result.exit_code == 1
+    ((rule, path, line, message),) = [v for v in violations(result) if v[0] != "CG401"]
+    assert (rule, path, line) == ("CG001", "docs/bad.md", 1)
+    assert expected in message
+
+
+def test_invalid_utf8_names_the_position(repo: Path) -> None:
+    write(repo, "docs/bad.md", b"# Title\n\nabc \xff def\n")
+    (found,) = [
+        v for v in violations(run("check", "--format", "json", "docs/bad.md")) if v[0] == "CG001"
+    ]
+    assert "line 3, column 5" in found[3]
+
+
+def test_python_syntax_error_is_cg001_and_still_chunked(repo: Path) -> None:
+    write(repo, "pkg/broken.py", "def ok():\n    return 1\n\ndef broken(:\n    pass\n")
+    result = run("check", "--format", "json", "pkg/broken.py")
+    found = [v for v in violations(result) if v[0] == "CG001"]
+    assert [(v[1], v[2]) for v in found] == [("pkg/broken.py", 4)]
+    chunks = run("chunks", "--format", "json", "pkg/broken.py")
+    assert [c["kind"] for c in json.loads(chunks.output)] == ["text"]
+
+
+def test_a_50_mb_file_is_not_read(repo: Path) -> None:
+    big = repo / "docs" / "dump.md"
+    with big.open("wb") as handle:
+        handle.write(b"# Dump\n\n")
+        handle.write(b"0123456789abcdef" * (50 * 1024 * 1024 // 16))
+    started = time.perf_counter()
+    result = run("check", "--format", "json", "docs/dump.md")
+    elapsed = time.perf_counter() - started
+    found = [v for v in violations(result) if v[0] == "CG305"]
+    assert [(v[1], v[2]) for v in found] == [("docs/dump.md", 1)]
+    assert "52,428,8" in found[0][3]
+    assert elapsed < 10  # it is stat-ed, not read and chunked
+
+
+def test_ctrl_c_during_update_keeps_the_old_manifest(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = (repo / MANIFEST).read_bytes()
+    write(repo, "docs/b.md", f"# C\n\n{SECTION}\n## New\n\n{SECTION}")
+
+    def interrupted(source: object, target: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(storage.os, "replace", interrupted)
+    result = CliRunner().invoke(cli, ["update"])
+    assert result.exit_code == 130
+    assert (repo / MANIFEST).read_bytes() == before
+    assert sorted(p.name for p in repo.iterdir()) == [".git", MANIFEST, "docs"]
+
+
+def test_sigint_to_a_running_update_leaves_no_half_written_file(repo: Path) -> None:
+    for index in range(400):
+        write(repo, f"many/{index}.md", f"# T{index}\n\n{SECTION}")
+    before = (repo / MANIFEST).read_bytes()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunkguard", "update", "--jobs", "1"],
+        cwd=repo,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(0.8)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    after = (repo / MANIFEST).read_bytes()
+    # Either the update finished before the signal, or the old manifest stands.
+    assert after == before or b"many/399.md" in after
+    manifest_module.parse(after, name=MANIFEST)
+    leftovers = [p for p in os.listdir(repo) if p.endswith((".tmp", ".lock"))]
+    assert leftovers == []
+
+
+def test_path_outside_the_repository_is_refused(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# X\n")
+    result = CliRunner().invoke(cli, ["check", os.fspath(outside)])
+    assert result.exit_code == 2
+    assert "outside the repository" in result.output
+
+
+def test_missing_revision_for_diff_is_a_clear_error(repo: Path) -> None:
+    result = CliRunner().invoke(cli, ["diff", "no-such-rev"])
+    assert result.exit_code == 2
+    assert "unknown revision 'no-such-rev'" in result.output

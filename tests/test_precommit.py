@@ -1,0 +1,116 @@
+"""The real pre-commit running this checkout's hooks (`pre-commit try-repo`) in a doc repo."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import commit_all, git, git_env, make_repo, write
+
+CHECKOUT = Path(__file__).resolve().parents[1]
+SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
+PRE_COMMIT = shutil.which("pre-commit") or os.path.join(
+    os.path.dirname(sys.executable), "pre-commit"
+)
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # One hook environment for the whole module: installing it is the slow part.
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def try_repo(
+    repo: Path, home: Path, hook: str = "chunkguard", *, verbose: bool = False
+) -> subprocess.CompletedProcess[str]:
+    env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(home), "NO_COLOR": "1"}
+    env.pop("GITHUB_ACTIONS", None)
+    return subprocess.run(
+        [
+            PRE_COMMIT,
+            "try-repo",
+            os.fspath(CHECKOUT),
+            hook,
+            "--color",
+            "never",
+            *(["--verbose"] if verbose else []),
+        ],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+
+
+@pytest.fixture
+def doc_repo(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path)
+    write(repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Install\n\n{SECTION}")
+    write(repo, "docs/old.md", f"# Old page\n\n{SECTION}")
+    subprocess.run(
+        [sys.executable, "-m", "chunkguard", "update"],
+        cwd=repo,
+        env=git_env(),
+        check=True,
+        capture_output=True,
+    )
+    commit_all(repo, "docs and manifest")
+    return repo
+
+
+def test_hooks_file_matches_the_spec() -> None:
+    hooks = yaml.safe_load((CHECKOUT / ".pre-commit-hooks.yaml").read_text())
+    assert [hook["id"] for hook in hooks] == ["chunkguard", "chunkguard-check"]
+    for hook in hooks:
+        assert hook["language"] == "python"
+        assert hook["types"] == ["text"]
+        assert hook["require_serial"] is True
+        assert hook["always_run"] is True
+        assert hook["minimum_pre_commit_version"] == "3.2.0"
+    assert hooks[0]["entry"] == "chunkguard check --update"
+    assert hooks[1]["entry"] == "chunkguard check"
+
+
+def test_oversized_section_fails_the_commit(doc_repo: Path, pre_commit_home: Path) -> None:
+    write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Install\n\n" + "word " * 500 + "\n")
+    git(doc_repo, "add", "-A")
+    result = try_repo(doc_repo, pre_commit_home)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "CG201 oversized" in result.stdout
+    assert "over size.max 2,000" in result.stdout
+    assert "docs/guide.md" in result.stdout
+
+
+def test_deleting_a_file_updates_the_manifest_then_passes(
+    doc_repo: Path, pre_commit_home: Path
+) -> None:
+    git(doc_repo, "rm", "-q", "docs/old.md")
+    first = try_repo(doc_repo, pre_commit_home)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "updated chunkguard.manifest.jsonl" in first.stdout
+    manifest = (doc_repo / "chunkguard.manifest.jsonl").read_text()
+    assert "docs/old.md" not in manifest
+    assert "docs/guide.md#install" in manifest
+    git(doc_repo, "add", "chunkguard.manifest.jsonl")
+    second = try_repo(doc_repo, pre_commit_home, verbose=True)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "CG403 removed-id" in second.stdout  # a warning: the page's IDs are gone
+    git(doc_repo, "commit", "-q", "-m", "remove the old page")
+    assert try_repo(doc_repo, pre_commit_home).returncode == 0
+
+
+def test_read_only_hook_never_writes(doc_repo: Path, pre_commit_home: Path) -> None:
+    write(doc_repo, "docs/new.md", f"# New\n\n{SECTION}")
+    git(doc_repo, "add", "-A")
+    before = (doc_repo / "chunkguard.manifest.jsonl").read_bytes()
+    result = try_repo(doc_repo, pre_commit_home, "chunkguard-check")
+    assert result.returncode == 1
+    assert "CG401" in result.stdout
+    assert (doc_repo / "chunkguard.manifest.jsonl").read_bytes() == before

@@ -1,0 +1,55 @@
+"""The README is a contract too: its rule table, its commands, and this repository's own docs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from chunkguard.rules import RULES, rule_docs
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_rule_table_lists_every_rule_with_its_name_and_default() -> None:
+    rows = re.findall(r"^\| (CG\d{3}) \| ([a-z-]+) \| (error|warning|off) \|", README, re.M)
+    assert rows == [(rule.code, rule.name, rule.severity) for rule in RULES.values()]
+
+
+def test_every_rule_is_documented() -> None:
+    docs = rule_docs()
+    assert set(docs) == set(RULES)
+    assert all("Passes" in text and "Fires" in text for text in docs.values())
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    commands = re.findall(r"```sh\n(python3 -m venv .*)\n```", README)
+    assert len(commands) == 2
+    install_and_run, test_suite = commands
+    assert "pip install ." in install_and_run
+    assert "chunkguard check" in install_and_run
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test_suite in ci.splitlines()
+
+
+def test_hook_ids_are_in_the_readme() -> None:
+    for hook in ("id: chunkguard ", "id: chunkguard-check"):
+        assert hook in README
+
+
+def test_this_repository_passes_its_own_check() -> None:
+    """The docs of this repository are a chunkguard corpus with a committed manifest.
+
+    After editing Markdown here, run `chunkguard update` (the pre-commit hook does).
+    """
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "chunkguard", "check", "--format", "text"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
