@@ -314,7 +314,7 @@ def merge_driver(base: str, ours: str, theirs: str) -> None:
 @reports_errors
 def stats(*, paths: tuple[str, ...], fmt: str, largest: int, config_path: Path | None) -> None:
     """Chunk size distribution: percentiles, the largest chunks, a histogram against the limits."""
-    from chunkguard.gate import corpus_sizes
+    from chunkguard.listing import corpus_sizes
     from chunkguard.report import resolve_format
     from chunkguard.report.stats import write_stats
     from chunkguard.stats import corpus_stats

@@ -8,21 +8,19 @@ the value and what is allowed.
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-import pathspec
-
 from chunkguard import git
 from chunkguard.chunking.base import ChunkOptions
 from chunkguard.errors import ConfigError
+from chunkguard.patterns import PathPatterns
 from chunkguard.rules import RULES, SEVERITIES, Severity
 
 YAML_NAMES = (".chunkguard.yaml", ".chunkguard.yml")
@@ -34,10 +32,6 @@ _TOKENIZER = re.compile(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
 
 def _default_severities() -> Mapping[str, Severity]:
     return MappingProxyType({code: rule.severity for code, rule in RULES.items()})
-
-
-def _compile(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +46,8 @@ class Config:
     denylist_paths: tuple[str, ...] = ()
     denylist_content: tuple[re.Pattern[str], ...] = ()
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    include_spec: pathspec.GitIgnoreSpec = field(init=False, repr=False, compare=False)
-    exclude_spec: pathspec.GitIgnoreSpec | None = field(init=False, repr=False, compare=False)
+    include_spec: PathPatterns = field(init=False, repr=False, compare=False)
+    exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
     _never: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -62,8 +56,8 @@ class Config:
         object.__setattr__(self, "exclude", tuple(self.exclude))
         severities = {**_default_severities(), **self.severities}
         object.__setattr__(self, "severities", MappingProxyType(severities))
-        object.__setattr__(self, "include_spec", _compile(self.include))
-        object.__setattr__(self, "exclude_spec", _compile(self.exclude) if self.exclude else None)
+        object.__setattr__(self, "include_spec", PathPatterns(self.include))
+        object.__setattr__(self, "exclude_spec", PathPatterns(self.exclude))
         object.__setattr__(self, "_never", frozenset((self.manifest, *YAML_NAMES)))
 
     def __hash__(self) -> int:
@@ -86,9 +80,9 @@ class Config:
         """Whether a root-relative POSIX path belongs to the corpus by include/exclude."""
         if path in self._never:
             return False
-        if not self.include_spec.match_file(path):
+        if not self.include_spec.match(path):
             return False
-        return self.exclude_spec is None or not self.exclude_spec.match_file(path)
+        return not (self.exclude_spec and self.exclude_spec.match(path))
 
     def severity(self, code: str) -> Severity:
         return self.severities[code]
@@ -279,7 +273,7 @@ class _Validator:
         parent = f"{self.prefix}{key}." if key else self.prefix
         for name in value:
             if name not in known:
-                close = difflib.get_close_matches(str(name), known, n=1)
+                close = _close_matches(str(name), known, n=1)
                 hint = f"did you mean '{parent}{close[0]}'?" if close else "known keys: "
                 hint += "" if close else ", ".join(known)
                 self.fail(f"unknown key '{parent}{name}' ({hint})")
@@ -303,8 +297,10 @@ class _Validator:
     def globs(self, key: str, value: object) -> tuple[str, ...]:
         patterns = self.strings(key, value)
         for index, pattern in enumerate(patterns):
+            if PathPatterns((pattern,)).simple:
+                continue  # "*.md" and the like are valid by their shape
             try:
-                _compile((pattern,))
+                PathPatterns((pattern,)).spec()
             except Exception as exc:  # pathspec raises its own error types per version
                 self.wrong(f"{key}[{index}]", pattern, f"a gitignore-style pattern ({exc})")
         return patterns
@@ -387,7 +383,7 @@ class _Validator:
             code = str(key).upper()
             if code not in RULES:
                 close = names.get(str(key)) or next(
-                    iter(difflib.get_close_matches(code, RULES, n=1)), None
+                    iter(_close_matches(code, list(RULES), n=1)), None
                 )
                 hint = f"did you mean '{close}'? " if close else ""
                 self.fail(
@@ -409,6 +405,12 @@ class _Validator:
             except re.error as exc:
                 self.wrong(f"{key}[{index}]", pattern, f"a Python regular expression ({exc})")
         return tuple(compiled)
+
+
+def _close_matches(word: str, known: Sequence[str], n: int) -> list[str]:
+    import difflib  # only when there is a mistake to point out
+
+    return difflib.get_close_matches(word, known, n=n)
 
 
 def _default_config_yaml() -> str:

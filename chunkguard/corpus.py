@@ -15,9 +15,10 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 from chunkguard import git
 from chunkguard.config import Config
@@ -263,6 +264,8 @@ class _Rules:
 
 
 def _compile(lines: Sequence[str]) -> pathspec.GitIgnoreSpec:
+    import pathspec  # only outside git, where .gitignore files are read by hand
+
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
     except Exception:  # a malformed line: git skips it, so drop the bad ones

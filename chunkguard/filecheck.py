@@ -13,13 +13,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkguard import git
+from chunkguard import git, rules
 from chunkguard.chunking import chunk_document, language_of
 from chunkguard.config import Config
 from chunkguard.errors import UnreadableError
 from chunkguard.manifest import ChunkEntry, FileEntry, StoredFinding
 from chunkguard.model import Chunk, Problem, Violation
-from chunkguard.rules import FILE_CHECKS, RULES, FileContext, Finding
+from chunkguard.rules import RULES, FileContext, Finding
 from chunkguard.sizes import TokenCounter, make_counter
 from chunkguard.source import decode
 
@@ -40,12 +40,17 @@ def check_file(
     config: Config,
     path: str,
     blob: str | None,
-    known_ids: frozenset[str],
+    known_ids: frozenset[str] | None,
     *,
     attributes: frozenset[str] = frozenset(),
     counter: TokenCounter | None = None,
 ) -> FileOutcome:
-    """Chunk and check the file at ``path``; ``known_ids`` are its IDs in the baseline."""
+    """Chunk and check the file at ``path``.
+
+    ``known_ids`` are its IDs in the baseline; the chunks with other IDs come
+    back whole, as candidates for moves. None means there is no baseline (a
+    first or cold update): nothing can have moved, and no text comes back.
+    """
     absolute = config.root / path
     size = os.stat(absolute).st_size
     text: str | None = None
@@ -91,12 +96,14 @@ def check_file(
     return FileOutcome(
         entry=entry,
         violations=tuple(to_violations(config, path, entry.findings)),
-        new_chunks=tuple(chunk for chunk in chunks if chunk.id not in known_ids),
+        new_chunks=()
+        if known_ids is None
+        else tuple(chunk for chunk in chunks if chunk.id not in known_ids),
     )
 
 
 def _findings(context: FileContext) -> list[Finding]:
-    findings = [finding for check in FILE_CHECKS for finding in check(context)]
+    findings = [finding for check in rules.FILE_CHECKS for finding in check(context)]
     if any(f.code in NEVER_EMBED and f.chunk is None for f in findings):
         findings = [f for f in findings if f.chunk is None]
     return sorted(findings, key=lambda f: (f.line, f.code, f.chunk.id if f.chunk else ""))
@@ -135,3 +142,33 @@ def to_violations(
             message=finding.message,
             fix=finding.fix,
         )
+
+
+# -- many files at once: a cold update fans out over processes --
+
+_worker_config: Config | None = None
+
+
+def _init_worker(config: Config) -> None:
+    global _worker_config  # noqa: PLW0603 - one config per worker process
+    _worker_config = config
+
+
+def _work(item: tuple[str, str | None, frozenset[str] | None, frozenset[str]]) -> FileOutcome:
+    assert _worker_config is not None
+    path, blob, known, attributes = item
+    return check_file(_worker_config, path, blob, known, attributes=attributes)
+
+
+def check_in_parallel(
+    config: Config,
+    items: list[tuple[str, str | None, frozenset[str] | None, frozenset[str]]],
+    jobs: int,
+) -> Iterator[FileOutcome]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(
+        max_workers=jobs, initializer=_init_worker, initargs=(config,)
+    ) as pool:
+        # map keeps the input order, so the output is the same as with one job.
+        yield from pool.map(_work, items, chunksize=max(1, min(64, len(items) // (jobs * 8))))

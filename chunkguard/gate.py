@@ -23,13 +23,14 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from chunkguard import git
 from chunkguard.chunking import CHUNKING_VERSION, chunk_bytes
 from chunkguard.config import Config
 from chunkguard.corpus import Selection, select_files
 from chunkguard.errors import ManifestError, UnreadableError
-from chunkguard.filecheck import FileOutcome, check_file, to_violations
+from chunkguard.filecheck import FileOutcome, check_file, check_in_parallel, to_violations
 from chunkguard.manifest import (
     FORMAT_VERSION,
     FileEntry,
@@ -43,8 +44,7 @@ from chunkguard.manifest import (
     write_atomic,
 )
 from chunkguard.model import CheckResult, Chunk, Summary, Violation
-from chunkguard.moves import Move, find_moves
-from chunkguard.rules import RULES, RULES_VERSION
+from chunkguard.rules import RULES_VERSION
 from chunkguard.rules.duplicates import duplicate_violations
 from chunkguard.rules.stability import (
     moved_violation,
@@ -128,9 +128,9 @@ class _Gate:
     @property
     def in_git(self) -> bool:
         if self._in_git is None:
-            self._in_git = (self.config.root / ".git").exists() and git.find_root(
-                self.config.root
-            ) is not None
+            # The configuration found the root with git already: a .git entry
+            # there (a folder, or a file in a worktree) says it is a repository.
+            self._in_git = (self.config.root / ".git").exists()
         return self._in_git
 
     def reader(self) -> git.BlobReader | None:
@@ -165,14 +165,18 @@ class _Gate:
     def load_baseline(
         self, current: ManifestIndex | None, current_bytes: bytes
     ) -> ManifestIndex | None:
-        reader = self.reader()
-        if reader is None:
+        if not self.in_git:
             return current
-        data = reader.read(f"HEAD:{self.config.manifest}")
-        if data is None:
+        spec = f"HEAD:{self.config.manifest}"
+        committed = git.object_id(self.config.root, spec)
+        if committed is None:
             return None  # nothing committed yet: no IDs to keep stable
-        if data == current_bytes:
-            return current
+        if current is not None and committed == git.hash_bytes(current_bytes):
+            return current  # the usual case: read the manifest once, not twice
+        reader = self.reader()
+        data = reader.read(committed) if reader is not None else None
+        if data is None:
+            return None
         try:
             return ManifestIndex.from_bytes(data, name=f"HEAD:{self.config.manifest}")
         except ManifestError:
@@ -184,7 +188,7 @@ class _Gate:
         config = self.config
         expected = expected_header(config)
         current, current_bytes = self.load_current()
-        chunking_ok = current is not None and _same_chunking(current.header, expected)
+        chunking_ok = current is not None and same_chunking(current.header, expected)
         rules_ok = chunking_ok and current is not None and current.header.rules == expected.rules
         explicit = paths is not None
         if explicit and self.update and not chunking_ok:
@@ -202,7 +206,7 @@ class _Gate:
                 )
             )
         baseline = self.load_baseline(current, current_bytes)
-        if baseline is not None and not _same_chunking(baseline.header, expected):
+        if baseline is not None and not same_chunking(baseline.header, expected):
             baseline = None  # IDs under other settings are not comparable
         work, cached, deleted = self.plan(
             selection, current, baseline, explicit=explicit, cache=rules_ok
@@ -265,12 +269,7 @@ class _Gate:
         known = set(current.paths) if current is not None else set()
         committed = set(baseline.paths) if baseline is not None else set()
         if explicit:
-            base = os.fspath(root)
-            gone = [
-                path
-                for path in sorted(known | committed)
-                if path not in selected and not os.path.lexists(os.path.join(base, path))
-            ]
+            gone = _missing(root, (known | committed) - selected.keys())
             deleted = sorted(set(selection.missing) | set(gone), key=_byte_order)
             return list(selected.items()), [], deleted
         deleted = sorted((known | committed) - set(selected), key=_byte_order)
@@ -302,13 +301,13 @@ class _Gate:
             (
                 path,
                 blob,
-                baseline.ids(path) if baseline is not None else frozenset(),
+                baseline.ids(path) if baseline is not None else None,
                 frozenset(attributes.get(path, ())),
             )
             for path, blob in work
         ]
         if self.jobs > 1 and len(items) >= _PARALLEL_THRESHOLD:
-            yield from _parallel(config, items, self.jobs)
+            yield from check_in_parallel(config, items, self.jobs)
             return
         counter = make_counter(config.chunking.tokenizer)
         for path, blob, known, attrs in items:
@@ -334,6 +333,8 @@ class _Gate:
                 removed.extend(self.old_chunks(old, set(gone)))
         if not removed:
             return
+        from chunkguard.moves import find_moves  # only when IDs went missing
+
         moves = find_moves(removed, new_chunks)
         moved_from = {move.old.id for move in moves}
         for move in moves:
@@ -485,12 +486,29 @@ def _inherit_moves(entry: FileEntry, current: ManifestIndex | None) -> FileEntry
     return entry
 
 
-def _same_chunking(header: Header, expected: Header) -> bool:
+def same_chunking(header: Header, expected: Header) -> bool:
     return (header.format, header.chunking, header.config) == (
         expected.format,
         expected.chunking,
         expected.config,
     )
+
+
+def _missing(root: Path, paths: Iterable[str]) -> list[str]:
+    """The paths with no file or link on disk, listing each folder once, not stat-ing each."""
+    by_folder: dict[str, list[str]] = {}
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        by_folder.setdefault(folder, []).append(name)
+    missing: list[str] = []
+    for folder, names in by_folder.items():
+        try:
+            present = set(os.listdir(os.path.join(root, folder) if folder else root))
+        except OSError:  # the folder is gone, or is a file now
+            present = set()
+        prefix = f"{folder}/" if folder else ""
+        missing.extend(prefix + name for name in names if name not in present)
+    return sorted(missing, key=_byte_order)
 
 
 def _byte_order(path: str) -> bytes:
@@ -501,59 +519,8 @@ def exc_line(exc: Exception) -> int:
     return int(getattr(exc, "line", 0) or 1)
 
 
-_worker_config: Config | None = None
-
-
-def _init_worker(config: Config) -> None:
-    global _worker_config  # noqa: PLW0603 - one config per worker process
-    _worker_config = config
-
-
-def _work(item: tuple[str, str | None, frozenset[str], frozenset[str]]) -> FileOutcome:
-    assert _worker_config is not None
-    path, blob, known, attributes = item
-    return check_file(_worker_config, path, blob, known, attributes=attributes)
-
-
-def _parallel(
-    config: Config, items: list[tuple[str, str | None, frozenset[str], frozenset[str]]], jobs: int
-) -> Iterator[FileOutcome]:
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_init_worker, initargs=(config,)
-    ) as pool:
-        # map keeps the input order, so the output is the same as with one job.
-        yield from pool.map(_work, items, chunksize=max(1, min(64, len(items) // (jobs * 8))))
-
-
-def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> list[tuple[str, int]]:
-    """(chunk ID, size in the configured unit) of every chunk, from the manifest where current."""
-    try:
-        current = ManifestIndex.load(config.root / config.manifest)
-    except ManifestError:
-        current = None
-    if current is not None and not _same_chunking(current.header, expected_header(config)):
-        current = None
-    tokens = config.chunking.unit == "tokens"
-    counter = make_counter(config.chunking.tokenizer)
-    sizes: list[tuple[str, int]] = []
-    for file in select_files(config, paths).files:
-        entry = current.entry(file.path) if current is not None else None
-        if entry is not None and file.blob is not None and file.blob == entry.blob:
-            sizes.extend((c.id, c.tokens if tokens else c.chars) for c in entry.chunks)
-            continue
-        try:
-            data = (config.root / file.path).read_bytes()
-            chunks = chunk_bytes(data, file.path, options=config.chunking, counter=counter).chunks
-        except (OSError, UnreadableError):
-            continue
-        sizes.extend((c.id, c.tokens if tokens else c.chars) for c in chunks)
-    return sizes
-
-
 def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-__all__ = ["RULES", "Move", "expected_header", "run_check"]
+__all__ = ["expected_header", "run_check"]

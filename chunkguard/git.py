@@ -233,6 +233,17 @@ def resolve(root: Path, rev: str) -> str:
     return out.decode("ascii").strip()
 
 
+def object_id(root: Path, spec: str) -> str | None:
+    """The object ``spec`` names (``HEAD:path``, a blob id...), or None when there is none."""
+    try:
+        out = _run(root, "rev-parse", "--verify", "--quiet", "--end-of-options", spec)
+    except GitCommandError as exc:
+        if exc.returncode in (1, 128):  # no such object (or no HEAD yet)
+            return None
+        raise
+    return out.decode("ascii").strip() or None
+
+
 def merge_base(root: Path, a: str, b: str) -> str:
     """The best common ancestor of two revisions (for ``A...B``)."""
     first, second = resolve(root, a), resolve(root, b)

@@ -1,4 +1,4 @@
-"""Chunk or outline named files (the ``chunks`` and ``outline`` commands)."""
+"""Chunk, outline or size up files (the ``chunks``, ``outline`` and ``stats`` commands)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 from chunkguard.chunking import ChunkedFile, chunk_bytes, language_of
 from chunkguard.config import Config
 from chunkguard.corpus import select_files
-from chunkguard.errors import ChunkguardError, UnreadableError
+from chunkguard.errors import ChunkguardError, ManifestError, UnreadableError
+from chunkguard.manifest import ManifestIndex
 from chunkguard.model import Heading
 from chunkguard.outline import outline_bytes
 from chunkguard.sizes import make_counter
@@ -66,3 +67,30 @@ def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading
             yield Failure(path, exc.reason)
         except OSError as exc:
             yield Failure(path, exc.strerror or str(exc))
+
+
+def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> list[tuple[str, int]]:
+    """(chunk ID, size in the configured unit) of every chunk, from the manifest where current."""
+    from chunkguard.gate import expected_header, same_chunking
+
+    try:
+        current = ManifestIndex.load(config.root / config.manifest)
+    except ManifestError:
+        current = None
+    if current is not None and not same_chunking(current.header, expected_header(config)):
+        current = None
+    tokens = config.chunking.unit == "tokens"
+    counter = make_counter(config.chunking.tokenizer)
+    sizes: list[tuple[str, int]] = []
+    for file in select_files(config, paths).files:
+        entry = current.entry(file.path) if current is not None else None
+        if entry is not None and file.blob is not None and file.blob == entry.blob:
+            sizes.extend((c.id, c.tokens if tokens else c.chars) for c in entry.chunks)
+            continue
+        try:
+            data = (config.root / file.path).read_bytes()
+            chunks = chunk_bytes(data, file.path, options=config.chunking, counter=counter).chunks
+        except (OSError, UnreadableError):
+            continue
+        sizes.extend((c.id, c.tokens if tokens else c.chars) for c in chunks)
+    return sizes

@@ -187,3 +187,22 @@ def test_negated_pattern_does_not_fire(tmp_path: Path) -> None:
 
 def test_other_attributes_do_not_fire(tmp_path: Path) -> None:
     assert _findings(tmp_path, "docs/a.md", attributes=frozenset({"linguist-documentation"})) == []
+
+
+def test_denylist_content_fires_on_the_matching_chunk(tmp_path: Path) -> None:
+    import re
+
+    from chunkguard.chunking import chunk_document
+    from chunkguard.config import Config
+    from chunkguard.rules import FileContext
+    from chunkguard.rules.denylist import check
+
+    text = "# Public\n\nAll good.\n\n# Secret\n\nThis is INTERNAL use only.\n"
+    chunks = chunk_document(text, "docs/a.md").chunks
+    config = Config(root=tmp_path, denylist_content=(re.compile(r"(?i)internal use only"),))
+    findings = list(check(FileContext("docs/a.md", len(text), text, chunks, config)))
+    assert [(f.code, f.line, f.chunk.identity if f.chunk else None) for f in findings] == [
+        ("CG301", 7, "secret")
+    ]
+    plain = Config(root=tmp_path)
+    assert list(check(FileContext("docs/a.md", len(text), text, chunks, plain))) == []

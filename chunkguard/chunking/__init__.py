@@ -45,7 +45,13 @@ class ChunkedFile:
 
 
 def language_of(path: str) -> Language:
-    return _LANGUAGES.get(PurePosixPath(path).suffix.lower(), "text")
+    # PurePosixPath(path).suffix, without building a path object for every file.
+    name = path.rpartition("/")[2]
+    if name in ("", "."):  # "docs/" or "docs/.": the name is further left
+        name = PurePosixPath(path).name
+    dot = name.rfind(".")
+    suffix = name[dot:] if 0 < dot < len(name) - 1 else ""
+    return _LANGUAGES.get(suffix.lower(), "text")
 
 
 def context_for(

@@ -22,7 +22,7 @@ import ctypes
 import html
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from cmarkgfm._cmark import ffi, lib
@@ -49,7 +49,7 @@ class RawHeading(NamedTuple):
     nested: bool
 
 
-def _c_free() -> ctypes._CFuncPtr:
+def _c_free() -> Callable[[int], None]:
     # cmark allocates with the C library's allocator, so its free releases the HTML.
     libc = ctypes.cdll.ucrtbase if sys.platform == "win32" else ctypes.CDLL(None)
     free = libc.free

@@ -98,9 +98,8 @@ def _spans(lines: Sequence[str], start: int, sections: list[_Heading]) -> list[_
         spans.append(_Span(None, preamble[0], preamble[1], ()))
     levels: list[int] = []  # the heading path: levels and titles of the open sections
     titles: list[str] = []
-    ends = [heading.first for heading in sections[1:]]
-    ends.append(len(lines))
-    for heading, end in zip(sections, ends):
+    for index, heading in enumerate(sections):
+        end = sections[index + 1].first if index + 1 < len(sections) else len(lines)
         while levels and levels[-1] >= heading.level:
             levels.pop()
             titles.pop()

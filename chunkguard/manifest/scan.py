@@ -31,19 +31,33 @@ ROW = re.compile(
     rb'(?:, "suppressed": \[("CG[0-9]{3}"(?:, "CG[0-9]{3}")*)\])?\}(?=\n)'
 )
 HASH = re.compile(rb'"hash": "([0-9a-f]{16})"')
-_FEW_HASHES = 64  # up to this many, one alternation beats testing every hash
+_TRIE_LIMIT = 1000  # beyond this many, testing every hash in Python is as fast
 
 
 def hash_positions(data: bytes, hashes: Collection[str]) -> Iterator[int]:
     """Where ``"hash": "<one of hashes>"`` stands in ``data``, in order."""
     wanted = sorted(digest.encode("ascii") for digest in hashes if HEX16.fullmatch(digest))
-    if len(wanted) > _FEW_HASHES:
+    if len(wanted) > _TRIE_LIMIT:
         known = set(wanted)
         yield from (hit.start() for hit in HASH.finditer(data) if hit.group(1) in known)
     elif wanted:
-        # The regular expression engine skips the other hashes, several times faster.
-        pattern = re.compile(rb'"hash": "(?:' + b"|".join(wanted) + rb')"')
+        # The hashes as a trie-shaped pattern: the regular expression engine
+        # rejects every other hash after a character or two, in C.
+        pattern = re.compile(rb'"hash": "' + _trie(wanted) + rb'"')
         yield from (hit.start() for hit in pattern.finditer(data))
+
+
+def _trie(words: list[bytes]) -> bytes:
+    """A pattern matching exactly ``words`` (sorted, distinct, of one length)."""
+    if len(words) == 1:
+        return words[0]
+    groups: dict[bytes, list[bytes]] = {}
+    for word in words:
+        groups.setdefault(word[:1], []).append(word[1:])
+    if len(groups) == 1:
+        ((first, rests),) = groups.items()
+        return first + _trie(rests)
+    return b"(?:" + b"|".join(first + _trie(rests) for first, rests in groups.items()) + b")"
 
 
 def read_rows(data: bytes, pos: int, end: int, path: str) -> list[Row]:

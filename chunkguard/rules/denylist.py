@@ -31,6 +31,11 @@ the path):
   `.gitattributes`;
 - the gitignore-style patterns of `denylist.paths` in `.chunkguard.yaml`.
 
+It also fires on each chunk whose text matches one of the regular
+expressions of `denylist.content` (for example `(?i)internal use only`), at
+the line of the match, naming the pattern; an inline
+`chunkguard: disable=CG301` on that chunk allows it.
+
 **Why it matters:** lockfiles, license texts, build output and vendored code
 are not your documentation. Embedded, they fill the index with near-duplicate
 noise that outranks real answers (a question about "dependencies" retrieves
@@ -61,8 +66,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 from chunkguard.rules.base import FileContext, Finding
 
@@ -188,6 +195,21 @@ def check(file: FileContext) -> Iterator[Finding]:
         what, glob = matched
         fix = f'exclude it in .chunkguard.yaml: exclude: ["{glob}"]'
         yield Finding(CODE, 1, f"denylisted: {what}", fix)
+        return
+    for pattern in file.config.denylist_content:
+        for chunk in file.chunks:
+            found = pattern.search(chunk.text)
+            if found is None:
+                continue
+            line = chunk.start_line + chunk.text.count("\n", 0, found.start())
+            yield Finding(
+                CODE,
+                line,
+                f"text matches denylist.content pattern '{pattern.pattern}'",
+                "remove that text from the corpus, or mark the chunk with "
+                "`chunkguard: disable=CG301` if it may be embedded",
+                chunk=chunk,
+            )
 
 
 def denylisted(
@@ -225,6 +247,8 @@ def denylisted(
 
 @functools.lru_cache(maxsize=16)
 def _user_spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    import pathspec  # only with denylist.paths configured
+
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 

@@ -59,10 +59,14 @@ CG403 removed-id
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from chunkguard.config import Config
 from chunkguard.model import Chunk, Violation
-from chunkguard.moves import Move
 from chunkguard.rules import RULES
+
+if TYPE_CHECKING:
+    from chunkguard.moves import Move
 
 _UPDATE = "run `chunkguard update` and commit the manifest"
 
