@@ -414,10 +414,9 @@ class _Gate:
             if explicit:
                 wanted = {row[0] for row in rows}
             else:
-                counts = current.hash_counts()
-                for row in rows:
-                    counts[row[0]] += 1
-                wanted = {digest for digest, count in counts.items() if count > 1}
+                # Repeated in the manifest, or a checked chunk's hash (which may
+                # repeat one elsewhere): only those rows are decoded.
+                wanted = current.repeated_hashes() | {row[0] for row in rows}
             rows.extend(row for row in current.rows_with(wanted) if row[2] not in entries)
         self.violations.extend(
             duplicate_violations(self.config, rows, only=set(entries) if explicit else None)

@@ -42,6 +42,11 @@ def _python_encoding(data: bytes, path: str) -> str:
 
 
 def _decode_as(data: bytes, path: str, encoding: str) -> str:
+    if encoding == "utf-8-sig":
+        # Without the BOM, an error's offset is one the user's editor shows.
+        encoding = "utf-8"
+        if data.startswith(codecs.BOM_UTF8):
+            data = data[len(codecs.BOM_UTF8) :]
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:

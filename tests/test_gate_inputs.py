@@ -15,8 +15,8 @@ from click.testing import CliRunner, Result
 from helpers import commit_all, pin_git_env, write
 
 from chunkguard import manifest as manifest_module
-from chunkguard.manifest import storage
 from chunkguard.cli import cli
+from chunkguard.manifest import storage
 
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
 MANIFEST = "chunkguard.manifest.jsonl"
@@ -184,3 +184,11 @@ def test_missing_revision_for_diff_is_a_clear_error(repo: Path) -> None:
     result = CliRunner().invoke(cli, ["diff", "no-such-rev"])
     assert result.exit_code == 2
     assert "unknown revision 'no-such-rev'" in result.output
+
+
+def test_bad_byte_after_a_bom_is_named_right() -> None:
+    from chunkguard.errors import UnreadableError
+    from chunkguard.source import decode
+
+    with pytest.raises(UnreadableError, match=r"byte 0xff at line 2, column 3"):
+        decode(b"\xef\xbb\xbf# T\nab\xff\n", "a.md")

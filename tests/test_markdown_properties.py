@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -115,12 +115,10 @@ def chunk(text: str) -> list[Chunk]:
     return list(chunk_document(text, "docs/gen.md").chunks)
 
 
-settings.register_profile(
-    "chunkguard", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.load_profile("chunkguard")
+PROPERTY = settings(max_examples=150)
 
 
+@PROPERTY
 @given(documents())
 def test_chunks_cover_every_line_once_in_order(parts: list[list[str]]) -> None:
     text = render(parts)
@@ -144,6 +142,7 @@ def test_chunks_cover_every_line_once_in_order(parts: list[list[str]]) -> None:
     assert not {n for n in covered if n <= skip}
 
 
+@PROPERTY
 @given(documents())
 def test_ids_unique_and_output_deterministic(parts: list[list[str]]) -> None:
     text = render(parts)
@@ -152,6 +151,7 @@ def test_ids_unique_and_output_deterministic(parts: list[list[str]]) -> None:
     assert chunk(text) == first
 
 
+@PROPERTY
 @given(documents())
 def test_crlf_and_bom_copies_match(parts: list[list[str]]) -> None:
     data = render(parts).encode()
@@ -163,6 +163,7 @@ def test_crlf_and_bom_copies_match(parts: list[list[str]]) -> None:
     assert [(c.id, c.chars, c.tokens, c.hash) for c in bom] == key
 
 
+@PROPERTY
 @given(documents(), st.data())
 def test_inserting_text_above_changes_no_id(parts: list[list[str]], data: st.DataObject) -> None:
     before = {c.id for c in chunk(render(parts))}
@@ -175,6 +176,7 @@ def test_inserting_text_above_changes_no_id(parts: list[list[str]], data: st.Dat
     assert before <= after
 
 
+@PROPERTY
 @given(documents(), st.data())
 def test_editing_a_body_changes_no_id(parts: list[list[str]], data: st.DataObject) -> None:
     paragraphs = [i for i, block in enumerate(parts) if block[0].startswith("Text ")]
@@ -187,6 +189,7 @@ def test_editing_a_body_changes_no_id(parts: list[list[str]], data: st.DataObjec
     assert [c.id for c in chunk(render(edited))] == before
 
 
+@PROPERTY
 @given(documents(), st.data(), st.integers(1, 6))
 def test_adding_a_uniquely_named_section_changes_no_other_id(
     parts: list[list[str]], data: st.DataObject, level: int
@@ -213,6 +216,7 @@ def _is_heading_block(block: list[str]) -> bool:
 _markdown_it = MarkdownIt("commonmark")
 
 
+@PROPERTY
 @given(documents())
 def test_top_level_headings_agree_with_markdown_it(parts: list[list[str]]) -> None:
     """An independent CommonMark implementation finds the same heading lines."""

@@ -206,12 +206,19 @@ class ManifestIndex:
             rows = [_chunk_row(chunk, path) for chunk in self._entry(block).chunks]
         return rows
 
-    def hash_counts(self) -> Counter[str]:
-        """How many chunks have each hash: one regular expression over the bytes.
+    def repeated_hashes(self) -> set[str]:
+        """The hashes two or more chunks share: one regular expression over the bytes.
 
         Every chunk line must hold one hash as ``render`` writes it; the other
         fields are not checked.
         """
+        found = HASH.findall(self._data)
+        if len(found) != self._chunks:
+            raise self._diagnose(2)
+        return {digest.decode("ascii") for digest, count in Counter(found).items() if count > 1}
+
+    def hash_counts(self) -> Counter[str]:
+        """How many chunks have each hash."""
         found = HASH.findall(self._data)
         if len(found) != self._chunks:
             raise self._diagnose(2)
