@@ -111,6 +111,7 @@ def __getattr__(name: str) -> Any:
     globals()["FILE_CHECKS"] = checks
     return checks
 
+
 _SECTION = re.compile(r"^(?:## )?(CG\d{3}) [a-z][a-z-]*[ \t]*$", re.MULTILINE)
 
 
