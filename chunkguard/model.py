@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 ChunkKind = Literal["section", "preamble", "function", "class", "method", "module", "text"]
@@ -95,7 +95,6 @@ class Heading:
     text: str
     line: int
     id: str
-    nested: bool = field(default=False, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -80,8 +80,10 @@ def test_index_accessors() -> None:
         ("fedcba9876543210", "docs/a.md#setup", "docs/a.md", 5, ("CG402", "CG501")),
     ]
     assert list(index.rows_with(set())) == []
-    assert index.hash_counts() == {HASH: 1, "fedcba9876543210": 1}
+    assert index.repeated_hashes() == set()
     assert index.data == GOLDEN
+    repeated = ManifestIndex(GOLDEN.replace(b"fedcba9876543210", HASH.encode()), name="m")
+    assert repeated.repeated_hashes() == {HASH}
 
 
 def test_index_of_a_manifest_without_files() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers import commit_all, git, git_env, write
+from manifest_samples import BLOB, HEADER
 
 from chunkguard.manifest import (
     FORMAT_VERSION,
@@ -23,8 +24,6 @@ from chunkguard.manifest import (
 )
 from chunkguard.mergedriver import MergeOutcome, merge_manifests, run_merge_driver
 
-HEADER = Header(FORMAT_VERSION, 3, "0123456789abcdef", "fedcba9876543210")
-BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
 MANIFEST = "chunkguard.manifest.jsonl"
 
 

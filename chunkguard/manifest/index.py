@@ -217,13 +217,6 @@ class ManifestIndex:
             raise self._diagnose(2)
         return {digest.decode("ascii") for digest, count in Counter(found).items() if count > 1}
 
-    def hash_counts(self) -> Counter[str]:
-        """How many chunks have each hash."""
-        found = HASH.findall(self._data)
-        if len(found) != self._chunks:
-            raise self._diagnose(2)
-        return Counter(map(bytes.decode, found))
-
     def rows_with(self, hashes: Collection[str]) -> Iterator[Row]:
         """``(hash, id, path, start line, suppressed rule codes)`` of the chunks whose
         hash is one of ``hashes``, in manifest order.
