@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chunkguard import chunk_text
 from chunkguard.chunking import ChunkOptions, chunk_bytes
@@ -174,3 +178,22 @@ def test_fenced_code_is_never_split_whatever_its_size() -> None:
     code = "\n".join(f"line {i}" for i in range(500))
     (chunk,) = chunks(f"# A\n```\n{code}\n```\n", max=100, min=1)
     assert chunk.end_line == 503
+
+
+@given(
+    st.text(alphabet=" \t:#{}.=ab-_\u00e9\n", max_size=12),
+    st.sampled_from(["{#x}", "{ #x }", "{: #x }", "{:#x\t}", "{ : #x}", "{#x #y}", "{#x.y}"]),
+)
+def test_simple_explicit_ids_split_as_the_general_attribute_parser_does(
+    head: str, attributes: str
+) -> None:
+    from chunkguard.chunking import slugs
+
+    text = head + attributes
+    general = slugs._SIMPLE_ID
+    try:
+        slugs._SIMPLE_ID = re.compile(r"(?!)")  # never matches: the general path only
+        expected = slugs.split_explicit_id(text)
+    finally:
+        slugs._SIMPLE_ID = general
+    assert slugs.split_explicit_id(text) == expected

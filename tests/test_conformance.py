@@ -93,3 +93,14 @@ def test_github_slugger_fixtures_in_one_document() -> None:
     checked = [(got, want) for got, want in zip(ids, expected, strict=True) if want is not None]
     assert len(checked) == 71
     assert [got for got, _ in checked] == [want for _, want in checked]
+
+
+def test_ascii_slugs_take_the_same_table_as_unicode_ones() -> None:
+    # ASCII headings are slugged by bytes.translate, others by str.translate.
+    from chunkguard.chunking.slugs import _TABLE
+
+    for code in range(128):
+        text = f"A{chr(code)}b é"  # the "é" sends it down the Unicode path
+        unicode_path = text.lower().translate(_TABLE)
+        assert github_slug(text) == unicode_path
+        assert github_slug(text[:-2]) == unicode_path[:-2]

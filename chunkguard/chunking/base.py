@@ -82,24 +82,10 @@ class ChunkContext:
         text = "\n".join(self.lines[start - 1 : end])
         chars, tokens, digest = measure(text, self.counter)
         return Chunk(
-            id=f"{self.path}#{identity}",
-            path=self.path,
-            kind=kind,
-            language=language,
-            symbol=symbol,
-            heading_path=heading_path,
-            level=level,
-            start_line=start,
-            end_line=end,
-            chars=chars,
-            tokens=tokens,
-            hash=digest,
-            text=text,
-            body_line=start if body_line is None else body_line,
-            suppressed=suppressed,
-            title=title,
-            tags=tags,
-        )
+            f"{self.path}#{identity}", self.path, kind, language, symbol, heading_path, level,
+            start, end, chars, tokens, digest, text, start if body_line is None else body_line,
+            suppressed, title, tags,
+        )  # fmt: skip
 
 
 _SUPPRESSION = re.compile(r"chunkguard:\s*disable=([A-Za-z0-9_, ]+)")

@@ -80,15 +80,22 @@ def headings(text: str, lines: Sequence[str]) -> list[RawHeading]:
     found: list[RawHeading] = []
     container_end = (0, 0)  # where the current top-level block quote or list ends
     for level, line, column, end_line, end_column, inner in _BLOCKS.findall(render(text)):
-        start = (int(line), int(column))
         if not level:
+            start = (int(line), int(column))
             if start > container_end:
                 container_end = (int(end_line), int(end_column))
             continue
-        first = start[0]
-        nested = start <= container_end
-        last = first if nested else _last_line(lines, first)
-        found.append(RawHeading(int(level), first, last, _text_content(inner), nested))
+        first = int(line)
+        # The element's text content: tags dropped, entities decoded.
+        content = inner.decode("utf-8")
+        if "<" in content:
+            content = _TAG.sub("", content)
+        if "&" in content:
+            content = html.unescape(content)
+        if (first, int(column)) > container_end:
+            found.append(RawHeading(int(level), first, _last_line(lines, first), content, False))
+        else:
+            found.append(RawHeading(int(level), first, first, content, True))
     return found
 
 
@@ -105,10 +112,3 @@ def _last_line(lines: Sequence[str], first: int) -> int:
         if _SETEXT_UNDERLINE.match(lines[index]):
             return index + 1
     return first
-
-
-def _text_content(inner: bytes) -> str:
-    text = inner.decode("utf-8")
-    if "<" in text:
-        text = _TAG.sub("", text)
-    return html.unescape(text) if "&" in text else text

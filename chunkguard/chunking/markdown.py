@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from chunkguard.chunking import cmark
@@ -47,16 +46,17 @@ def headings(ctx: ChunkContext) -> tuple[FrontMatter | None, list[_Heading]]:
     if front:
         # Blank out the front matter so that cmark's line numbers stay the file's.
         text = "\n" * front.lines + text.split("\n", front.lines)[-1]
-    slugger = Slugger()
+    slug = Slugger().slug
     out: list[_Heading] = []
     for level, first, last, content, nested in cmark.headings(text, ctx.lines):
         rendered, explicit = split_explicit_id(content)
         # Every heading takes its place in GitHub's numbering, also the ones
         # with an explicit id, whose `{#id}` GitHub shows as text.
-        github = slugger.slug(content)
+        github = slug(content)
+        if "\n" in rendered:
+            rendered = rendered.replace("\n", " ")
         identity = explicit or github or EMPTY_SLUG_IDENTITY
-        rendered = rendered.replace("\n", " ").strip(" ")
-        out.append(_Heading(level, first - 1, last - 1, rendered, identity, nested))
+        out.append(_Heading(level, first - 1, last - 1, rendered.strip(" "), identity, nested))
     return front, out
 
 
@@ -76,9 +76,8 @@ def chunk_markdown(ctx: ChunkContext) -> list[Chunk]:
     return list(_chunks(ctx, front, sections))
 
 
-@dataclass(slots=True)
-class _Span:
-    """A chunk to be: its identity and 0-based first and last line."""
+class _Span(NamedTuple):
+    """A chunk to be: its heading and 0-based first and last line."""
 
     heading: _Heading | None  # None for the preamble
     first: int
@@ -117,7 +116,7 @@ def _spans(lines: Sequence[str], start: int, sections: list[_Heading]) -> list[_
     if waiting and spans:
         # Body-less headings at the end close the chunk before them. A file of
         # headings alone has nothing to embed, and no chunks.
-        spans[-1].last = waiting[-1].last
+        spans[-1] = spans[-1]._replace(last=waiting[-1].last)
     return spans
 
 
@@ -127,15 +126,16 @@ def _chunks(
     lines = ctx.lines
     title = front.title if front else None
     tags = front.tags if front else ()
-    for span in _spans(lines, front.lines if front else 0, sections):
-        heading = span.heading
+    # Suppression comments are rare: most files need no look above each chunk.
+    comments = "chunkguard:" in ctx.text
+    for heading, first, last, path in _spans(lines, front.lines if front else 0, sections):
         if heading is None:
             yield ctx.make(
                 PREAMBLE_IDENTITY,
                 "preamble",
                 "markdown",
-                span.first + 1,
-                span.last + 1,
+                first + 1,
+                last + 1,
                 title=title,
                 tags=tags,
             )
@@ -144,12 +144,12 @@ def _chunks(
             heading.identity,
             "section",
             "markdown",
-            span.first + 1,
-            span.last + 1,
-            body_line=min(heading.last + 2, span.last + 1),
-            heading_path=span.path,
+            first + 1,
+            last + 1,
+            body_line=min(heading.last + 2, last + 1),
+            heading_path=path,
             level=heading.level,
-            suppressed=_suppressed(lines, span.first, heading.first),
+            suppressed=_suppressed(lines, first, heading.first) if comments else frozenset(),
             title=title,
             tags=tags,
         )

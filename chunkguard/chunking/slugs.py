@@ -20,6 +20,8 @@ EMPTY_SLUG_IDENTITY = "~section"
 
 # `{#id}`, `{ #id }`, `{: #id .class key=value }` at the very end of a heading.
 _ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*([^{}\n]*?)[ \t]*\}[ \t]*\Z")
+# The common case, `{#id}` or `{: #id }`, matched from the last "{" in one step.
+_SIMPLE_ID = re.compile(r"\{:?[ \t]*#([^\s#.{}=]+)[ \t]*\}")
 _ATTRIBUTE_TOKEN = re.compile(r"""#[^\s#.{}=]+|\.[^\s#.{}=]+|[^\s#.{}=]+=(?:"[^"]*"|'[^']*'|\S+)""")
 
 
@@ -37,11 +39,17 @@ class _SlugTable(dict[int, "int | None"]):
 
 
 _TABLE = _SlugTable()
+# The same table for ASCII text, applied by bytes.translate in one C call.
+_ASCII_MAP = bytes(0x2D if code == 0x20 else code for code in range(256))
+_ASCII_REMOVED = bytes(code for code in range(128) if _TABLE[code] is None)
 
 
 def github_slug(text: str) -> str:
     """GitHub's anchor for a heading whose rendered text is ``text`` (before numbering)."""
-    return text.lower().translate(_TABLE)
+    lowered = text.lower()
+    if lowered.isascii():
+        return lowered.encode("ascii").translate(_ASCII_MAP, _ASCII_REMOVED).decode("ascii")
+    return lowered.translate(_TABLE)
 
 
 class Slugger:
@@ -75,6 +83,9 @@ def split_explicit_id(text: str) -> tuple[str, str | None]:
     brace = text.rfind("{")
     if brace < 0:
         return text, None
+    only_id = _SIMPLE_ID.fullmatch(text, brace)
+    if only_id:
+        return text[:brace].rstrip(" \t"), only_id.group(1)
     inner = text[brace + 1 : -1].strip(" \t")
     if inner.startswith(":"):
         inner = inner[1:]
