@@ -17,7 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from chunkguard import git
+from chunkguard import configcache, git
 from chunkguard.chunking.base import ChunkOptions
 from chunkguard.errors import ConfigError
 from chunkguard.patterns import PathPatterns
@@ -195,11 +195,21 @@ def _load_toml(path: Path, raw: bytes) -> dict[str, Any]:
 
 
 def _load_yaml(path: Path, raw: bytes | None = None) -> object:
+    raw = _read_bytes(path) if raw is None else raw
+    cached = configcache.lookup(raw)
+    if not configcache.is_missing(cached):
+        return cached
+    document = _parse_yaml(path, raw)
+    configcache.store(raw, document)
+    return document
+
+
+def _parse_yaml(path: Path, raw: bytes) -> object:
     import yaml  # type: ignore[import-untyped, unused-ignore]
 
     loader_class: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        loader = loader_class(_read_bytes(path) if raw is None else raw)
+        loader = loader_class(raw)
         try:
             node = loader.get_single_node()
             if node is None:

@@ -10,12 +10,11 @@ strings sorted by their UTF-8 bytes.
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
     import pathspec
@@ -27,8 +26,7 @@ from chunkguard.errors import ChunkguardError
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True, slots=True)
-class SelectedFile:
+class SelectedFile(NamedTuple):
     path: str
     blob: str | None  # the index blob when the work tree file matches it, else None
 
@@ -78,7 +76,7 @@ def _sort_key(path: str) -> bytes:
 
 def _is_work_tree(root: Path) -> bool:
     # config.root is the top of the work tree whenever there is one, so .git sits there.
-    return os.path.lexists(root / ".git") and shutil.which("git") is not None
+    return os.path.lexists(root / ".git") and git.installed()
 
 
 def _normalise(root: Path, paths: Sequence[str]) -> list[str]:
@@ -114,10 +112,10 @@ def _from_git(
     pathspecs = None if named is None or "." in named else named
     # The listings are independent; each git process mostly waits on the file system,
     # so running them side by side costs about as much as the slowest one.
-    modified = _in_background(git.modified_paths, root, pathspecs)
+    modified = in_background(git.modified_paths, root, pathspecs)
     untracked = None
     if include_untracked and pathspecs is None:
-        untracked = _in_background(git.untracked_paths, root, None)
+        untracked = in_background(git.untracked_paths, root, None)
     found: dict[str, str | None] = dict(git.index_blobs(root, pathspecs))
     missing: set[str] = set()
     for path in modified():
@@ -139,7 +137,7 @@ def _from_git(
             if path not in found and path not in missing and os.path.lexists(root / path)
         ]
         if rest:
-            untracked = _in_background(git.untracked_paths, root, rest)
+            untracked = in_background(git.untracked_paths, root, rest)
     if untracked is not None:
         for path in untracked():
             if not os.path.islink(root / path):
@@ -147,7 +145,7 @@ def _from_git(
     return found, missing
 
 
-def _in_background(function: Callable[..., _T], *args: object) -> Callable[[], _T]:
+def in_background(function: Callable[..., _T], *args: object) -> Callable[[], _T]:
     """Start ``function(*args)`` in a thread; the returned callable waits for its result."""
     outcome: list[_T] = []
     failure: list[BaseException] = []

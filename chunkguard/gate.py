@@ -20,7 +20,7 @@ recorded there too and reported again as it was.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,7 +28,7 @@ from pathlib import Path
 from chunkguard import git
 from chunkguard.chunking import CHUNKING_VERSION, chunk_bytes
 from chunkguard.config import Config
-from chunkguard.corpus import Selection, select_files
+from chunkguard.corpus import Selection, in_background, select_files
 from chunkguard.errors import ManifestError, UnreadableError
 from chunkguard.filecheck import FileOutcome, check_file, check_in_parallel, to_violations
 from chunkguard.manifest import (
@@ -122,6 +122,10 @@ class _Gate:
     broken: ManifestError | None = None
     _reader: git.BlobReader | None = None
     _in_git: bool | None = None
+    # The blob IDs of the committed manifest and of the current one, worked out on
+    # other threads (a git process; hashing megabytes) while the manifest is parsed.
+    _committed_id: Callable[[], str | None] | None = None
+    _current_id: Callable[[], str] | None = None
 
     # -- setting up --
 
@@ -151,6 +155,8 @@ class _Gate:
             data = path.read_bytes()
         except FileNotFoundError:
             return None, b""
+        if self.in_git:
+            self._current_id = in_background(git.hash_bytes, data)
         try:
             if self.broken is not None:
                 raise self.broken
@@ -167,11 +173,14 @@ class _Gate:
     ) -> ManifestIndex | None:
         if not self.in_git:
             return current
-        spec = f"HEAD:{self.config.manifest}"
-        committed = git.object_id(self.config.root, spec)
+        if self._committed_id is None:
+            self.start_baseline()
+        assert self._committed_id is not None
+        committed = self._committed_id()
         if committed is None:
             return None  # nothing committed yet: no IDs to keep stable
-        if current is not None and committed == git.hash_bytes(current_bytes):
+        current_id = self._current_id() if self._current_id is not None else None
+        if current is not None and committed == (current_id or git.hash_bytes(current_bytes)):
             return current  # the usual case: read the manifest once, not twice
         reader = self.reader()
         data = reader.read(committed) if reader is not None else None
@@ -182,11 +191,17 @@ class _Gate:
         except ManifestError:
             return None  # a broken committed manifest has no IDs to compare with
 
+    def start_baseline(self) -> None:
+        spec = f"HEAD:{self.config.manifest}"
+        self._committed_id = in_background(git.object_id, self.config.root, spec)
+
     # -- the run --
 
     def run(self, paths: Sequence[str] | None) -> CheckResult:
         config = self.config
         expected = expected_header(config)
+        if self.in_git:
+            self.start_baseline()
         current, current_bytes = self.load_current()
         chunking_ok = current is not None and same_chunking(current.header, expected)
         rules_ok = chunking_ok and current is not None and current.header.rules == expected.rules

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import stat
 import subprocess
 import threading
@@ -33,6 +34,9 @@ _REGULAR_MODES = ("100644", "100755")
 _GITLINK, _SYMLINK = "160000", "120000"
 # Keep command lines well under Windows' 32 KiB limit; pathspecs beyond it go in batches.
 _ARGV_BUDGET = 24_000
+# `ls-files -s` records: "<mode> <object> <stage>\t<path>", NUL-separated.
+_LS_STAGE = ("ls-files", "-z", "-s")
+_STAGE_RECORD = re.compile(r"(\d+) ([0-9a-f]+) (\d)\t([^\0]*)")
 
 _started = {"processes": 0}
 _count_lock = threading.Lock()
@@ -133,6 +137,19 @@ def _list(root: Path, args: Sequence[str], paths: Sequence[str] | None) -> Itera
         yield from _records(_run(root, "--literal-pathspecs", *args, "--", *batch))
 
 
+def installed() -> bool:
+    """Whether a git executable is on PATH (as ``shutil.which`` tells, without its import)."""
+    if os.name == "nt":
+        import shutil
+
+        return shutil.which("git") is not None
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or ".", "git")
+        if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+            return True
+    return False
+
+
 def find_root(start: Path) -> Path | None:
     """The top of the work tree holding ``start``; None outside one or without git."""
     folder = start if start.is_dir() else start.parent
@@ -152,9 +169,7 @@ def index_blobs(root: Path, paths: Sequence[str] | None = None) -> dict[str, str
     """POSIX path → blob id of every regular file in the index (stage 0, else "ours")."""
     blobs: dict[str, str] = {}
     ours: dict[str, str] = {}
-    for record in _list(root, ("ls-files", "-z", "-s"), paths):
-        meta, _, path = record.partition("\t")
-        mode, oid, stage = meta.split(" ")
+    for mode, oid, stage, path in _STAGE_RECORD.findall("\0".join(_list(root, _LS_STAGE, paths))):
         if mode in (_GITLINK, _SYMLINK):
             continue
         if stage == "0":

@@ -21,13 +21,20 @@ _SUFFIX_ONLY = re.compile(r"(?:\*\*/)?\*(\.[A-Za-z0-9_+-]+)")
 
 
 class PathPatterns:
-    __slots__ = ("_spec", "_suffixes", "patterns")
+    __slots__ = ("_spec", "_suffix_search", "_suffixes", "patterns")
 
     def __init__(self, patterns: Sequence[str]) -> None:
         self.patterns = tuple(patterns)
         suffixes = [_SUFFIX_ONLY.fullmatch(pattern) for pattern in self.patterns]
         self._suffixes = (
             tuple(found.group(1) for found in suffixes if found) if all(suffixes) else None
+        )
+        # A component ends with one of the suffixes where the suffix is followed
+        # by "/" or the end of the path: one regex search instead of a split.
+        self._suffix_search = (
+            re.compile(f"(?:{'|'.join(map(re.escape, self._suffixes))})(?:/|\\Z)").search
+            if self._suffixes
+            else None
         )
         self._spec: pathspec.GitIgnoreSpec | None = None
 
@@ -40,9 +47,8 @@ class PathPatterns:
         return self._suffixes is not None
 
     def match(self, path: str) -> bool:
-        suffixes = self._suffixes
-        if suffixes is not None:
-            return bool(suffixes) and any(part.endswith(suffixes) for part in path.split("/"))
+        if self._suffixes is not None:
+            return self._suffix_search is not None and self._suffix_search(path) is not None
         return self.spec().match_file(path)
 
     def spec(self) -> pathspec.GitIgnoreSpec:

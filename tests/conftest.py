@@ -19,3 +19,10 @@ settings.load_profile("ci" if os.environ.get("CI") else "chunkguard")
 @pytest.fixture
 def git_repo(tmp_path: Path) -> Path:
     return make_repo(tmp_path)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # Parsed configs are cached under the user's cache folder; tests (and the
+    # chunkguard processes they start) use one of their own.
+    os.environ["CHUNKGUARD_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))

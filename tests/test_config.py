@@ -486,3 +486,46 @@ def test_invalid_values_name_file_key_value_and_what_is_allowed(
 )
 def test_valid_edge_values(root: Path, text: str) -> None:
     load_yaml(root, text)
+
+
+def test_a_parsed_yaml_config_is_cached_by_content(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setenv("CHUNKGUARD_CACHE_DIR", str(tmp_path / "cache"))
+    text = "size: {max: 900}\nrules: {CG304: off}\n"
+    first = load_yaml(root, text)
+    assert first.chunking.max == 900
+    assert len(list((tmp_path / "cache" / "config").glob("*.json"))) == 1
+    # The same bytes again: no YAML parser needed (a broken yaml module would fail).
+    monkeypatch.setitem(sys.modules, "yaml", None)
+    assert load_yaml(root, text) == first
+    # Other bytes are another entry, parsed afresh.
+    with pytest.raises(ImportError):
+        load_yaml(root, text.replace("900", "901"))
+    monkeypatch.delitem(sys.modules, "yaml")
+    assert load_yaml(root, text.replace("900", "901")).chunking.max == 901
+
+
+def test_the_config_cache_never_hides_an_error_and_failing_is_harmless(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would be\n")
+    monkeypatch.setenv("CHUNKGUARD_CACHE_DIR", str(blocked))
+    assert load_yaml(root, "size: {max: 700}\n").chunking.max == 700
+    monkeypatch.setenv("CHUNKGUARD_CACHE_DIR", str(tmp_path / "cache"))
+    for _ in range(2):  # invalid YAML is reported every time, never cached
+        with pytest.raises(ConfigError, match="invalid YAML"):
+            load_yaml(root, "size: {max: 10\n")
+    # Duplicate keys are an error the cache must not forget either.
+    for _ in range(2):
+        with pytest.raises(ConfigError, match="size"):
+            load_yaml(root, "size: {max: 10}\nsize: {max: 20}\n")
+    # A corrupt entry is ignored and rewritten.
+    load_yaml(root, "size: {max: 600}\n")
+    (entry,) = (tmp_path / "cache" / "config").glob("*.json")
+    entry.write_text("{not json")
+    assert load_yaml(root, "size: {max: 600}\n").chunking.max == 600
+    assert entry.read_text() == '{"size": {"max": 600}}'

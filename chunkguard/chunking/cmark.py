@@ -19,7 +19,6 @@ and read back:
 from __future__ import annotations
 
 import ctypes
-import html
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -91,7 +90,7 @@ def headings(text: str, lines: Sequence[str]) -> list[RawHeading]:
         if "<" in content:
             content = _TAG.sub("", content)
         if "&" in content:
-            content = html.unescape(content)
+            content = _unescape(content)
         if (first, int(column)) > container_end:
             found.append(RawHeading(int(level), first, _last_line(lines, first), content, False))
         else:
@@ -112,3 +111,9 @@ def _last_line(lines: Sequence[str], first: int) -> int:
         if _SETEXT_UNDERLINE.match(lines[index]):
             return index + 1
     return first
+
+
+def _unescape(text: str) -> str:
+    import html  # its entity table costs an import that most headings never need
+
+    return html.unescape(text)

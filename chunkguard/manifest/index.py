@@ -81,18 +81,43 @@ class ManifestIndex:
         if heads:
             ends.append(len(data))
         blocks, keys, count = self._blocks, self._keys, data.count
+        make_block = tuple.__new__  # _Block(...) without its Python-level __new__
         line = 2
+        previous = b""
         for head, end in zip(heads, ends, strict=True):
-            path, key, block = self._head(head, line, end)
-            if keys and key <= keys[-1]:
+            raw, blob, chunks, findings = head.groups()
+            if raw is not None:
+                # The fast path of _head, inline: most of a hook run's manifest reading.
+                try:
+                    path = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise self._diagnose(line) from None
+                key, eol, chunk_count = raw, head.end(), int(chunks)
+                block = make_block(
+                    _Block,
+                    (
+                        line,
+                        head.start() + 1,
+                        eol,
+                        end,
+                        chunk_count,
+                        blob and blob.decode(),
+                        bool(findings),
+                    ),
+                )
+            else:
+                path, key, block = self._head(head, line, end)
+                eol, chunk_count = block.eol, block.chunks
+            if key <= previous and keys:
                 where = {listed: seen.line for listed, seen in blocks.items()}
                 raise order_error(path, next(reversed(blocks)), where, name, line)
             # Chunk lines are only counted here, at C speed.
-            if count(b"\n", block.eol + 1, end) != block.chunks:
+            if count(b"\n", eol + 1, end) != chunk_count:
                 raise self._diagnose(line)
             blocks[path] = block
             keys.append(key)
-            line += 1 + block.chunks
+            previous = key
+            line += 1 + chunk_count
         self._chunks = line - 2 - len(blocks)
         if count(CHUNK_START, body - 1) != self._chunks:
             raise self._diagnose(2)  # a line in some block is not a chunk line

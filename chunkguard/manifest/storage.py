@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 import time
 from collections.abc import Iterator
@@ -16,6 +15,11 @@ LOCK_TIMEOUT = 30.0
 STALE_LOCK_AGE = 600.0
 
 
+def _token(size: int) -> str:
+    """A random hex string (what ``secrets.token_hex`` gives, without importing it)."""
+    return os.urandom(size).hex()
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` all at once: readers and crashes (Ctrl-C included)
     see the old file or the new one, never a mix. Permission bits are kept."""
@@ -23,7 +27,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
         mode = None
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    temp = path.with_name(f".{path.name}.{_token(6)}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     fd = os.open(temp, flags, 0o666)  # a new manifest gets the umask's usual bits
     try:
@@ -82,7 +86,7 @@ def manifest_lock(
 
 
 def _acquire(lock: Path, timeout: float, stale_after: float) -> bytes:
-    token = f"{os.getpid()} {secrets.token_hex(8)}\n".encode()
+    token = f"{os.getpid()} {_token(8)}\n".encode()
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     deadline = time.monotonic() + timeout
     delay = 0.005
@@ -137,7 +141,7 @@ def _break_stale(lock: Path, stale_after: float) -> bool:
         return False
     # Rename rather than delete: of several waiters that all found the lock stale,
     # only one moves it, and one that moved a fresh lock taken meanwhile puts it back.
-    grave = lock.with_name(f"{lock.name}.{secrets.token_hex(6)}.stale")
+    grave = lock.with_name(f"{lock.name}.{_token(6)}.stale")
     try:
         os.rename(lock, grave)
     except FileNotFoundError:

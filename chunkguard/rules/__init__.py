@@ -10,9 +10,7 @@ alone on a line), with a ``Fires:`` and a ``Passes:`` example;
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import re
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from chunkguard.rules.base import (
@@ -124,6 +122,8 @@ def rule_docs() -> dict[str, str]:
     Every module of this package may document rules, so families that are not
     file checks (the manifest and corpus rules) are found too.
     """
+    import pkgutil  # only `chunkguard rules` and the docs tests get here
+
     docs: dict[str, str] = {}
     for info in pkgutil.iter_modules(__path__):
         if info.name.startswith("_") or info.name == "base":
@@ -134,6 +134,8 @@ def rule_docs() -> dict[str, str]:
 
 
 def _sections(docstring: str) -> dict[str, str]:
+    import textwrap
+
     heads = list(_SECTION.finditer(docstring))
     sections: dict[str, str] = {}
     for index, head in enumerate(heads):

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from chunkguard.model import Chunk, Problem, Severity, Violation
 
@@ -14,16 +13,14 @@ if TYPE_CHECKING:
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "off")
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     code: str
     name: str
     severity: Severity
     summary: str
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     """What a rule found, before the configuration decides its severity.
 
     ``fix`` tells the user exactly what to do ("add a subheading", "exclude
@@ -38,8 +35,7 @@ class Finding:
     chunk: Chunk | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class FileContext:
+class FileContext(NamedTuple):
     """Everything the file-level rules may look at for one corpus file.
 
     ``text`` is None when the file could not be decoded (CG001 then says why)
@@ -55,7 +51,7 @@ class FileContext:
     config: Config
     problems: tuple[Problem, ...] = ()
     unreadable: str | None = None
-    attributes: frozenset[str] = field(default_factory=frozenset)
+    attributes: frozenset[str] = frozenset()
 
 
 # A file-level rule family: every finding it makes for one file.
