@@ -31,8 +31,7 @@ class SelectedFile(NamedTuple):
     blob: str | None  # the index blob when the work tree file matches it, else None
 
 
-@dataclass(frozen=True, slots=True)
-class Selection:
+class Selection(NamedTuple):
     files: tuple[SelectedFile, ...]
     missing: tuple[str, ...] = ()  # explicit or tracked paths with no file: deletions
     explicit: bool = False

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from chunkguard import git, rules
 from chunkguard.chunking import chunk_document, language_of
@@ -28,8 +28,7 @@ from chunkguard.source import decode
 NEVER_EMBED = frozenset({"CG301", "CG302", "CG303", "CG305"})
 
 
-@dataclass(frozen=True, slots=True)
-class FileOutcome:
+class FileOutcome(NamedTuple):
     entry: FileEntry  # with the findings, as the manifest records them
     violations: tuple[Violation, ...]
     # Chunks whose IDs the baseline does not have: candidates for moves (CG402).

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from chunkguard.chunking.base import ChunkContext, ChunkOptions
 from chunkguard.model import Chunk, Language, Problem
@@ -36,8 +36,7 @@ _LANGUAGES: dict[str, Language] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ChunkedFile:
+class ChunkedFile(NamedTuple):
     path: str
     language: Language
     chunks: tuple[Chunk, ...]

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class FrontMatter:
+class FrontMatter(NamedTuple):
     lines: int  # how many lines it takes, fences included
     title: str | None
     tags: tuple[str, ...]
