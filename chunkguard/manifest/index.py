@@ -55,6 +55,7 @@ class ManifestIndex:
         "_data",
         "_findings",
         "_header",
+        "_ids",
         "_keys",
         "_name",
         "_paths",
@@ -73,6 +74,7 @@ class ManifestIndex:
         self._blocks: dict[str, _Block] = {}
         self._keys: list[bytes] = []
         self._findings: dict[str, tuple[StoredFinding, ...]] = {}
+        self._ids: dict[str, frozenset[str]] = {}  # asked for twice per file checked
         # One pass finds every file line; a block ends where the next file line starts.
         heads = list(HEAD.finditer(data, body - 1))
         if (heads[0].start() + 1 if heads else len(data)) != body:
@@ -202,8 +204,12 @@ class ManifestIndex:
 
     def ids(self, path: str) -> frozenset[str]:
         """One file's chunk IDs, read without decoding its lines as JSON."""
-        block = self._blocks.get(path)
-        return frozenset() if block is None else frozenset(r[1] for r in self._rows(path, block))
+        found = self._ids.get(path)
+        if found is None:
+            block = self._blocks.get(path)
+            rows = self._rows(path, block) if block is not None else []
+            found = self._ids[path] = frozenset(row[1] for row in rows)
+        return found
 
     def entry(self, path: str) -> FileEntry | None:
         """One file's entry, parsing only its lines."""
