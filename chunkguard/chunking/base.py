@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from chunkguard.model import Chunk, ChunkKind, Language
 from chunkguard.sizes import TokenCounter, measure
@@ -49,8 +49,7 @@ class ChunkOptions:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ChunkContext:
+class ChunkContext(NamedTuple):
     """What every chunker of one file needs: where it is, its lines, how to size."""
 
     path: str

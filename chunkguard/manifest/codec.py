@@ -30,7 +30,9 @@ from chunkguard.manifest.records import (
 
 _MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 _CONFLICT = re.compile(b"\n(?:" + b"|".join(map(re.escape, _MARKERS)) + b")")
-_string = json.JSONEncoder(ensure_ascii=False).encode
+# What JSONEncoder(ensure_ascii=False).encode does with a string, without its
+# Python-level dispatch: rendering calls it for every chunk's ID and hash.
+_string = json.encoder.encode_basestring
 
 # -- writing ------------------------------------------------------------------------------------
 

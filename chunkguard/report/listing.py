@@ -10,6 +10,9 @@ from chunkguard.chunking import ChunkedFile
 from chunkguard.model import Chunk, Heading
 from chunkguard.report.console import make_console
 
+# One encoder for every line (json.dumps with options builds a new one per call).
+_LINE = json.JSONEncoder(ensure_ascii=False).encode
+
 
 def dump_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
@@ -20,8 +23,7 @@ def write_chunks(files: Sequence[ChunkedFile], fmt: str, stream: IO[str], *, tex
     if fmt == "json":
         stream.write(dump_json([chunk.to_dict(text=text) for chunk in chunks]) + "\n")
     elif fmt == "jsonl":
-        for chunk in chunks:
-            stream.write(json.dumps(chunk.to_dict(text=text), ensure_ascii=False) + "\n")
+        stream.writelines(f"{_LINE(chunk.to_dict(text=text))}\n" for chunk in chunks)
     elif fmt == "rich":
         _rich_chunks(files, stream, text=text)
     else:
