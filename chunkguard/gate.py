@@ -40,7 +40,7 @@ from chunkguard.manifest import (
     ManifestSyntaxError,
     fingerprint,
     manifest_lock,
-    render,
+    render_blocks,
     write_atomic,
 )
 from chunkguard.model import CheckResult, Chunk, Summary, Violation
@@ -457,6 +457,7 @@ class _Gate:
             # Other files' findings were made under other rule settings; only a
             # whole update may claim the new ones.
             header = replace(expected, rules=current.header.rules)
+        data: bytes | list[bytes]
         if current is not None and (current.header == header or not whole):
             data = current.replace(entries, header)
         else:
@@ -467,8 +468,10 @@ class _Gate:
                         recorded = current.entry(path)
                         if recorded is not None:
                             files[path] = recorded
-            data = render(Manifest(header=header, files=files))
-        if data == current_bytes:
+            # Block by block: a cold update of a large corpus never holds the
+            # whole manifest as text and as bytes at once.
+            data = list(render_blocks(Manifest(header=header, files=files)))
+        if _same_bytes(data, current_bytes):
             return False
         write_atomic(self.config.root / self.config.manifest, data)
         changed = sum(1 for path, entry in entries.items() if not _unchanged(current, path, entry))
@@ -478,6 +481,12 @@ class _Gate:
             f"stage it with `git add {self.config.manifest}`"
         )
         return True
+
+
+def _same_bytes(data: bytes | list[bytes], current: bytes) -> bool:
+    if isinstance(data, bytes):
+        return data == current
+    return sum(map(len, data)) == len(current) and b"".join(data) == current
 
 
 def _unchanged(current: ManifestIndex | None, path: str, entry: FileEntry | None) -> bool:

@@ -26,6 +26,7 @@ API = {
     "path_key",
     "read",
     "render",
+    "render_blocks",
     "write_atomic",
 }
 

@@ -6,7 +6,7 @@ import json
 
 from manifest_samples import entry, finding, manifest
 
-from chunkguard.manifest import ManifestIndex, parse, render
+from chunkguard.manifest import ManifestIndex, parse, render, render_blocks
 
 
 def test_files_in_byte_order_of_their_utf8_paths() -> None:
@@ -55,3 +55,13 @@ def test_optional_keys_appear_only_when_set() -> None:
     assert b'"findings"' not in data
     assert b'"moved_from"' not in data
     assert b'"suppressed"' not in data
+
+
+def test_render_blocks_are_the_header_then_one_block_per_file() -> None:
+    rendered = manifest(entry("b.md"), entry("a.md"))
+    blocks = list(render_blocks(rendered))
+    assert b"".join(blocks) == render(rendered)
+    assert len(blocks) == 3
+    assert blocks[0].startswith(b'{"chunkguard_manifest": ')
+    assert blocks[1].startswith(b'{"file": "a.md"')
+    assert blocks[2].startswith(b'{"file": "b.md"')

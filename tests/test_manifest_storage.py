@@ -31,6 +31,10 @@ def test_write_atomic_writes_the_bytes(tmp_path: Path) -> None:
     write_atomic(path, GOLDEN)
     assert path.read_bytes() == GOLDEN
     assert only(tmp_path) == ["chunkguard.manifest.jsonl"]
+    # Parts are written one after the other (a manifest rendered block by block).
+    write_atomic(path, [b"head\n", b"", b"block one\n", b"block two\n"])
+    assert path.read_bytes() == b"head\nblock one\nblock two\n"
+    assert only(tmp_path) == ["chunkguard.manifest.jsonl"]
 
 
 @posix_only

@@ -54,7 +54,7 @@ message reads ``name:line: what``; ``chunkguard update`` rebuilds the file.
 
 from __future__ import annotations
 
-from chunkguard.manifest.codec import parse, read, render
+from chunkguard.manifest.codec import parse, read, render, render_blocks
 from chunkguard.manifest.index import ManifestIndex
 from chunkguard.manifest.lines import ManifestSyntaxError
 from chunkguard.manifest.records import (
@@ -86,5 +86,6 @@ __all__ = [
     "path_key",
     "read",
     "render",
+    "render_blocks",
     "write_atomic",
 ]

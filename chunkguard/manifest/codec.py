@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from chunkguard.errors import ManifestError
@@ -39,10 +39,15 @@ _string = json.encoder.encode_basestring
 
 def render(manifest: Manifest) -> bytes:
     """The whole manifest: header, then every file's block in byte order of path."""
-    parts = [header_text(manifest.header)]
+    return b"".join(render_blocks(manifest))
+
+
+def render_blocks(manifest: Manifest) -> Iterator[bytes]:
+    """``render``'s bytes block by block, so that a large manifest can be written
+    without ever holding it twice (as text, then as bytes)."""
+    yield to_bytes(header_text(manifest.header))
     for path in sorted(manifest.files, key=path_key):
-        parts.append(block_text(manifest.files[path]))
-    return to_bytes("".join(parts))
+        yield to_bytes(block_text(manifest.files[path]))
 
 
 def header_text(header: Header) -> str:

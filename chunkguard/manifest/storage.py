@@ -6,7 +6,7 @@ import contextlib
 import os
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from chunkguard.errors import ManifestError
@@ -20,9 +20,10 @@ def _token(size: int) -> str:
     return os.urandom(size).hex()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` all at once: readers and crashes (Ctrl-C included)
-    see the old file or the new one, never a mix. Permission bits are kept."""
+def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Replace ``path`` with ``data`` (bytes, or parts to write one after the other) all at
+    once: readers and crashes (Ctrl-C included) see the old file or the new one, never a
+    mix. Permission bits are kept."""
     try:
         mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
@@ -32,9 +33,10 @@ def write_atomic(path: Path, data: bytes) -> None:
     fd = os.open(temp, flags, 0o666)  # a new manifest gets the umask's usual bits
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            for part in [data] if isinstance(data, bytes) else data:
+                view = memoryview(part)
+                while view:
+                    view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)
