@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -94,18 +94,23 @@ def chunks(
     from chunkguard.report.listing import write_chunks
 
     config = _load(config_path)
-    files: list[ChunkedFile] = []
     failures: list[Failure] = []
-    for result in chunk_named(config, paths):
-        if isinstance(result, Failure):
-            failures.append(result)
-        else:
-            files.append(result)
+
+    def chunked() -> Iterator[ChunkedFile]:
+        for result in chunk_named(config, paths):
+            if isinstance(result, Failure):
+                failures.append(result)
+            else:
+                yield result
+
     out = sys.stdout
     if fmt in ("auto", "table"):
         fmt = "rich" if is_terminal(out) else "text"
     if not quiet or fmt in ("json", "jsonl"):
-        write_chunks(files, fmt, out, text=with_text)
+        write_chunks(chunked(), fmt, out, text=with_text)
+    else:
+        for _ in chunked():  # still chunk every file, to report the ones that fail
+            pass
     _report_failures(failures)
 
 

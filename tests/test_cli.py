@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,33 @@ def test_chunks_jsonl_and_table(repo: Path) -> None:
     table = CliRunner().invoke(cli, ["chunks", "m.py"]).output
     assert "m.py#function-f" in table
     assert "function" in table
+
+
+def test_chunks_jsonl_streams_file_by_file() -> None:
+    # JSON lines leave as each file is chunked: a large corpus is never held whole.
+    import io
+
+    from chunkguard.chunking import ChunkedFile, chunk_text
+    from chunkguard.report.listing import write_chunks
+
+    out = io.StringIO()
+
+    def files() -> Iterator[ChunkedFile]:
+        yield ChunkedFile("a.md", "markdown", tuple(chunk_text("# A\n\nbody\n", "a.md")))
+        assert out.getvalue().count("\n") == 1, "a.md's line should be out already"
+        yield ChunkedFile("b.md", "markdown", tuple(chunk_text("# B\n\nbody\n", "b.md")))
+
+    write_chunks(files(), "jsonl", out, text=True)
+    assert [json.loads(line)["id"] for line in out.getvalue().splitlines()] == ["a.md#a", "b.md#b"]
+
+
+def test_unreadable_file_is_reported_after_the_jsonl_of_the_others(repo: Path) -> None:
+    write(repo, "a.md", "# A\n\nbody\n")
+    (repo / "bad.md").write_bytes(b"# B\n\xff\xfe\x00 binary\n")
+    result = CliRunner().invoke(cli, ["chunks", "--format", "jsonl", "a.md", "bad.md"])
+    assert result.exit_code == 2, result.output
+    assert json.loads(result.stdout.splitlines()[0])["id"] == "a.md#a"
+    assert "bad.md: binary file" in result.stderr
 
 
 def test_empty_file_has_no_chunks(repo: Path) -> None:

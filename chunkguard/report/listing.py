@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO
 
 from chunkguard.chunking import ChunkedFile
@@ -18,12 +18,17 @@ def dump_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def write_chunks(files: Sequence[ChunkedFile], fmt: str, stream: IO[str], *, text: bool) -> None:
+def write_chunks(files: Iterable[ChunkedFile], fmt: str, stream: IO[str], *, text: bool) -> None:
+    """JSON lines are written file by file as ``files`` yields them (a corpus's chunks
+    are never all held); the other formats need every chunk first."""
+    if fmt == "jsonl":
+        for file in files:
+            stream.writelines(f"{_LINE(chunk.to_dict(text=text))}\n" for chunk in file.chunks)
+        return
+    files = list(files)
     chunks = [chunk for file in files for chunk in file.chunks]
     if fmt == "json":
         stream.write(dump_json([chunk.to_dict(text=text) for chunk in chunks]) + "\n")
-    elif fmt == "jsonl":
-        stream.writelines(f"{_LINE(chunk.to_dict(text=text))}\n" for chunk in chunks)
     elif fmt == "rich":
         _rich_chunks(files, stream, text=text)
     else:
