@@ -19,7 +19,7 @@ CG501 duplicate-content
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 
 from chunkguard.config import Config
@@ -42,9 +42,15 @@ def duplicate_violations(
     severity = config.severity("CG501")
     if severity == "off":
         return
+    rows = rows if isinstance(rows, list) else list(rows)
+    # Group only the hashes that repeat: a corpus has few, and a cold update
+    # would otherwise build a list for every one of its chunks.
+    counts = Counter(row[0] for row in rows)
     groups: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     suppressed: set[str] = set()
     for chunk_hash, chunk_id, path, line, disabled in rows:
+        if counts[chunk_hash] < 2:
+            continue
         groups[chunk_hash].append((path, chunk_id, line))
         if "CG501" in disabled:
             suppressed.add(chunk_id)
