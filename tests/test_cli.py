@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from helpers import commit_all, git, git_env, pin_git_env, write
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chunkguard import __version__
 from chunkguard.cli import cli
 from chunkguard.config import load_config
+from chunkguard.model import Chunk
 from chunkguard.rules import RULES
 
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
@@ -214,3 +217,23 @@ def test_no_color_gives_plain_rich_output(repo: Path) -> None:
     ).stdout
     assert "CG201" in out
     assert "\x1b[" not in out
+
+
+@st.composite
+def _chunks(draw: st.DrawFn) -> Chunk:
+    body = draw(st.text(max_size=40))
+    return Chunk(
+        id=f'dir/ä "b".md#{body[:5]}', path='dir/ä "b".md', kind="section",
+        language="markdown", symbol=draw(st.one_of(st.none(), st.text(max_size=10))),
+        heading_path=tuple(draw(st.lists(st.text(max_size=8), max_size=3))), level=2,
+        start_line=3, end_line=9, chars=len(body), tokens=1234, hash="0123456789abcdef",
+        text=body, body_line=4, title=draw(st.one_of(st.none(), st.text(max_size=10))),
+        tags=tuple(draw(st.lists(st.text(max_size=6), max_size=3))),
+    )  # fmt: skip
+
+
+@given(_chunks(), st.booleans())
+def test_json_lines_are_exactly_json_dumps_of_to_dict(chunk: Chunk, text: bool) -> None:
+    from chunkguard.report.listing import json_line
+
+    assert json_line(chunk, text=text) == json.dumps(chunk.to_dict(text=text), ensure_ascii=False)
