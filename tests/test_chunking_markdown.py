@@ -64,6 +64,12 @@ def spans(text: str, **options: object) -> list[tuple[str, int, int]]:
         ),
         pytest.param("Multi\nline\n===\nx\n", [("multiline", 1, 4)], id="setext-multiline"),
         pytest.param(
+            "#foo\n===\n\n# Next\nx\n", [("next", 1, 5)], id="setext-text-starting-with-hash"
+        ),
+        pytest.param(
+            "####### seven\n---\n\nx\n", [("-seven", 1, 4)], id="setext-text-of-seven-hashes"
+        ),
+        pytest.param(
             "# Same\na\n# Same\nb\n# Same\nc\n",
             [("same", 1, 2), ("same-1", 3, 4), ("same-2", 5, 6)],
             id="repeats-numbered",
@@ -92,6 +98,11 @@ def spans(text: str, **options: object) -> list[tuple[str, int, int]]:
 )
 def test_sections(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert spans(text) == expected
+
+
+def test_a_setext_heading_that_starts_with_a_hash_has_its_body_after_the_underline() -> None:
+    (chunk,) = chunk_text("#foo\n===\n\nbody\n", "a.md")
+    assert (chunk.identity, chunk.body_line, chunk.body) == ("foo", 3, "\nbody")
 
 
 def test_explicit_id_heading_still_takes_its_github_number() -> None:

@@ -34,7 +34,9 @@ _BLOCKS = re.compile(
     re.DOTALL,
 )
 _TAG = re.compile(r"<[^>]*>")
-_ATX_LINE = re.compile(r" {0,3}#")
+# An ATX heading line: up to three spaces, one to six "#", then a space, a tab or the
+# end of the line (CommonMark 4.2). "#foo" above "===" is a setext heading's text.
+_ATX_LINE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*$")
 
 
