@@ -25,6 +25,8 @@ TEXTS = [
     "FAQ",
     "*Emphasis* here",
     "[Link](https://x.org)",
+    "#hash",  # as setext text: a paragraph line that only looks like an ATX heading
+    "####### seven",
 ]
 WORDS = st.lists(
     st.sampled_from(
