@@ -122,9 +122,7 @@ class _Gate:
     broken: ManifestError | None = None
     _reader: git.BlobReader | None = None
     _in_git: bool | None = None
-    # The blob IDs of the committed manifest and of the current one, worked out on
-    # other threads (a git process; hashing megabytes) while the manifest is parsed.
-    _committed_id: Callable[[], str | None] | None = None
+    # The current manifest's blob ID, hashed on another thread while it is parsed.
     _current_id: Callable[[], str] | None = None
 
     # -- setting up --
@@ -168,19 +166,21 @@ class _Gate:
                 self.add(stale_manifest_violation(self.config, str(exc), line=exc_line(exc)))
             return None, data
 
+    def committed_id(self) -> Callable[[], str | None]:
+        """The blob ID of the manifest committed at HEAD (None: not committed), looked up
+        by a git process on another thread while the current manifest is parsed."""
+        spec = f"HEAD:{self.config.manifest}"
+        return in_background(git.object_id, self.config.root, spec)
+
     def load_baseline(
-        self, current: ManifestIndex | None, current_bytes: bytes
+        self, current: ManifestIndex | None, committed_id: Callable[[], str | None] | None
     ) -> ManifestIndex | None:
-        if not self.in_git:
+        if committed_id is None:  # not in git
             return current
-        if self._committed_id is None:
-            self.start_baseline()
-        assert self._committed_id is not None
-        committed = self._committed_id()
+        committed = committed_id()
         if committed is None:
             return None  # nothing committed yet: no IDs to keep stable
-        current_id = self._current_id() if self._current_id is not None else None
-        if current is not None and committed == (current_id or git.hash_bytes(current_bytes)):
+        if current is not None and self._current_id is not None and committed == self._current_id():
             return current  # the usual case: read the manifest once, not twice
         reader = self.reader()
         data = reader.read(committed) if reader is not None else None
@@ -191,17 +191,12 @@ class _Gate:
         except ManifestError:
             return None  # a broken committed manifest has no IDs to compare with
 
-    def start_baseline(self) -> None:
-        spec = f"HEAD:{self.config.manifest}"
-        self._committed_id = in_background(git.object_id, self.config.root, spec)
-
     # -- the run --
 
     def run(self, paths: Sequence[str] | None) -> CheckResult:
         config = self.config
         expected = expected_header(config)
-        if self.in_git:
-            self.start_baseline()
+        committed_id = self.committed_id() if self.in_git else None
         current, current_bytes = self.load_current()
         chunking_ok = current is not None and same_chunking(current.header, expected)
         rules_ok = chunking_ok and current is not None and current.header.rules == expected.rules
@@ -220,7 +215,7 @@ class _Gate:
                     "(size, tokenizer, markdown, python options or chunkguard version)",
                 )
             )
-        baseline = self.load_baseline(current, current_bytes)
+        baseline = self.load_baseline(current, committed_id)
         if baseline is not None and not same_chunking(baseline.header, expected):
             baseline = None  # IDs under other settings are not comparable
         work, cached, deleted = self.plan(

@@ -85,11 +85,11 @@ class ManifestIndex:
         blocks, keys, count = self._blocks, self._keys, data.count
         make_block = tuple.__new__  # _Block(...) without its Python-level __new__
         line = 2
-        previous = b""
         for head, end in zip(heads, ends, strict=True):
             raw, blob, chunks, findings = head.groups()
             if raw is not None:
-                # The fast path of _head, inline: most of a hook run's manifest reading.
+                # A file line as render writes it (most of a hook run's manifest
+                # reading): its path bytes are its UTF-8, and its sort key as they are.
                 try:
                     path = raw.decode("utf-8")
                 except UnicodeDecodeError:
@@ -110,7 +110,7 @@ class ManifestIndex:
             else:
                 path, key, block = self._head(head, line, end)
                 eol, chunk_count = block.eol, block.chunks
-            if key <= previous and keys:
+            if keys and key <= keys[-1]:
                 where = {listed: seen.line for listed, seen in blocks.items()}
                 raise order_error(path, next(reversed(blocks)), where, name, line)
             # Chunk lines are only counted here, at C speed.
@@ -118,7 +118,6 @@ class ManifestIndex:
                 raise self._diagnose(line)
             blocks[path] = block
             keys.append(key)
-            previous = key
             line += 1 + chunk_count
         self._chunks = line - 2 - len(blocks)
         if count(CHUNK_START, body - 1) != self._chunks:
@@ -126,18 +125,9 @@ class ManifestIndex:
         self._paths = tuple(blocks)
 
     def _head(self, head: re.Match[bytes], line: int, end: int) -> tuple[str, bytes, _Block]:
-        """A file line's path, sort key and block."""
+        """A file line's path, sort key and block, for a line ``HEAD`` could not take apart
+        (an escaped path, findings, another spacing): decoded as JSON."""
         start = head.start() + 1
-        raw, blob, chunks, findings = head.groups()
-        if raw is not None:
-            try:
-                path = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise self._diagnose(line) from None
-            recorded = None if blob is None else blob.decode("ascii")
-            block = _Block(line, start, head.end(), end, int(chunks), recorded, bool(findings))
-            # Without escapes, the bytes are the path's UTF-8: its sort key as they are.
-            return path, raw, block
         eol = self._data.index(b"\n", start)
         text = text_lines(self._data[start : eol + 1], self._name, line)[0]
         parsed = file_line(text, self._name, line)
