@@ -182,12 +182,31 @@ def index_blobs(root: Path, paths: Sequence[str] | None = None) -> dict[str, str
 
 
 def modified_paths(root: Path, paths: Sequence[str] | None = None) -> set[str]:
-    """Tracked paths whose work tree file differs from the index, deleted ones included.
+    """Tracked paths whose work tree file differs from the index, deleted ones included:
+    what ``ls-files -m`` lists.
 
-    ``ls-files -m`` rather than ``diff-files``: diff-files trusts stat data and so
-    reports files that were merely touched, ls-files compares their content.
+    ``diff-files`` trusts stat data, so it also reports files that were merely
+    touched; those are compared by content (``hash-object``, with the path's
+    filters) in one more process, and only when there are any. ``ls-files -m``
+    itself is not used because given more than one pathspec it stats every
+    tracked file, which on a hook run costs more than the rest of git's work.
     """
-    return set(_list(root, ("ls-files", "-z", "-m"), paths))
+    modified: set[str] = set()
+    touched: dict[str, str] = {}  # path -> index blob, when only stat data differs
+    records = _list(root, ("diff-files", "-z", "--no-ext-diff"), paths)
+    for meta, path in zip(records, records, strict=True):
+        # ":<index mode> <work tree mode> <index blob> <work tree blob> <status>"
+        index_mode, tree_mode, index_blob, tree_blob, status = meta[1:].split(" ")
+        unhashed = tree_blob.strip("0") == "" and index_blob.strip("0") != ""
+        if status == "M" and unhashed and index_mode == tree_mode in _REGULAR_MODES:
+            touched.setdefault(path, index_blob)
+        else:
+            modified.add(path)
+    candidates = [path for path in touched if path not in modified]
+    if candidates:
+        hashed = hash_blobs(root, candidates)
+        modified.update(path for path in candidates if hashed.get(path) != touched[path])
+    return modified
 
 
 def untracked_paths(root: Path, paths: Sequence[str] | None = None) -> list[str]:

@@ -162,6 +162,38 @@ def test_modified_paths(git_repo: Path) -> None:
     assert cg_git.modified_paths(git_repo, ["changed.md"]) == {"changed.md"}
 
 
+def _ls_files_m(repo: Path, *paths: str) -> set[str]:
+    args = ["--literal-pathspecs", "ls-files", "-z", "-m", *(["--", *paths] if paths else [])]
+    return set(filter(None, git(repo, *args).split("\0")))
+
+
+@posix_only
+def test_modified_paths_agrees_with_ls_files_m(git_repo: Path) -> None:
+    """diff-files plus a content check of stat-only changes gives what ls-files -m does,
+    with filters, mode changes and odd names."""
+    (git_repo / ".gitattributes").write_text("*.txt text eol=crlf\n")
+    names = ["same.md", "touched.md", "changed.md", "gone.md", "mode.md", "crlf.txt", *ODD_NAMES]
+    for name in names:
+        write(git_repo, name, f"{name}\nline two\n")
+    (git_repo / "crlf.txt").write_bytes(b"crlf.txt\r\nline two\r\n")
+    commit_all(git_repo)
+    assert git(git_repo, "cat-file", "blob", "HEAD:crlf.txt") == "crlf.txt\nline two\n"
+    write(git_repo, "changed.md", "new content\n")
+    (git_repo / "gone.md").unlink()
+    (git_repo / "mode.md").chmod(0o755)
+    # Same content after the clean filter: the file is CRLF on disk, LF in the blob.
+    for name in ["touched.md", "crlf.txt", ODD_NAMES[2], ODD_NAMES[5]]:
+        stat = (git_repo / name).stat()
+        os.utime(git_repo / name, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5 * 10**9))
+    write(git_repo, ODD_NAMES[1], "changed\n")
+    expected = {"changed.md", "gone.md", "mode.md", ODD_NAMES[1]}
+    assert _ls_files_m(git_repo) == expected
+    assert cg_git.modified_paths(git_repo) == expected
+    some = ["touched.md", "gone.md", "crlf.txt", ODD_NAMES[1], ODD_NAMES[2], "same.md"]
+    assert cg_git.modified_paths(git_repo, some) == _ls_files_m(git_repo, *some)
+    assert cg_git.modified_paths(git_repo, some) == {"gone.md", ODD_NAMES[1]}
+
+
 def test_untracked_paths(git_repo: Path) -> None:
     write(git_repo, ".gitignore", "build/\n*.log\n")
     write(git_repo, "tracked.md", "t\n")
