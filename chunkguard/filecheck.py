@@ -9,15 +9,16 @@ may be the far end of a move), so memory does not grow with the corpus.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from chunkguard import git, rules
 from chunkguard.chunking import chunk_document, language_of
 from chunkguard.config import Config
 from chunkguard.errors import UnreadableError
 from chunkguard.manifest import ChunkEntry, FileEntry, StoredFinding
+from chunkguard.manifest.codec import render_block
 from chunkguard.model import Chunk, Problem, Violation
 from chunkguard.rules import RULES, FileContext, Finding
 from chunkguard.sizes import TokenCounter, make_counter
@@ -27,12 +28,29 @@ from chunkguard.source import decode
 # fires, the chunk-level findings of the file are noise and are dropped.
 NEVER_EMBED = frozenset({"CG301", "CG302", "CG303", "CG305"})
 
+_Result = TypeVar("_Result")
+
 
 class FileOutcome(NamedTuple):
     entry: FileEntry  # with the findings, as the manifest records them
     violations: tuple[Violation, ...]
     # Chunks whose IDs the baseline does not have: candidates for moves (CG402).
     new_chunks: tuple[Chunk, ...]
+
+
+class RenderedFile(NamedTuple):
+    """A checked file as a cold update keeps it: its manifest block, rendered where it
+    was checked, instead of its records (a worker sends bytes, not objects)."""
+
+    path: str
+    block: bytes
+    chunks: int
+    violations: tuple[Violation, ...]
+
+    @classmethod
+    def of(cls, outcome: FileOutcome) -> RenderedFile:
+        entry = outcome.entry
+        return cls(entry.path, render_block(entry), len(entry.chunks), outcome.violations)
 
 
 def check_file(
@@ -153,21 +171,34 @@ def _init_worker(config: Config) -> None:
     _worker_config = config
 
 
-def _work(item: tuple[str, str | None, frozenset[str] | None, frozenset[str]]) -> FileOutcome:
+Item = tuple[str, str | None, frozenset[str] | None, frozenset[str]]
+
+
+def _work(item: Item) -> FileOutcome:
     assert _worker_config is not None
     path, blob, known, attributes = item
     return check_file(_worker_config, path, blob, known, attributes=attributes)
 
 
-def check_in_parallel(
-    config: Config,
-    items: list[tuple[str, str | None, frozenset[str] | None, frozenset[str]]],
-    jobs: int,
-) -> Iterator[FileOutcome]:
+def _work_rendered(item: Item) -> RenderedFile:
+    return RenderedFile.of(_work(item))
+
+
+def check_in_parallel(config: Config, items: list[Item], jobs: int) -> Iterator[FileOutcome]:
+    return _in_parallel(_work, config, items, jobs)
+
+
+def render_in_parallel(config: Config, items: list[Item], jobs: int) -> Iterator[RenderedFile]:
+    return _in_parallel(_work_rendered, config, items, jobs)
+
+
+def _in_parallel(
+    work: Callable[[Item], _Result], config: Config, items: list[Item], jobs: int
+) -> Iterator[_Result]:
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(
         max_workers=jobs, initializer=_init_worker, initargs=(config,)
     ) as pool:
         # map keeps the input order, so the output is the same as with one job.
-        yield from pool.map(_work, items, chunksize=max(1, min(64, len(items) // (jobs * 8))))
+        yield from pool.map(work, items, chunksize=max(1, min(64, len(items) // (jobs * 8))))

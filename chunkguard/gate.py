@@ -30,7 +30,15 @@ from chunkguard.chunking import CHUNKING_VERSION, chunk_bytes
 from chunkguard.config import Config
 from chunkguard.corpus import Selection, in_background, select_files
 from chunkguard.errors import ManifestError, UnreadableError
-from chunkguard.filecheck import FileOutcome, check_file, check_in_parallel, to_violations
+from chunkguard.filecheck import (
+    FileOutcome,
+    Item,
+    RenderedFile,
+    check_file,
+    check_in_parallel,
+    render_in_parallel,
+    to_violations,
+)
 from chunkguard.manifest import (
     FORMAT_VERSION,
     FileEntry,
@@ -43,6 +51,7 @@ from chunkguard.manifest import (
     render_blocks,
     write_atomic,
 )
+from chunkguard.manifest.codec import render_header
 from chunkguard.model import CheckResult, Chunk, Summary, Violation
 from chunkguard.rules import RULES_VERSION
 from chunkguard.rules.duplicates import duplicate_violations
@@ -221,6 +230,8 @@ class _Gate:
         work, cached, deleted = self.plan(
             selection, current, baseline, explicit=explicit, cache=rules_ok
         )
+        if self.update and current is None and baseline is None and not explicit:
+            return self.cold(selection, work, expected)
         outcomes = self.process(work, baseline)
         entries: dict[str, FileEntry | None] = {}
         new_chunks: list[Chunk] = []
@@ -245,6 +256,38 @@ class _Gate:
         chunk_count = sum(len(e.chunks) for e in entries.values() if e is not None)
         if current is not None:
             chunk_count += sum(current.chunk_count(path) for path in cached)
+        return self.result(selection, chunk_count, changed)
+
+    def cold(
+        self, selection: Selection, work: list[tuple[str, str | None]], expected: Header
+    ) -> CheckResult:
+        """A cold update: no manifest, current or committed, to keep IDs or moves from.
+
+        Each file's block is rendered where the file is checked (in the workers,
+        with ``--jobs``, which then send bytes rather than objects) and written
+        to the new manifest's temporary file at once, so memory does not grow
+        with the corpus. The file is read back for CG501, which reads it as it
+        reads any manifest. The manifest was missing or unreadable, so it always
+        changes.
+        """
+        chunk_count = 0
+
+        def blocks() -> Iterator[bytes]:
+            nonlocal chunk_count
+            yield render_header(expected)
+            for checked in self.process_rendered(work):
+                self.violations.extend(checked.violations)
+                chunk_count += checked.chunks
+                yield checked.block
+
+        path = self.config.root / self.config.manifest
+        write_atomic(path, blocks())
+        self.written(len(work))
+        written = ManifestIndex.from_bytes(path.read_bytes(), name=self.config.manifest)
+        self.duplicates(written, {}, False)
+        return self.result(selection, chunk_count, True)
+
+    def result(self, selection: Selection, chunk_count: int, changed: bool) -> CheckResult:
         violations = tuple(sorted(self.violations, key=Violation.sort_key))
         files = len(selection.files)
         return CheckResult(
@@ -255,7 +298,7 @@ class _Gate:
                 errors=sum(v.severity == "error" for v in violations),
                 warnings=sum(v.severity == "warning" for v in violations),
             ),
-            manifest=config.manifest,
+            manifest=self.config.manifest,
             manifest_changed=changed,
             notes=tuple(self.notes),
         )
@@ -303,11 +346,32 @@ class _Gate:
     def process(
         self, work: list[tuple[str, str | None]], baseline: ManifestIndex | None
     ) -> Iterator[FileOutcome]:
+        items = self.items(work, baseline)
+        if self.jobs > 1 and len(items) >= _PARALLEL_THRESHOLD:
+            return check_in_parallel(self.config, items, self.jobs)
+        return self.in_process(items)
+
+    def process_rendered(self, work: list[tuple[str, str | None]]) -> Iterator[RenderedFile]:
+        """``process`` for a cold update: each file as its rendered manifest block."""
+        items = self.items(work, None)
+        if self.jobs > 1 and len(items) >= _PARALLEL_THRESHOLD:
+            return render_in_parallel(self.config, items, self.jobs)
+        return map(RenderedFile.of, self.in_process(items))
+
+    def in_process(self, items: list[Item]) -> Iterator[FileOutcome]:
         config = self.config
+        counter = make_counter(config.chunking.tokenizer)
+        for path, blob, known, attrs in items:
+            yield check_file(config, path, blob, known, attributes=attrs, counter=counter)
+
+    def items(
+        self, work: list[tuple[str, str | None]], baseline: ManifestIndex | None
+    ) -> list[Item]:
+        """What ``check_file`` takes for each file: path, blob, baseline IDs, git attributes."""
         attributes: Mapping[str, set[str]] = {}
         if work and self.in_git:
-            attributes = git.gitattributes_flags(config.root, [path for path, _ in work])
-        items = [
+            attributes = git.gitattributes_flags(self.config.root, [path for path, _ in work])
+        return [
             (
                 path,
                 blob,
@@ -316,12 +380,6 @@ class _Gate:
             )
             for path, blob in work
         ]
-        if self.jobs > 1 and len(items) >= _PARALLEL_THRESHOLD:
-            yield from check_in_parallel(config, items, self.jobs)
-            return
-        counter = make_counter(config.chunking.tokenizer)
-        for path, blob, known, attrs in items:
-            yield check_file(config, path, blob, known, attributes=attrs, counter=counter)
 
     # -- corpus-level rules --
 
@@ -470,12 +528,15 @@ class _Gate:
             return False
         write_atomic(self.config.root / self.config.manifest, data)
         changed = sum(1 for path, entry in entries.items() if not _unchanged(current, path, entry))
+        self.written(changed)
+        return True
+
+    def written(self, changed: int) -> None:
         count = f"{changed} file{'s' if changed != 1 else ''}"
         self.notes.append(
             f"updated {self.config.manifest} ({count} changed): "
             f"stage it with `git add {self.config.manifest}`"
         )
-        return True
 
 
 def _same_bytes(data: bytes | list[bytes], current: bytes) -> bool:

@@ -45,9 +45,19 @@ def render(manifest: Manifest) -> bytes:
 def render_blocks(manifest: Manifest) -> Iterator[bytes]:
     """``render``'s bytes block by block, so that a large manifest can be written
     without ever holding it twice (as text, then as bytes)."""
-    yield to_bytes(header_text(manifest.header))
+    yield render_header(manifest.header)
     for path in sorted(manifest.files, key=path_key):
-        yield to_bytes(block_text(manifest.files[path]))
+        yield render_block(manifest.files[path])
+
+
+def render_header(header: Header) -> bytes:
+    return to_bytes(header_text(header))
+
+
+def render_block(entry: FileEntry) -> bytes:
+    """One file's block as ``render`` writes it: the header and the blocks in byte
+    order of path, joined, are the manifest."""
+    return to_bytes(block_text(entry))
 
 
 def header_text(header: Header) -> str:
