@@ -9,6 +9,7 @@ may be the far end of a move), so memory does not grow with the corpus.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, TypeVar
@@ -169,6 +170,10 @@ _worker_config: Config | None = None
 def _init_worker(config: Config) -> None:
     global _worker_config  # noqa: PLW0603 - one config per worker process
     _worker_config = config
+    # Ctrl-C is the parent's to handle: it stops handing out work and waits for
+    # the files in hand. A worker that died of its own KeyboardInterrupt would
+    # break the pool, and the pool can then hang the parent's exit.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 Item = tuple[str, str | None, frozenset[str] | None, frozenset[str]]

@@ -172,6 +172,78 @@ def test_sigint_to_a_running_update_leaves_no_half_written_file(repo: Path) -> N
     assert leftovers == []
 
 
+def _children(pid: int) -> list[int]:
+    try:
+        listed = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in listed.split()]
+
+
+@pytest.mark.skipif(
+    not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+    reason="finds the worker processes through /proc (Linux)",
+)
+def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
+    """A terminal's Ctrl-C signals the whole process group, and a worker may get it
+    before the parent. Workers ignore SIGINT: one dying of it broke the pool, which
+    could hang the parent's exit. The parent stops handing out files and exits 130."""
+    (repo / MANIFEST).unlink()
+    for index in range(2000):
+        write(repo, f"many/{index}.md", f"# T{index}\n\n{SECTION * 40}\n## More\n\n{SECTION * 40}")
+
+    def start_and_signal_workers() -> tuple[subprocess.Popen[str], list[int]]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "chunkguard", "update", "--jobs", "2"],
+            cwd=repo,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        workers: list[int] = []
+        deadline = time.monotonic() + 30
+        while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            workers = [pid for pid in _children(proc.pid) if "git" not in _command(pid)]
+            time.sleep(0.005)
+        assert len(workers) == 2, "the worker processes never started"
+        time.sleep(0.3)  # into the work: the update itself takes seconds
+        assert proc.poll() is None
+        for pid in workers:
+            os.kill(pid, signal.SIGINT)
+        return proc, workers
+
+    def finish(proc: subprocess.Popen[str]) -> str:
+        try:
+            return proc.communicate(timeout=60)[1]
+        except subprocess.TimeoutExpired:
+            for pid in _children(proc.pid):
+                os.kill(pid, signal.SIGKILL)
+            proc.kill()
+            raise AssertionError("chunkguard hung after Ctrl-C") from None
+
+    # The workers alone: they carry on, and the update completes.
+    proc, _ = start_and_signal_workers()
+    finish(proc)
+    assert proc.returncode == 0
+    assert b'"many/999.md"' in (repo / MANIFEST).read_bytes()
+    # Then the parent too: it stops, and leaves nothing behind.
+    (repo / MANIFEST).unlink()
+    proc, workers = start_and_signal_workers()
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    stderr = finish(proc)
+    assert (proc.returncode, stderr) == (130, "chunkguard: interrupted\n")
+    assert sorted(p.name for p in repo.iterdir()) == [".git", "docs", "many"]
+    assert all(_command(pid) == "" for pid in workers)
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return ""
+
+
 def test_path_outside_the_repository_is_refused(repo: Path, tmp_path: Path) -> None:
     outside = tmp_path / "elsewhere.md"
     outside.write_text("# X\n")
