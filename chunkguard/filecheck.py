@@ -8,6 +8,7 @@ may be the far end of a move), so memory does not grow with the corpus.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
@@ -172,8 +173,12 @@ def _init_worker(config: Config) -> None:
     _worker_config = config
     # Ctrl-C is the parent's to handle: it stops handing out work and waits for
     # the files in hand. A worker that died of its own KeyboardInterrupt would
-    # break the pool, and the pool can then hang the parent's exit.
+    # break the pool, and a broken pool can hang the parent's exit. The worker
+    # was started with SIGINT blocked (see _sigint_held); ignoring it drops one
+    # that came meanwhile.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 Item = tuple[str, str | None, frozenset[str] | None, frozenset[str]]
@@ -202,8 +207,28 @@ def _in_parallel(
 ) -> Iterator[_Result]:
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_init_worker, initargs=(config,)
-    ) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(config,))
+    try:
         # map keeps the input order, so the output is the same as with one job.
-        yield from pool.map(work, items, chunksize=max(1, min(64, len(items) // (jobs * 8))))
+        # It starts the workers, which must not see a Ctrl-C before they ignore it.
+        with _sigint_held():
+            results = pool.map(work, items, chunksize=max(1, min(64, len(items) // (jobs * 8))))
+        yield from results
+    finally:
+        # After Ctrl-C or an error the files not handed out yet are dropped, not checked.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Block SIGINT in this thread for a while: processes started meanwhile start with it
+    blocked, and this process gets a Ctrl-C that came meanwhile when the block ends.
+    (No signal masks on Windows.)"""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -237,6 +237,32 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
     assert all(_command(pid) == "" for pid in workers)
 
 
+_PROBE = "import signal; print(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))"
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks on Windows")
+def test_workers_are_started_with_ctrl_c_held_back() -> None:
+    """While the pool starts its workers SIGINT is blocked: a worker cannot die of a
+    Ctrl-C before it ignores it, and the parent still gets the Ctrl-C afterwards."""
+    from chunkguard.filecheck import _sigint_held
+
+    def probe() -> str:
+        command = [sys.executable, "-c", _PROBE]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+    inside: list[str] = []
+    interrupted = False
+    try:
+        with _sigint_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # it would have been delivered by now, were it not held
+            inside.append(probe())
+    except KeyboardInterrupt:
+        interrupted = True
+    assert (inside, interrupted) == (["True\n"], True)
+    assert probe() == "False\n"
+
+
 def _command(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
