@@ -189,7 +189,7 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
     before the parent. Workers ignore SIGINT: one dying of it broke the pool, which
     could hang the parent's exit. The parent stops handing out files and exits 130."""
     (repo / MANIFEST).unlink()
-    for index in range(2000):
+    for index in range(3000):
         write(repo, f"many/{index}.md", f"# T{index}\n\n{SECTION * 40}\n## More\n\n{SECTION * 40}")
 
     def start_and_signal_workers() -> tuple[subprocess.Popen[str], list[int]]:
@@ -206,7 +206,7 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
             workers = [pid for pid in _children(proc.pid) if "git" not in _command(pid)]
             time.sleep(0.005)
         assert len(workers) == 2, "the worker processes never started"
-        time.sleep(0.3)  # into the work: the update itself takes seconds
+        time.sleep(0.15)  # into the work: the update itself takes seconds
         assert proc.poll() is None
         for pid in workers:
             os.kill(pid, signal.SIGINT)
