@@ -22,7 +22,8 @@ def write_chunks(files: Iterable[ChunkedFile], fmt: str, stream: IO[str], *, tex
     are never all held); the other formats need every chunk first."""
     if fmt == "jsonl":
         for file in files:
-            stream.writelines(f"{json_line(chunk, text=text)}\n" for chunk in file.chunks)
+            # One write a file: a text stream encodes each write call on its own.
+            stream.write("".join([f"{json_line(chunk, text=text)}\n" for chunk in file.chunks]))
         return
     files = list(files)
     chunks = [chunk for file in files for chunk in file.chunks]
