@@ -51,7 +51,7 @@ from chunkguard.manifest import (
     render_blocks,
     write_atomic,
 )
-from chunkguard.manifest.codec import render_header
+from chunkguard.manifest.codec import read_block, render_block, render_header, text_lines
 from chunkguard.model import CheckResult, Chunk, Summary, Violation
 from chunkguard.rules import RULES_VERSION
 from chunkguard.rules.duplicates import duplicate_violations
@@ -230,8 +230,15 @@ class _Gate:
         work, cached, deleted = self.plan(
             selection, current, baseline, explicit=explicit, cache=rules_ok
         )
-        if self.update and current is None and baseline is None and not explicit:
-            return self.cold(selection, work, expected)
+        if self.update and not explicit and baseline is None and not cached:
+            return self.rebuild(
+                selection,
+                work,
+                deleted=deleted,
+                current=current,
+                current_bytes=current_bytes,
+                expected=expected,
+            )
         outcomes = self.process(work, baseline)
         entries: dict[str, FileEntry | None] = {}
         new_chunks: list[Chunk] = []
@@ -258,34 +265,59 @@ class _Gate:
             chunk_count += sum(current.chunk_count(path) for path in cached)
         return self.result(selection, chunk_count, changed)
 
-    def cold(
-        self, selection: Selection, work: list[tuple[str, str | None]], expected: Header
+    def rebuild(
+        self,
+        selection: Selection,
+        work: list[tuple[str, str | None]],
+        *,
+        deleted: list[str],
+        current: ManifestIndex | None,
+        current_bytes: bytes,
+        expected: Header,
     ) -> CheckResult:
-        """A cold update: no manifest, current or committed, to keep IDs or moves from.
+        """An update that checks every file and has no committed IDs to compare with:
+        no manifest yet, or one of other settings (every file's chunks may change).
 
         Each file's block is rendered where the file is checked (in the workers,
-        with ``--jobs``, which then send bytes rather than objects) and written
-        to the new manifest's temporary file at once, so memory does not grow
-        with the corpus. The file is read back for CG501, which reads it as it
-        reads any manifest. The manifest was missing or unreadable, so it always
-        changes.
+        with ``--jobs``, which then send bytes rather than objects), so no file's
+        records are held. Without a manifest the blocks go to the new manifest's
+        temporary file at once; with one they are kept as bytes, to leave an
+        unchanged manifest alone. The file is then read back for CG501, which
+        reads it as it reads any manifest. Moves the current manifest
+        acknowledges are kept for the IDs that remain, as in any update.
         """
         chunk_count = 0
+        changed = len(deleted)
+        moved = current.paths_with_moves() if current is not None else set()
 
         def blocks() -> Iterator[bytes]:
-            nonlocal chunk_count
+            nonlocal chunk_count, changed
             yield render_header(expected)
             for checked in self.process_rendered(work):
                 self.violations.extend(checked.violations)
                 chunk_count += checked.chunks
-                yield checked.block
+                block = checked.block
+                if checked.path in moved:
+                    block = render_block(_inherit_moves(_read_block(block, checked.path), current))
+                if current is None or current.block(checked.path) != block:
+                    changed += 1
+                yield block
 
         path = self.config.root / self.config.manifest
-        write_atomic(path, blocks())
-        self.written(len(work))
-        written = ManifestIndex.from_bytes(path.read_bytes(), name=self.config.manifest)
-        self.duplicates(written, {}, False)
-        return self.result(selection, chunk_count, True)
+        written = True
+        if current is None:
+            write_atomic(path, blocks())
+        else:
+            data = list(blocks())
+            written = not _same_bytes(data, current_bytes)
+            if written:
+                write_atomic(path, data)
+            del data
+        if written:
+            self.written(changed)
+            current = ManifestIndex.from_bytes(path.read_bytes(), name=self.config.manifest)
+        self.duplicates(current, {}, False)
+        return self.result(selection, chunk_count, written)
 
     def result(self, selection: Selection, chunk_count: int, changed: bool) -> CheckResult:
         violations = tuple(sorted(self.violations, key=Violation.sort_key))
@@ -552,6 +584,11 @@ def _unchanged(current: ManifestIndex | None, path: str, entry: FileEntry | None
     if entry is None or recorded is None:
         return entry is None and recorded is None
     return entry == recorded
+
+
+def _read_block(block: bytes, path: str) -> FileEntry:
+    """A block ``render_block`` wrote, read back."""
+    return read_block(text_lines(block, path, 1), 0, path, 1)[0]
 
 
 def _inherit_moves(entry: FileEntry, current: ManifestIndex | None) -> FileEntry:

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -199,11 +200,21 @@ def test_cold_update_is_the_same_with_several_jobs(repo: Path) -> None:
     assert (repo / "chunkguard.manifest.jsonl").read_bytes() == single
 
 
+def _other_settings(manifest: Path, key: str) -> None:
+    """Give the manifest's header another fingerprint, as a settings change would."""
+    header, rest = manifest.read_bytes().split(b"\n", 1)
+    fields = json.loads(header)
+    fields[key] = "0" * 16
+    manifest.write_bytes(json.dumps(fields).encode() + b"\n" + rest)
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_cold_update_writes_what_a_whole_rewrite_writes(repo: Path, jobs: str) -> None:
-    """A cold update streams rendered blocks (from the workers with --jobs 2); its
-    manifest and report equal those of a whole rewrite over an existing manifest,
-    which holds every file's records, and it finds duplicates across files."""
+def test_rebuilds_write_what_the_general_path_writes(repo: Path, jobs: str) -> None:
+    """A rebuild with no committed IDs streams rendered blocks (from the workers with
+    --jobs 2): with no manifest, and over a manifest of other settings. Its manifest
+    and report equal those of the general path, which holds every file's records and
+    runs when a committed manifest's IDs are compared; duplicates across files are
+    found from the written file."""
     for index in range(80):
         write(repo, f"d/{index:02d}.md", page(f"T{index}", "Shared") + "# Own\n\nå" * index)
     write(repo, "d/big.md", "# Big\n\n" + "word " * 600 + "\n")
@@ -215,15 +226,57 @@ def test_cold_update_writes_what_a_whole_rewrite_writes(repo: Path, jobs: str) -
     assert rules == ["CG201", "CG202", "CG501"]
     assert sum(v["rule"] == "CG501" for v in report["violations"]) == 79
     assert report["summary"]["chunks"] == cold.count(b'\n{"id": ')
-    # The same corpus through the general path: a manifest of other rule settings
-    # is rewritten whole from records.
-    header, rest = cold.split(b"\n", 1)
-    other = json.loads(header)
-    other["rules"] = "0" * 16
-    manifest.write_bytes(json.dumps(other).encode() + b"\n" + rest)
-    again = run("check", "--update", "--jobs", jobs, "--format", "json")
-    assert manifest.read_bytes() == cold
-    assert json.loads(again.output)["violations"] == report["violations"]
+    for key in ["rules", "config"]:
+        # A manifest of other settings, none committed: rebuilt the same way.
+        _other_settings(manifest, key)
+        again = run("check", "--update", "--jobs", jobs, "--format", "json")
+        assert (again.exit_code, manifest.read_bytes()) == (1, cold)
+        assert json.loads(again.output)["violations"] == report["violations"]
+    # With the manifest committed, the general path rewrites it from records.
+    commit_all(repo)
+    _other_settings(manifest, "rules")
+    general = run("check", "--update", "--jobs", jobs, "--format", "json")
+    assert (general.exit_code, manifest.read_bytes()) == (1, cold)
+    assert json.loads(general.output)["violations"] == report["violations"]
+
+
+def test_rebuild_keeps_acknowledged_moves_and_counts_changed_files(repo: Path) -> None:
+    """Over a manifest of other settings, a rebuild keeps the ``moved_from`` of the
+    IDs that remain and names how many files' entries changed, as updates do."""
+    write(repo, "guide.md", page("Install", "Usage"))
+    write(repo, "other.md", page("Other"))
+    write(repo, "gone.md", page("Gone"))
+    manifest = repo / "chunkguard.manifest.jsonl"
+    assert run("update").exit_code == 0
+    commit_all(repo)
+    write(repo, "guide.md", page("Installing", "Usage"))
+    assert run("update", "--accept-moves").exit_code == 0
+    acknowledged = manifest.read_bytes()
+    assert acknowledged.count(b'"moved_from"') == 1
+    git(repo, "rm", "-q", "--cached", "chunkguard.manifest.jsonl")
+    git(repo, "commit", "-q", "-m", "no manifest")  # no committed IDs to compare with
+    (repo / "gone.md").unlink()
+    _other_settings(manifest, "config")
+    result = CliRunner().invoke(cli, ["update"], catch_exceptions=False)
+    assert result.exit_code == 0
+    rebuilt = manifest.read_bytes()
+    assert b'"id": "guide.md#installing", "lines": [1, 3]' in rebuilt
+    assert rebuilt.count(b'"moved_from": "guide.md#install"') == 1
+    assert b"gone.md" not in rebuilt
+    # Only gone.md's entry changed; the header does not count as a file.
+    assert "(1 file changed)" in result.output
+
+
+def test_rebuild_that_changes_nothing_leaves_the_manifest_alone(repo: Path) -> None:
+    """An empty corpus, nothing committed: every run rebuilds, and from the second on
+    the manifest is the same, so the hook passes and the file is not rewritten."""
+    assert run("check", "--update").exit_code == 1  # created: stage it
+    manifest = repo / "chunkguard.manifest.jsonl"
+    before = manifest.stat().st_mtime_ns
+    time.sleep(0.01)
+    result = run("check", "--update")
+    assert (result.exit_code, manifest.stat().st_mtime_ns) == (0, before)
+    assert "updated" not in result.output
 
 
 def test_cold_update_that_fails_leaves_no_manifest(

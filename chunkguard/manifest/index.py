@@ -26,6 +26,9 @@ from chunkguard.manifest.lines import ManifestSyntaxError, chunk_line, file_line
 from chunkguard.manifest.records import ChunkEntry, FileEntry, Header, StoredFinding, path_key
 from chunkguard.manifest.scan import CHUNK_START, HASH, HEAD, Row, hash_positions, read_rows
 
+# The key, quotes included: inside a JSON string its quotes would be escaped.
+_MOVED_FROM = re.compile(rb'"moved_from"')
+
 
 class _Block(NamedTuple):
     line: int  # the file line's number
@@ -205,6 +208,20 @@ class ManifestIndex:
         """One file's entry, parsing only its lines."""
         block = self._blocks.get(path)
         return None if block is None else self._entry(block)
+
+    def block(self, path: str) -> bytes | None:
+        """One file's lines as they stand in the manifest: what ``render_block`` of its
+        entry gives, for a manifest as ``render`` writes it."""
+        block = self._blocks.get(path)
+        return None if block is None else self._data[block.start : block.end]
+
+    def paths_with_moves(self) -> set[str]:
+        """The files with a chunk that records ``moved_from``, found without decoding."""
+        starts = [block.start for block in self._blocks.values()]
+        return {
+            self._paths[bisect_right(starts, found.start()) - 1]
+            for found in _MOVED_FROM.finditer(self._data, self._body)
+        }
 
     def _entry(self, block: _Block) -> FileEntry:
         lines = text_lines(self._data[block.start : block.end], self._name, block.line)
