@@ -564,9 +564,12 @@ class _Gate:
         return True
 
     def written(self, changed: int) -> None:
-        count = f"{changed} file{'s' if changed != 1 else ''}"
+        if changed:
+            what = f"{changed} file{'s' if changed != 1 else ''} changed"
+        else:  # the header (other settings) or the line endings
+            what = "no file's entry changed"
         self.notes.append(
-            f"updated {self.config.manifest} ({count} changed): "
+            f"updated {self.config.manifest} ({what}): "
             f"stage it with `git add {self.config.manifest}`"
         )
 

@@ -267,6 +267,15 @@ def test_rebuild_keeps_acknowledged_moves_and_counts_changed_files(repo: Path) -
     assert "(1 file changed)" in result.output
 
 
+def test_a_settings_change_alone_says_so(repo: Path) -> None:
+    write(repo, "guide.md", page("Install", "Usage"))
+    assert run("update").exit_code == 0
+    write(repo, ".chunkguard.yaml", "size: {max: 1900}\n")
+    result = run("update")
+    assert result.exit_code == 0
+    assert "(no file's entry changed)" in result.output
+
+
 def test_rebuild_that_changes_nothing_leaves_the_manifest_alone(repo: Path) -> None:
     """An empty corpus, nothing committed: every run rebuilds, and from the second on
     the manifest is the same, so the hook passes and the file is not rewritten."""
