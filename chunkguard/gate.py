@@ -313,10 +313,11 @@ class _Gate:
             if written:
                 write_atomic(path, data)
             del data
+        manifest = current
         if written:
             self.written(changed)
-            current = ManifestIndex.from_bytes(path.read_bytes(), name=self.config.manifest)
-        self.duplicates(current, {}, False)
+            manifest = ManifestIndex.from_bytes(path.read_bytes(), name=self.config.manifest)
+        self.duplicates(manifest, {}, False)
         return self.result(selection, chunk_count, written)
 
     def result(self, selection: Selection, chunk_count: int, changed: bool) -> CheckResult:
