@@ -83,16 +83,22 @@ def chunk_document(
     counter: TokenCounter | None = None,
 ) -> ChunkedFile:
     """Chunk already-decoded text; ``path`` is the POSIX path used in chunk IDs."""
-    from chunkguard.chunking import markdown, plain, python
-
+    # Each chunker is imported when first needed: a hook run on Markdown files
+    # never loads the Python one.
     language = language or language_of(path)
     ctx = context_for(text, path, options=options, counter=counter)
     if language == "markdown":
-        return ChunkedFile(path, language, tuple(markdown.chunk_markdown(ctx)))
+        from chunkguard.chunking.markdown import chunk_markdown
+
+        return ChunkedFile(path, language, tuple(chunk_markdown(ctx)))
     if language == "python":
-        chunks, problems = python.chunk_python(ctx)
+        from chunkguard.chunking.python import chunk_python
+
+        chunks, problems = chunk_python(ctx)
         return ChunkedFile(path, language, tuple(chunks), tuple(problems))
-    return ChunkedFile(path, language, tuple(plain.chunk_plain(ctx)))
+    from chunkguard.chunking.plain import chunk_plain
+
+    return ChunkedFile(path, language, tuple(chunk_plain(ctx)))
 
 
 def chunk_bytes(
