@@ -41,8 +41,8 @@ class FileOutcome(NamedTuple):
 
 
 class RenderedFile(NamedTuple):
-    """A checked file as a cold update keeps it: its manifest block, rendered where it
-    was checked, instead of its records (a worker sends bytes, not objects)."""
+    """A checked file as a rebuild keeps it: its manifest block, rendered where it was
+    checked, instead of its records (a worker sends bytes, not objects)."""
 
     path: str
     block: bytes

@@ -51,7 +51,7 @@ from chunkguard.manifest import (
     render_blocks,
     write_atomic,
 )
-from chunkguard.manifest.codec import read_block, render_block, render_header, text_lines
+from chunkguard.manifest.codec import parse_block, render_block, render_header
 from chunkguard.model import CheckResult, Chunk, Summary, Violation
 from chunkguard.rules import RULES_VERSION
 from chunkguard.rules.duplicates import duplicate_violations
@@ -298,7 +298,7 @@ class _Gate:
                 chunk_count += checked.chunks
                 block = checked.block
                 if checked.path in moved:
-                    block = render_block(_inherit_moves(_read_block(block, checked.path), current))
+                    block = render_block(_inherit_moves(parse_block(block, checked.path), current))
                 if current is None or current.block(checked.path) != block:
                     changed += 1
                 yield block
@@ -385,7 +385,7 @@ class _Gate:
         return self.in_process(items)
 
     def process_rendered(self, work: list[tuple[str, str | None]]) -> Iterator[RenderedFile]:
-        """``process`` for a cold update: each file as its rendered manifest block."""
+        """``process`` for a rebuild: each file as its rendered manifest block."""
         items = self.items(work, None)
         if self.jobs > 1 and len(items) >= _PARALLEL_THRESHOLD:
             return render_in_parallel(self.config, items, self.jobs)
@@ -588,11 +588,6 @@ def _unchanged(current: ManifestIndex | None, path: str, entry: FileEntry | None
     if entry is None or recorded is None:
         return entry is None and recorded is None
     return entry == recorded
-
-
-def _read_block(block: bytes, path: str) -> FileEntry:
-    """A block ``render_block`` wrote, read back."""
-    return read_block(text_lines(block, path, 1), 0, path, 1)[0]
 
 
 def _inherit_moves(entry: FileEntry, current: ManifestIndex | None) -> FileEntry:

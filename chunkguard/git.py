@@ -194,7 +194,7 @@ def modified_paths(root: Path, paths: Sequence[str] | None = None) -> set[str]:
     modified: set[str] = set()
     touched: dict[str, str] = {}  # path -> index blob, when only stat data differs
     records = _list(root, ("diff-files", "-z", "--no-ext-diff"), paths)
-    for meta, path in zip(records, records, strict=True):
+    for meta, path in zip(records, records, strict=True):  # records alternate: meta, path
         # ":<index mode> <work tree mode> <index blob> <work tree blob> <status>"
         index_mode, tree_mode, index_blob, tree_blob, status = meta[1:].split(" ")
         unhashed = tree_blob.strip("0") == "" and index_blob.strip("0") != ""

@@ -210,6 +210,12 @@ def read_block(lines: Sequence[str], at: int, name: str, first_line: int) -> tup
     return entry, at + 1 + head.chunks
 
 
+def parse_block(data: bytes, name: str, first_line: int = 1) -> FileEntry:
+    """One file's block (its file line and chunk lines, numbered from ``first_line``)
+    read back: what ``render_block`` wrote."""
+    return read_block(text_lines(data, name, first_line), 0, name, first_line)[0]
+
+
 def _extra_chunk(name: str, line: int, path: str, count: int) -> ManifestError:
     return ManifestSyntaxError(
         name,

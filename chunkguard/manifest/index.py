@@ -17,7 +17,7 @@ from chunkguard.manifest.codec import (
     line_endings,
     order_error,
     parse,
-    read_block,
+    parse_block,
     read_bytes,
     text_lines,
     to_bytes,
@@ -224,8 +224,7 @@ class ManifestIndex:
         }
 
     def _entry(self, block: _Block) -> FileEntry:
-        lines = text_lines(self._data[block.start : block.end], self._name, block.line)
-        return read_block(lines, 0, self._name, block.line)[0]
+        return parse_block(self._data[block.start : block.end], self._name, block.line)
 
     def hashes(self) -> Iterator[tuple[str, str]]:
         """``(hash, id)`` of every chunk, in manifest order."""
