@@ -72,7 +72,8 @@ class Outcome:
 
 def run_check_step(inputs: Inputs, env: Mapping[str, str], out: IO[str], outcome: Outcome) -> None:
     from chunkguard.config import load_config
-    from chunkguard.gate import default_jobs, run_check
+    from chunkguard.gate import run_check
+    from chunkguard.parallel import default_jobs
     from chunkguard.report.check import write_check
 
     config = load_config(Path.cwd(), config_path=inputs.config)

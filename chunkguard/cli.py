@@ -3,6 +3,7 @@ parse options, call one core function, render, exit (0 clean, 1 violations, 2 er
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from chunkguard.model import Heading
 
 F = TypeVar("F", bound=Callable[..., Any])
+_T = TypeVar("_T")
 
 
 def _fail(message: str) -> None:
@@ -52,6 +54,13 @@ config_option = click.option(
     help="Configuration file (default: .chunkguard.yaml or pyproject.toml at the repository root).",
 )
 quiet_option = click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+jobs_option = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Worker processes for many files (0: one per CPU).",
+)
 
 
 def _load(config_path: Path | None) -> Config:
@@ -82,22 +91,30 @@ def cli() -> None:
     help="table: rich on a terminal, plain text otherwise.",
 )
 @click.option("--text", "with_text", is_flag=True, help="Include each chunk's text.")
+@jobs_option
 @config_option
 @quiet_option
 @reports_errors
 def chunks(
-    paths: tuple[str, ...], fmt: str, with_text: bool, config_path: Path | None, quiet: bool
+    *,
+    paths: tuple[str, ...],
+    fmt: str,
+    with_text: bool,
+    jobs: int,
+    config_path: Path | None,
+    quiet: bool,
 ) -> None:
     """Print the chunks of files (folders: their corpus files)."""
-    from chunkguard.listing import Failure, chunk_named
+    from chunkguard.listing import Failure, chunk_named, whole
+    from chunkguard.parallel import default_jobs
     from chunkguard.report import is_terminal
-    from chunkguard.report.listing import write_chunks
+    from chunkguard.report.listing import json_lines, write_chunks
 
     config = _load(config_path)
     failures: list[Failure] = []
 
-    def chunked() -> Iterator[ChunkedFile]:
-        for result in chunk_named(config, paths):
+    def chunked(convert: Callable[[ChunkedFile], _T]) -> Iterator[_T]:
+        for result in chunk_named(config, paths, convert, jobs=jobs or default_jobs()):
             if isinstance(result, Failure):
                 failures.append(result)
             else:
@@ -106,10 +123,15 @@ def chunks(
     out = sys.stdout
     if fmt in ("auto", "table"):
         fmt = "rich" if is_terminal(out) else "text"
-    if not quiet or fmt in ("json", "jsonl"):
-        write_chunks(chunked(), fmt, out, text=with_text)
+    if fmt == "jsonl":
+        # Each file's lines are rendered where it is chunked (in a worker, with
+        # jobs) and written as they come: a corpus's chunks are never all held.
+        for lines in chunked(functools.partial(json_lines, text=with_text)):
+            out.write(lines)
+    elif not quiet or fmt == "json":
+        write_chunks(chunked(whole), fmt, out, text=with_text)
     else:
-        for _ in chunked():  # still chunk every file, to report the ones that fail
+        for _ in chunked(whole):  # still chunk every file, to report the ones that fail
             pass
     _report_failures(failures)
 
@@ -211,7 +233,8 @@ def check(
     status: 0 clean (warnings allowed), 1 errors found or (with --update) the
     manifest changed, 2 usage, config or git errors.
     """
-    from chunkguard.gate import default_jobs, run_check
+    from chunkguard.gate import run_check
+    from chunkguard.parallel import default_jobs
 
     config = _load(config_path)
     result = run_check(
@@ -247,9 +270,7 @@ def _write_report(result: Any, fmt: str, output: Path | None, quiet: bool) -> No
     is_flag=True,
     help="Record detected moves (renamed headings, moved files) as moved_from.",
 )
-@click.option(
-    "-j", "--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (0: one per CPU)."
-)
+@jobs_option
 @config_option
 @quiet_option
 @reports_errors
@@ -257,7 +278,8 @@ def update(
     *, paths: tuple[str, ...], accept_moves: bool, jobs: int, config_path: Path | None, quiet: bool
 ) -> None:
     """Rewrite the manifest for the named files (all without PATHS)."""
-    from chunkguard.gate import default_jobs, run_check
+    from chunkguard.gate import run_check
+    from chunkguard.parallel import default_jobs
 
     config = _load(config_path)
     result = run_check(

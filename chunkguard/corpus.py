@@ -117,13 +117,15 @@ def _from_git(
         untracked = in_background(git.untracked_paths, root, None)
     found: dict[str, str | None] = dict(git.index_blobs(root, pathspecs))
     missing: set[str] = set()
+    # os.path on strings: a pathlib join per file costs more than the lstat.
+    top = os.fspath(root)
     for path in modified():
         if path not in found:
             continue
-        if not os.path.lexists(root / path):
+        if not os.path.lexists(os.path.join(top, path)):
             del found[path]
             missing.add(path)
-        elif os.path.islink(root / path):
+        elif os.path.islink(os.path.join(top, path)):
             del found[path]  # a tracked file replaced by a symlink
         else:
             found[path] = None
@@ -133,13 +135,15 @@ def _from_git(
         rest = [
             path
             for path in pathspecs
-            if path not in found and path not in missing and os.path.lexists(root / path)
+            if path not in found
+            and path not in missing
+            and os.path.lexists(os.path.join(top, path))
         ]
         if rest:
             untracked = in_background(git.untracked_paths, root, rest)
     if untracked is not None:
         for path in untracked():
-            if not os.path.islink(root / path):
+            if not os.path.islink(os.path.join(top, path)):
                 found[path] = None
     return found, missing
 

@@ -8,12 +8,10 @@ may be the far end of a move), so memory does not grow with the corpus.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 from chunkguard import git, rules
 from chunkguard.chunking import chunk_document, language_of
@@ -22,6 +20,7 @@ from chunkguard.errors import UnreadableError
 from chunkguard.manifest import ChunkEntry, FileEntry, StoredFinding
 from chunkguard.manifest.codec import render_block
 from chunkguard.model import Chunk, Problem, Violation
+from chunkguard.parallel import ordered_map
 from chunkguard.rules import RULES, FileContext, Finding
 from chunkguard.sizes import TokenCounter, make_counter
 from chunkguard.source import decode
@@ -29,8 +28,6 @@ from chunkguard.source import decode
 # Findings that say "this file should not be in the corpus at all": when one
 # fires, the chunk-level findings of the file are noise and are dropped.
 NEVER_EMBED = frozenset({"CG301", "CG302", "CG303", "CG305"})
-
-_Result = TypeVar("_Result")
 
 
 class FileOutcome(NamedTuple):
@@ -163,72 +160,29 @@ def to_violations(
         )
 
 
-# -- many files at once: a cold update fans out over processes --
-
-_worker_config: Config | None = None
-
-
-def _init_worker(config: Config) -> None:
-    global _worker_config  # noqa: PLW0603 - one config per worker process
-    _worker_config = config
-    # Ctrl-C is the parent's to handle: it stops handing out work and waits for
-    # the files in hand. A worker that died of its own KeyboardInterrupt would
-    # break the pool, and a broken pool can hang the parent's exit. The worker
-    # was started with SIGINT blocked (see _sigint_held); ignoring it drops one
-    # that came meanwhile.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
+# -- many files at once: a rebuild fans them out over processes --
 
 Item = tuple[str, str | None, frozenset[str] | None, frozenset[str]]
 
 
-def _work(item: Item) -> FileOutcome:
-    assert _worker_config is not None
+def check_all(config: Config, items: Sequence[Item], jobs: int) -> Iterator[FileOutcome]:
+    """``check_file`` for each item (path, blob, baseline IDs, git attributes), in order."""
+    return ordered_map(_check_item, config, items, jobs, path_of=_path_of)
+
+
+def render_all(config: Config, items: Sequence[Item], jobs: int) -> Iterator[RenderedFile]:
+    """``check_all``, each file as its rendered manifest block (a rebuild keeps no records)."""
+    return ordered_map(_render_item, config, items, jobs, path_of=_path_of)
+
+
+def _path_of(item: Item) -> str:
+    return item[0]
+
+
+def _check_item(config: Config, item: Item) -> FileOutcome:
     path, blob, known, attributes = item
-    return check_file(_worker_config, path, blob, known, attributes=attributes)
+    return check_file(config, path, blob, known, attributes=attributes)
 
 
-def _work_rendered(item: Item) -> RenderedFile:
-    return RenderedFile.of(_work(item))
-
-
-def check_in_parallel(config: Config, items: list[Item], jobs: int) -> Iterator[FileOutcome]:
-    return _in_parallel(_work, config, items, jobs)
-
-
-def render_in_parallel(config: Config, items: list[Item], jobs: int) -> Iterator[RenderedFile]:
-    return _in_parallel(_work_rendered, config, items, jobs)
-
-
-def _in_parallel(
-    work: Callable[[Item], _Result], config: Config, items: list[Item], jobs: int
-) -> Iterator[_Result]:
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(config,))
-    try:
-        # map keeps the input order, so the output is the same as with one job.
-        # It starts the workers, which must not see a Ctrl-C before they ignore it.
-        with _sigint_held():
-            results = pool.map(work, items, chunksize=max(1, min(64, len(items) // (jobs * 8))))
-        yield from results
-    finally:
-        # After Ctrl-C or an error the files not handed out yet are dropped, not checked.
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-@contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Block SIGINT in this thread for a while: processes started meanwhile start with it
-    blocked, and this process gets a Ctrl-C that came meanwhile when the block ends.
-    (No signal masks on Windows.)"""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+def _render_item(config: Config, item: Item) -> RenderedFile:
+    return RenderedFile.of(_check_item(config, item))

@@ -34,9 +34,8 @@ from chunkguard.filecheck import (
     FileOutcome,
     Item,
     RenderedFile,
-    check_file,
-    check_in_parallel,
-    render_in_parallel,
+    check_all,
+    render_all,
     to_violations,
 )
 from chunkguard.manifest import (
@@ -61,10 +60,6 @@ from chunkguard.rules.stability import (
     stale_file_violation,
     stale_manifest_violation,
 )
-from chunkguard.sizes import make_counter
-
-# Below this many files, starting worker processes costs more than it saves.
-_PARALLEL_THRESHOLD = 64
 
 
 def expected_header(config: Config) -> Header:
@@ -380,22 +375,11 @@ class _Gate:
         self, work: list[tuple[str, str | None]], baseline: ManifestIndex | None
     ) -> Iterator[FileOutcome]:
         items = self.items(work, baseline)
-        if self.jobs > 1 and len(items) >= _PARALLEL_THRESHOLD:
-            return check_in_parallel(self.config, items, self.jobs)
-        return self.in_process(items)
+        return check_all(self.config, items, self.jobs)
 
     def process_rendered(self, work: list[tuple[str, str | None]]) -> Iterator[RenderedFile]:
         """``process`` for a rebuild: each file as its rendered manifest block."""
-        items = self.items(work, None)
-        if self.jobs > 1 and len(items) >= _PARALLEL_THRESHOLD:
-            return render_in_parallel(self.config, items, self.jobs)
-        return map(RenderedFile.of, self.in_process(items))
-
-    def in_process(self, items: list[Item]) -> Iterator[FileOutcome]:
-        config = self.config
-        counter = make_counter(config.chunking.tokenizer)
-        for path, blob, known, attrs in items:
-            yield check_file(config, path, blob, known, attributes=attrs, counter=counter)
+        return render_all(self.config, self.items(work, None), self.jobs)
 
     def items(
         self, work: list[tuple[str, str | None]], baseline: ManifestIndex | None
@@ -632,10 +616,6 @@ def _byte_order(path: str) -> bytes:
 
 def exc_line(exc: Exception) -> int:
     return int(getattr(exc, "line", 0) or 1)
-
-
-def default_jobs() -> int:
-    return max(1, os.cpu_count() or 1)
 
 
 __all__ = ["expected_header", "run_check"]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from chunkguard.chunking import ChunkedFile, chunk_bytes, language_of
 from chunkguard.config import Config
@@ -14,7 +16,10 @@ from chunkguard.errors import ChunkguardError, ManifestError, UnreadableError
 from chunkguard.manifest import ManifestIndex
 from chunkguard.model import Heading
 from chunkguard.outline import outline_bytes
+from chunkguard.parallel import ordered_map
 from chunkguard.sizes import make_counter
+
+_Out = TypeVar("_Out")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,16 +50,38 @@ def named_files(config: Config, paths: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def chunk_named(config: Config, paths: Sequence[str]) -> Iterator[ChunkedFile | Failure]:
-    counter = make_counter(config.chunking.tokenizer)
-    for path in named_files(config, paths):
-        try:
-            data = (config.root / path).read_bytes()
-            yield chunk_bytes(data, path, options=config.chunking, counter=counter)
-        except UnreadableError as exc:
-            yield Failure(path, exc.reason)
-        except OSError as exc:
-            yield Failure(path, exc.strerror or str(exc))
+def chunk_named(
+    config: Config,
+    paths: Sequence[str],
+    convert: Callable[[ChunkedFile], _Out],
+    *,
+    jobs: int = 1,
+) -> Iterator[_Out | Failure]:
+    """``convert`` of each named file's chunks, in order, or why the file has none.
+
+    With ``jobs`` > 1 and enough files, the files are chunked and converted in
+    worker processes: ``convert`` must be picklable (a module-level function or
+    a ``functools.partial`` of one), and what it returns should be smaller than
+    the chunks, such as their output text.
+    """
+    work = functools.partial(_chunk_one, convert)
+    return ordered_map(work, config, named_files(config, paths), jobs, path_of=str)
+
+
+def whole(file: ChunkedFile) -> ChunkedFile:
+    """The ``convert`` for output that needs the chunks themselves."""
+    return file
+
+
+def _chunk_one(convert: Callable[[ChunkedFile], _Out], config: Config, path: str) -> _Out | Failure:
+    try:
+        data = (config.root / path).read_bytes()
+        counter = make_counter(config.chunking.tokenizer)
+        return convert(chunk_bytes(data, path, options=config.chunking, counter=counter))
+    except UnreadableError as exc:
+        return Failure(path, exc.reason)
+    except OSError as exc:
+        return Failure(path, exc.strerror or str(exc))
 
 
 def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading] | Failure]:

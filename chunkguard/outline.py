@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chunkguard.chunking import context_for, language_of
-from chunkguard.chunking.base import ChunkOptions
+from chunkguard.chunking.base import DEFAULT_OPTIONS
 from chunkguard.chunking.markdown import outline
 from chunkguard.model import Heading
 from chunkguard.source import decode
@@ -11,7 +11,7 @@ from chunkguard.source import decode
 
 def outline_text(text: str, path: str = "<text>.md") -> list[Heading]:
     """The top-level headings of Markdown ``text`` with their rendered text and chunk ID."""
-    return outline(context_for(text, path, options=ChunkOptions()))
+    return outline(context_for(text, path, options=DEFAULT_OPTIONS))
 
 
 def outline_bytes(data: bytes, path: str) -> list[Heading]:

@@ -20,7 +20,7 @@ def decode(data: bytes, path: str, *, python: bool = False) -> str:
     """
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = _decode_as(data, path, "utf-16")
-    elif b"\x00" in data[:_BINARY_SNIFF]:
+    elif data.find(b"\x00", 0, _BINARY_SNIFF) >= 0:
         raise UnreadableError(path, "binary file (contains NUL bytes)")
     elif python:
         text = _decode_as(data, path, _python_encoding(data, path))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunkguard import __version__
+from chunkguard.chunking import ChunkedFile
 from chunkguard.cli import cli
 from chunkguard.config import load_config
 from chunkguard.model import Chunk
@@ -76,22 +77,87 @@ def test_chunks_jsonl_and_table(repo: Path) -> None:
     assert "function" in table
 
 
-def test_chunks_jsonl_streams_file_by_file() -> None:
+def test_chunks_jsonl_streams_file_by_file(repo: Path) -> None:
     # JSON lines leave as each file is chunked: a large corpus is never held whole.
-    import io
+    import functools
 
-    from chunkguard.chunking import ChunkedFile, chunk_text
-    from chunkguard.report.listing import write_chunks
+    from chunkguard.listing import chunk_named
+    from chunkguard.report.listing import json_lines
 
-    out = io.StringIO()
+    write(repo, "a.md", "# A\n\nbody\n")
+    write(repo, "b.md", "# B\n\nbody\n")
+    seen: list[str] = []
 
-    def files() -> Iterator[ChunkedFile]:
-        yield ChunkedFile("a.md", "markdown", tuple(chunk_text("# A\n\nbody\n", "a.md")))
-        assert out.getvalue().count("\n") == 1, "a.md's line should be out already"
-        yield ChunkedFile("b.md", "markdown", tuple(chunk_text("# B\n\nbody\n", "b.md")))
+    def convert(file: ChunkedFile) -> str:
+        seen.append(file.path)
+        return json_lines(file, text=True)
 
-    write_chunks(files(), "jsonl", out, text=True)
-    assert [json.loads(line)["id"] for line in out.getvalue().splitlines()] == ["a.md#a", "b.md#b"]
+    results = chunk_named(load_config(repo), ["a.md", "b.md"], convert)
+    first = next(results)
+    assert (seen, json.loads(str(first))["id"]) == (["a.md"], "a.md#a")
+    assert [json.loads(str(r))["id"] for r in results] == ["b.md#b"]
+    assert json_lines(ChunkedFile("c.md", "markdown", ()), text=True) == ""
+    # What the command writes is exactly these lines.
+    out = CliRunner().invoke(cli, ["chunks", "--format", "jsonl", "--text", "a.md", "b.md"]).stdout
+    convert_all = functools.partial(json_lines, text=True)
+    assert out == "".join(map(str, chunk_named(load_config(repo), ["a.md", "b.md"], convert_all)))
+
+
+def _chunking_pid(file: ChunkedFile) -> int:
+    return os.getpid()
+
+
+def test_many_files_are_chunked_in_workers_and_few_here(repo: Path) -> None:
+    from chunkguard.listing import chunk_named
+    from chunkguard.parallel import THRESHOLD
+
+    for index in range(THRESHOLD):
+        write(repo, f"docs/{index:03d}.md", f"# Page {index}\n\n{SECTION}")
+    config = load_config(repo)
+    many = set(chunk_named(config, ["docs"], _chunking_pid, jobs=2))
+    assert len(many) >= 1
+    assert os.getpid() not in many
+    few = list(chunk_named(config, ["docs/000.md", "docs/001.md"], _chunking_pid, jobs=2))
+    assert few == [os.getpid()] * 2
+    assert set(chunk_named(config, ["docs"], _chunking_pid, jobs=1)) == {os.getpid()}
+
+
+def test_a_few_large_files_are_chunked_in_workers(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunkguard import parallel
+    from chunkguard.listing import chunk_named
+
+    monkeypatch.setattr(parallel, "THRESHOLD_BYTES", 5000)
+    write(repo, "small.md", f"# Small\n\n{SECTION}")
+    write(repo, "large.md", "".join(f"# Part {n}\n\n{SECTION}\n" for n in range(60)))
+    config = load_config(repo)
+    assert list(chunk_named(config, ["small.md"], _chunking_pid, jobs=2)) == [os.getpid()]
+    pids = list(chunk_named(config, ["small.md", "large.md", "gone.md"], _chunking_pid, jobs=2))
+    assert len(pids) == 3
+    assert os.getpid() not in pids[:2]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "json", "table"])
+def test_chunks_with_several_jobs_print_the_same(repo: Path, fmt: str) -> None:
+    """Over enough files to start workers, ``--jobs 2`` prints the same bytes as one
+    job, failures included and in the same order."""
+    from chunkguard.parallel import THRESHOLD
+
+    for index in range(THRESHOLD + 16):
+        write(repo, f"docs/{index:03d}.md", f"# Page {index}\n\n{SECTION}\n## Part\n\n{SECTION}")
+    write(repo, "docs/040-bad.md", b"# B\n\xff\xfe\x00 binary\n")
+    write(repo, "docs/050-bad.md", b"# C\n\xff not utf-8\n")
+    runs = [
+        CliRunner().invoke(cli, ["chunks", "--format", fmt, "--text", "--jobs", jobs, "docs"])
+        for jobs in ("1", "2")
+    ]
+    assert [(r.exit_code, r.stdout, r.stderr) for r in runs[1:]] == [
+        (runs[0].exit_code, runs[0].stdout, runs[0].stderr)
+    ]
+    assert runs[0].exit_code == 2
+    assert runs[0].stderr.index("040-bad.md") < runs[0].stderr.index("050-bad.md")
+    assert runs[0].stdout.count("docs/079.md#part") == 1
 
 
 def test_unreadable_file_is_reported_after_the_jsonl_of_the_others(repo: Path) -> None:

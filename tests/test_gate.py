@@ -181,7 +181,7 @@ def test_whole_corpus_check_reads_no_unchanged_file(
         calls.append(str(args[1]))
         return original(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("chunkguard.gate.check_file", counting)
+    monkeypatch.setattr(filecheck, "check_file", counting)
     code, report = check_json()
     assert (code, report["summary"]["files"], calls) == (0, 300, [])
     write(repo, "docs/section 0/päge-0.md", page("Topic 0", "More"))
@@ -302,7 +302,7 @@ def test_cold_update_that_fails_leaves_no_manifest(
             raise KeyboardInterrupt
         return original(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("chunkguard.gate.check_file", failing)
+    monkeypatch.setattr(filecheck, "check_file", failing)
     assert run("update").exit_code == 130
     assert sorted(path.name for path in repo.iterdir()) == [".git", "d"]
 

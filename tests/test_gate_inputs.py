@@ -244,7 +244,7 @@ _PROBE = "import signal; print(signal.SIGINT in signal.pthread_sigmask(signal.SI
 def test_workers_are_started_with_ctrl_c_held_back() -> None:
     """While the pool starts its workers SIGINT is blocked: a worker cannot die of a
     Ctrl-C before it ignores it, and the parent still gets the Ctrl-C afterwards."""
-    from chunkguard.filecheck import _sigint_held
+    from chunkguard.parallel import _sigint_held
 
     def probe() -> str:
         command = [sys.executable, "-c", _PROBE]

@@ -6,7 +6,7 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from chunkguard.chunking.base import ChunkContext, ChunkOptions
+from chunkguard.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions
 from chunkguard.model import Chunk, Language, Problem
 from chunkguard.sizes import TokenCounter, make_counter
 from chunkguard.source import decode
@@ -64,7 +64,7 @@ def context_for(
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.startswith("\ufeff"):
         text = text[1:]
-    options = options or ChunkOptions()
+    options = options or DEFAULT_OPTIONS
     return ChunkContext(
         path=path,
         text=text,

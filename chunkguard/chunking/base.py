@@ -49,6 +49,10 @@ class ChunkOptions:
         )
 
 
+# The options of a call that names none (made once: a frozen dataclass is slow to build).
+DEFAULT_OPTIONS = ChunkOptions()
+
+
 class ChunkContext(NamedTuple):
     """What every chunker of one file needs: where it is, its lines, how to size."""
 

@@ -18,13 +18,8 @@ def dump_json(value: object) -> str:
 
 
 def write_chunks(files: Iterable[ChunkedFile], fmt: str, stream: IO[str], *, text: bool) -> None:
-    """JSON lines are written file by file as ``files`` yields them (a corpus's chunks
-    are never all held); the other formats need every chunk first."""
-    if fmt == "jsonl":
-        for file in files:
-            # One write a file: a text stream encodes each write call on its own.
-            stream.write("".join([f"{json_line(chunk, text=text)}\n" for chunk in file.chunks]))
-        return
+    """The chunks as a JSON list, or a table (``rich`` or plain ``text``); these need
+    every chunk first. JSON lines are written file by file (``json_lines``)."""
     files = list(files)
     chunks = [chunk for file in files for chunk in file.chunks]
     if fmt == "json":
@@ -33,6 +28,12 @@ def write_chunks(files: Iterable[ChunkedFile], fmt: str, stream: IO[str], *, tex
         _rich_chunks(files, stream, text=text)
     else:
         _plain_chunks(chunks, stream, text=text)
+
+
+def json_lines(file: ChunkedFile, *, text: bool) -> str:
+    """A file's chunks as JSON lines, each ending in a newline (one write a file: a
+    text stream encodes each write call on its own)."""
+    return "".join([f"{json_line(chunk, text=text)}\n" for chunk in file.chunks])
 
 
 def json_line(chunk: Chunk, *, text: bool) -> str:
