@@ -19,6 +19,7 @@ recorded there too and reported again as it was.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
@@ -128,6 +129,9 @@ class _Gate:
     _in_git: bool | None = None
     # The current manifest's blob ID, hashed on another thread while it is parsed.
     _current_id: Callable[[], str] | None = None
+    # HEAD's manifest: its blob ID, and its index when it differs from the current
+    # one, fetched on another thread (see _fetch_committed).
+    _committed: Callable[[], tuple[str | None, ManifestIndex | None]] | None = None
 
     # -- setting up --
 
@@ -147,6 +151,10 @@ class _Gate:
         return self._reader
 
     def close(self) -> None:
+        if self._committed is not None:
+            with contextlib.suppress(Exception):  # its errors are for load_baseline
+                self._committed()  # no git process left behind
+            self._committed = None
         if self._reader is not None:
             self._reader.close()
             self._reader = None
@@ -156,9 +164,13 @@ class _Gate:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            return None, b""
+            data = None
         if self.in_git:
-            self._current_id = in_background(git.hash_bytes, data)
+            if data is not None:
+                self._current_id = in_background(git.hash_bytes, data)
+            self._committed = in_background(self._fetch_committed)
+        if data is None:
+            return None, b""
         try:
             if self.broken is not None:
                 raise self.broken
@@ -170,37 +182,40 @@ class _Gate:
                 self.add(stale_manifest_violation(self.config, str(exc), line=exc_line(exc)))
             return None, data
 
-    def committed_id(self) -> Callable[[], str | None]:
-        """The blob ID of the manifest committed at HEAD (None: not committed), looked up
-        by a git process on another thread while the current manifest is parsed."""
-        spec = f"HEAD:{self.config.manifest}"
-        return in_background(git.object_id, self.config.root, spec)
+    def _fetch_committed(self) -> tuple[str | None, ManifestIndex | None]:
+        """The blob ID of the manifest committed at HEAD (None: not committed), and that
+        manifest unless it is the current one (None then, or when it is broken).
 
-    def load_baseline(
-        self, current: ManifestIndex | None, committed_id: Callable[[], str | None] | None
-    ) -> ManifestIndex | None:
-        if committed_id is None:  # not in git
+        Run on another thread while the current manifest is parsed and the corpus
+        listed: git inflating a large manifest takes as long as parsing one, and the
+        listing mostly waits for git.
+        """
+        committed = git.object_id(self.config.root, f"HEAD:{self.config.manifest}")
+        if committed is None or (self._current_id is not None and committed == self._current_id()):
+            return committed, None
+        data = git.read_blob(self.config.root, committed)
+        if data is None:
+            return committed, None
+        try:
+            return committed, ManifestIndex.from_bytes(data, name=f"HEAD:{self.config.manifest}")
+        except ManifestError:
+            return committed, None  # a broken committed manifest has no IDs to compare with
+
+    def load_baseline(self, current: ManifestIndex | None) -> ManifestIndex | None:
+        if self._committed is None:  # not in git
             return current
-        committed = committed_id()
+        committed, baseline = self._committed()
         if committed is None:
             return None  # nothing committed yet: no IDs to keep stable
         if current is not None and self._current_id is not None and committed == self._current_id():
             return current  # the usual case: read the manifest once, not twice
-        reader = self.reader()
-        data = reader.read(committed) if reader is not None else None
-        if data is None:
-            return None
-        try:
-            return ManifestIndex.from_bytes(data, name=f"HEAD:{self.config.manifest}")
-        except ManifestError:
-            return None  # a broken committed manifest has no IDs to compare with
+        return baseline
 
     # -- the run --
 
     def run(self, paths: Sequence[str] | None) -> CheckResult:
         config = self.config
         expected = expected_header(config)
-        committed_id = self.committed_id() if self.in_git else None
         current, current_bytes = self.load_current()
         chunking_ok = current is not None and same_chunking(current.header, expected)
         rules_ok = chunking_ok and current is not None and current.header.rules == expected.rules
@@ -219,7 +234,7 @@ class _Gate:
                     "(size, tokenizer, markdown, python options or chunkguard version)",
                 )
             )
-        baseline = self.load_baseline(current, committed_id)
+        baseline = self.load_baseline(current)
         if baseline is not None and not same_chunking(baseline.header, expected):
             baseline = None  # IDs under other settings are not comparable
         work, cached, deleted = self.plan(

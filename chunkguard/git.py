@@ -251,7 +251,9 @@ def hash_blobs(root: Path, paths: Iterable[str]) -> dict[str, str]:
 
 def hash_bytes(data: bytes) -> str:
     """The blob id git gives these exact bytes (no filters)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    digest = hashlib.sha1(b"blob %d\0" % len(data))
+    digest.update(data)  # not header + data: that would copy a whole manifest
+    return digest.hexdigest()
 
 
 def resolve(root: Path, rev: str) -> str:
@@ -335,6 +337,30 @@ def gitattributes_flags(
         if value.lower() in (b"set", b"true"):
             flags.setdefault(_decode(path), set()).add(_decode(attr))
     return flags
+
+
+def read_blob(root: Path, oid: str) -> bytes | None:
+    """One blob's bytes (None when there is no such blob), through a temporary file.
+
+    For a large blob read on a helper thread (the committed manifest, while the
+    current one is parsed): from a pipe, Python takes 64 KB at a time and needs
+    the GIL back after each read, waiting out the switch interval hundreds of
+    times; git writing a file needs it back once.
+    """
+    import tempfile  # its imports (shutil, random...) cost a hook run 6 ms otherwise
+
+    with tempfile.TemporaryFile() as out:
+        proc = _popen(
+            root,
+            ("cat-file", "blob", oid),
+            stdin=subprocess.DEVNULL,
+            stdout=out.fileno(),
+            stderr=subprocess.DEVNULL,
+        )
+        if proc.wait():
+            return None
+        out.seek(0)
+        return out.read()
 
 
 class BlobReader:

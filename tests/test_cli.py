@@ -175,6 +175,39 @@ def test_empty_file_has_no_chunks(repo: Path) -> None:
     assert (result.exit_code, json.loads(result.output)) == (0, [])
 
 
+def test_exit_codes_and_whole_output_as_a_subprocess(repo: Path) -> None:
+    """main() leaves without tearing the interpreter down: every exit code and every
+    byte of output must still come out, and exit handlers still run."""
+    for index in range(300):
+        write(
+            repo,
+            f"docs/{index}.md",
+            f"# Page {index}\n\n{SECTION}\n## Same\n\nRepeated text here.\n",
+        )
+    commit_all(repo)
+
+    def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "chunkguard", *args]
+        # Buffered output, as users have it, so that a missing flush would show.
+        environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | env
+        return subprocess.run(
+            command, cwd=repo, capture_output=True, text=True, env=environment, check=False
+        )
+
+    assert run("update").returncode == 0
+    checked = run("check", "--format", "json", CHUNKGUARD_DEBUG_GIT="1")
+    report = json.loads(checked.stdout)
+    assert (checked.returncode, report["summary"]["files"]) == (0, 300)
+    assert checked.stderr.endswith("git processes\n")  # an exit handler's line
+    listed = run("chunks", "--format", "jsonl", "docs")
+    assert listed.returncode == 0
+    assert len(listed.stdout.splitlines()) == 600
+    write(repo, "docs/0.md", "# Page 0\n\n" + "Long. " * 2000 + "\n")
+    assert run("check").returncode == 1
+    usage = run("no-such-command")
+    assert (usage.returncode, "No such command" in usage.stderr) == (2, True)
+
+
 def test_binary_file_gives_a_message_not_a_traceback(repo: Path) -> None:
     write(repo, "img.md", b"\x00\x01\x02binary")
     result = subprocess.run(

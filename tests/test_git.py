@@ -371,6 +371,21 @@ def test_blob_reader_handles_binary_and_large_blobs(git_repo: Path) -> None:
         assert reader.read("HEAD:bin.dat") == binary
 
 
+def test_read_blob_gives_exact_bytes_or_none(git_repo: Path) -> None:
+    binary = bytes(range(256)) * 4 + b"\r\n"
+    large = b"line\n" * 600_000
+    write(git_repo, "bin.dat", binary)
+    write(git_repo, "large.txt", large)
+    commit_all(git_repo)
+    before = cg_git.process_count()
+    assert cg_git.read_blob(git_repo, "HEAD:bin.dat") == binary
+    oid = git(git_repo, "rev-parse", "HEAD:large.txt").strip()
+    assert cg_git.read_blob(git_repo, oid) == large
+    assert cg_git.read_blob(git_repo, "HEAD:missing.md") is None
+    assert cg_git.read_blob(git_repo, "0" * 40) is None
+    assert cg_git.process_count() - before == 4
+
+
 @posix_only
 def test_blob_reader_falls_back_for_names_the_protocol_cannot_carry(git_repo: Path) -> None:
     write(git_repo, "new\nline.md", "nl\n")
