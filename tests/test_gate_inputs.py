@@ -237,6 +237,51 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
     assert all(_command(pid) == "" for pid in workers)
 
 
+@pytest.mark.skipif(
+    not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+    reason="finds the worker processes through /proc (Linux)",
+)
+def test_ctrl_c_to_chunks_with_several_jobs(repo: Path) -> None:
+    """A terminal's Ctrl-C to ``chunks --jobs 2``: the whole process group gets it. The
+    command stops with 130, the lines written so far are whole files' lines, and no
+    worker is left."""
+    for index in range(3000):
+        write(repo, f"many/{index}.md", f"# T{index}\n\n{SECTION * 40}\n## More\n\n{SECTION * 40}")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunkguard", "chunks", "--format", "jsonl", "--jobs", "2", "many"],
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    workers: list[int] = []
+    deadline = time.monotonic() + 30
+    while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        workers = [pid for pid in _children(proc.pid) if "git" not in _command(pid)]
+        time.sleep(0.005)
+    assert len(workers) == 2, "the worker processes never started"
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        stdout, stderr = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError("chunkguard hung after Ctrl-C") from None
+    assert (proc.returncode, stderr) == (130, b"chunkguard: interrupted\n")
+    lines = stdout.decode().split("\n")
+    ids = [json.loads(line)["id"] for line in lines[:-2]]  # the last may be cut short
+    assert 0 < len(ids) < 6000
+    assert (
+        ids
+        == [
+            f"many/{n}.md#{part}"
+            for n in sorted(range(3000), key=str)
+            for part in (f"t{n}", "more")
+        ][: len(ids)]
+    )
+    assert all(_command(pid) == "" for pid in workers)
+
+
 _PROBE = "import signal; print(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))"
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -83,22 +85,30 @@ def chunk_document(
     counter: TokenCounter | None = None,
 ) -> ChunkedFile:
     """Chunk already-decoded text; ``path`` is the POSIX path used in chunk IDs."""
-    # Each chunker is imported when first needed: a hook run on Markdown files
-    # never loads the Python one.
     language = language or language_of(path)
     ctx = context_for(text, path, options=options, counter=counter)
+    return _chunker(language)(ctx)
+
+
+@functools.cache
+def _chunker(language: Language) -> Callable[[ChunkContext], ChunkedFile]:
+    """The chunker of ``language``, imported when first needed: a hook run on Markdown
+    files never loads the Python one."""
     if language == "markdown":
         from chunkguard.chunking.markdown import chunk_markdown
 
-        return ChunkedFile(path, language, tuple(chunk_markdown(ctx)))
+        return lambda ctx: ChunkedFile(ctx.path, "markdown", tuple(chunk_markdown(ctx)))
     if language == "python":
         from chunkguard.chunking.python import chunk_python
 
-        chunks, problems = chunk_python(ctx)
-        return ChunkedFile(path, language, tuple(chunks), tuple(problems))
+        def python(ctx: ChunkContext) -> ChunkedFile:
+            chunks, problems = chunk_python(ctx)
+            return ChunkedFile(ctx.path, "python", tuple(chunks), tuple(problems))
+
+        return python
     from chunkguard.chunking.plain import chunk_plain
 
-    return ChunkedFile(path, language, tuple(chunk_plain(ctx)))
+    return lambda ctx: ChunkedFile(ctx.path, language, tuple(chunk_plain(ctx)))
 
 
 def chunk_bytes(

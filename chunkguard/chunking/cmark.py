@@ -94,21 +94,20 @@ def headings(text: str, lines: Sequence[str]) -> list[RawHeading]:
         if "&" in content:
             content = _unescape(content)
         if (first, int(column)) > container_end:
-            found.append(RawHeading(int(level), first, _last_line(lines, first), content, False))
+            last = first if _ATX_LINE.match(lines[first - 1]) else _setext_end(lines, first)
+            found.append(RawHeading(int(level), first, last, content, False))
         else:
             found.append(RawHeading(int(level), first, first, content, True))
     return found
 
 
-def _last_line(lines: Sequence[str], first: int) -> int:
-    """The 1-based last line of a top-level heading starting at line ``first``.
+def _setext_end(lines: Sequence[str], first: int) -> int:
+    """The 1-based last line of a top-level setext heading starting at line ``first``.
 
     cmark reports a setext heading as ending where the next block begins, so
     the underline is found here: the first underline-shaped line of the
     paragraph (any earlier one would have ended the paragraph already).
     """
-    if _ATX_LINE.match(lines[first - 1]):
-        return first
     for index in range(first, len(lines)):
         if _SETEXT_UNDERLINE.match(lines[index]):
             return index + 1

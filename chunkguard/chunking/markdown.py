@@ -16,7 +16,7 @@ file of comments and headings alone has no chunks).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from chunkguard.chunking import cmark
@@ -27,6 +27,7 @@ from chunkguard.chunking.slugs import EMPTY_SLUG_IDENTITY, Slugger, split_explic
 from chunkguard.model import Chunk, Heading
 
 PREAMBLE_IDENTITY = "~preamble"
+_NO_CODES: frozenset[str] = frozenset()
 _COMMENTS = re.compile(r"(?:[ \t\n]*<!--(?:(?!-->).)*-->)+[ \t\n]*", re.DOTALL)
 
 
@@ -49,7 +50,9 @@ def headings(ctx: ChunkContext) -> tuple[FrontMatter | None, list[_Heading]]:
     slug = Slugger().slug
     out: list[_Heading] = []
     for level, first, last, content, nested in cmark.headings(text, ctx.lines):
-        rendered, explicit = split_explicit_id(content)
+        rendered, explicit = (
+            split_explicit_id(content) if content.endswith("}") else (content, None)
+        )
         # Every heading takes its place in GitHub's numbering, also the ones
         # with an explicit id, whose `{#id}` GitHub shows as text.
         github = slug(content)
@@ -73,7 +76,7 @@ def chunk_markdown(ctx: ChunkContext) -> list[Chunk]:
     front, found = headings(ctx)
     split_level = ctx.options.split_level
     sections = [h for h in found if not h.nested and h.level <= split_level]
-    return list(_chunks(ctx, front, sections))
+    return _chunks(ctx, front, sections)
 
 
 class _Span(NamedTuple):
@@ -120,17 +123,17 @@ def _spans(lines: Sequence[str], start: int, sections: list[_Heading]) -> list[_
     return spans
 
 
-def _chunks(
-    ctx: ChunkContext, front: FrontMatter | None, sections: list[_Heading]
-) -> Iterator[Chunk]:
+def _chunks(ctx: ChunkContext, front: FrontMatter | None, sections: list[_Heading]) -> list[Chunk]:
     lines = ctx.lines
+    make = ctx.make
     title = front.title if front else None
     tags = front.tags if front else ()
     # Suppression comments are rare: most files need no look above each chunk.
     comments = "chunkguard:" in ctx.text
+    chunks: list[Chunk] = []
     for heading, first, last, path in _spans(lines, front.lines if front else 0, sections):
         if heading is None:
-            yield ctx.make(
+            chunk = make(
                 PREAMBLE_IDENTITY,
                 "preamble",
                 "markdown",
@@ -139,20 +142,22 @@ def _chunks(
                 title=title,
                 tags=tags,
             )
-            continue
-        yield ctx.make(
-            heading.identity,
-            "section",
-            "markdown",
-            first + 1,
-            last + 1,
-            body_line=min(heading.last + 2, last + 1),
-            heading_path=path,
-            level=heading.level,
-            suppressed=_suppressed(lines, first, heading.first) if comments else frozenset(),
-            title=title,
-            tags=tags,
-        )
+        else:
+            chunk = make(
+                heading.identity,
+                "section",
+                "markdown",
+                first + 1,
+                last + 1,
+                body_line=min(heading.last + 2, last + 1),
+                heading_path=path,
+                level=heading.level,
+                suppressed=_suppressed(lines, first, heading.first) if comments else _NO_CODES,
+                title=title,
+                tags=tags,
+            )
+        chunks.append(chunk)
+    return chunks
 
 
 def _only_comments(lines: Sequence[str]) -> bool:
