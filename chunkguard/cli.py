@@ -529,7 +529,7 @@ def main() -> NoReturn:
     # writes is on disk by now (written atomically), and no worker is left.
     if isinstance(code, str):
         print(code, file=sys.stderr)
-    atexit._run_exitfuncs()
+    atexit._run_exitfuncs()  # what the interpreter's own exit would call
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed pipe, a closed stream
             stream.flush()

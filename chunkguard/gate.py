@@ -19,10 +19,9 @@ recorded there too and reported again as it was.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -152,7 +151,7 @@ class _Gate:
 
     def close(self) -> None:
         if self._committed is not None:
-            with contextlib.suppress(Exception):  # its errors are for load_baseline
+            with suppress(Exception):  # its errors are for load_baseline
                 self._committed()  # no git process left behind
             self._committed = None
         if self._reader is not None:
