@@ -14,9 +14,10 @@ import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from chunkguard.config import Config
+if TYPE_CHECKING:
+    from chunkguard.config import Config
 
 # Starting worker processes pays for this many files, or for fewer of this many
 # bytes in all (a few long chapters).

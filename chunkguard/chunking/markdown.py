@@ -50,9 +50,7 @@ def headings(ctx: ChunkContext) -> tuple[FrontMatter | None, list[_Heading]]:
     slug = Slugger().slug
     out: list[_Heading] = []
     for level, first, last, content, nested in cmark.headings(text, ctx.lines):
-        rendered, explicit = (
-            split_explicit_id(content) if content.endswith("}") else (content, None)
-        )
+        rendered, explicit = split_explicit_id(content)
         # Every heading takes its place in GitHub's numbering, also the ones
         # with an explicit id, whose `{#id}` GitHub shows as text.
         github = slug(content)
