@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -180,6 +181,17 @@ def _children(pid: int) -> list[int]:
     return [int(child) for child in listed.split()]
 
 
+def _two_workers(proc: subprocess.Popen[Any]) -> list[int]:
+    """The pids of ``proc``'s two worker processes, once both have started."""
+    workers: list[int] = []
+    deadline = time.monotonic() + 30
+    while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        workers = [pid for pid in _children(proc.pid) if "git" not in _command(pid)]
+        time.sleep(0.005)
+    assert len(workers) == 2, "the worker processes never started"
+    return workers
+
+
 @pytest.mark.skipif(
     not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
     reason="finds the worker processes through /proc (Linux)",
@@ -200,12 +212,7 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
             stderr=subprocess.PIPE,
             text=True,
         )
-        workers: list[int] = []
-        deadline = time.monotonic() + 30
-        while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
-            workers = [pid for pid in _children(proc.pid) if "git" not in _command(pid)]
-            time.sleep(0.005)
-        assert len(workers) == 2, "the worker processes never started"
+        workers = _two_workers(proc)
         time.sleep(0.15)  # into the work: the update itself takes seconds
         assert proc.poll() is None
         for pid in workers:
@@ -254,12 +261,7 @@ def test_ctrl_c_to_chunks_with_several_jobs(repo: Path) -> None:
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
-    workers: list[int] = []
-    deadline = time.monotonic() + 30
-    while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
-        workers = [pid for pid in _children(proc.pid) if "git" not in _command(pid)]
-        time.sleep(0.005)
-    assert len(workers) == 2, "the worker processes never started"
+    workers = _two_workers(proc)
     time.sleep(0.3)
     os.killpg(proc.pid, signal.SIGINT)
     try:
