@@ -99,20 +99,32 @@ def run_check(
         if update or accept_moves:
             stack.enter_context(manifest_lock(manifest_path))
         writing = update or accept_moves
-        gate = _Gate(config, update=writing, accept_moves=accept_moves, jobs=jobs)
-        stack.callback(gate.close)
-        try:
-            return gate.run(paths)
-        except ManifestSyntaxError as exc:
-            if exc.name != config.manifest:
-                raise
-            # The index validates chunk lines only when it reads them; a corrupt
-            # one found late makes the whole manifest unusable, as if found early.
-            gate.close()
-            gate = _Gate(config, update=writing, accept_moves=accept_moves, jobs=jobs, broken=exc)
+        broken: ManifestError | None = None
+        ignore_committed = False
+        while True:
+            gate = _Gate(
+                config,
+                update=writing,
+                accept_moves=accept_moves,
+                jobs=jobs,
+                broken=broken,
+                ignore_committed=ignore_committed,
+            )
             stack.callback(gate.close)
-            return gate.run(paths)
-    raise AssertionError("unreachable")  # pragma: no cover
+            try:
+                return gate.run(paths)
+            except ManifestSyntaxError as exc:
+                # The index checks what it reads when it reads it (a run on a few
+                # files reads a few blocks); a corrupt line found late makes the
+                # manifest unusable, as if found early: the current one is then
+                # rebuilt or reported, the committed one has no IDs to compare.
+                if exc.name == config.manifest and broken is None:
+                    broken = exc
+                elif exc.name == f"HEAD:{config.manifest}" and not ignore_committed:
+                    ignore_committed = True
+                else:
+                    raise
+                gate.close()
 
 
 @dataclass(slots=True)
@@ -124,6 +136,9 @@ class _Gate:
     notes: list[str] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     broken: ManifestError | None = None
+    ignore_committed: bool = False  # HEAD's manifest turned out to be corrupt
+    # A run on named files (the hook) reads the manifests lazily: only their blocks.
+    lazy: bool = False
     _reader: git.BlobReader | None = None
     _in_git: bool | None = None
     # The current manifest's blob ID, hashed on another thread while it is parsed.
@@ -173,7 +188,7 @@ class _Gate:
         try:
             if self.broken is not None:
                 raise self.broken
-            return ManifestIndex.from_bytes(data, name=self.config.manifest), data
+            return ManifestIndex.from_bytes(data, name=self.config.manifest, lazy=self.lazy), data
         except ManifestError as exc:
             if self.update:
                 self.notes.append(f"{exc}; rebuilding it")
@@ -192,11 +207,12 @@ class _Gate:
         committed = git.object_id(self.config.root, f"HEAD:{self.config.manifest}")
         if committed is None or (self._current_id is not None and committed == self._current_id()):
             return committed, None
-        data = git.read_blob(self.config.root, committed)
+        data = git.read_blob(self.config.root, committed) if not self.ignore_committed else None
         if data is None:
             return committed, None
+        name = f"HEAD:{self.config.manifest}"
         try:
-            return committed, ManifestIndex.from_bytes(data, name=f"HEAD:{self.config.manifest}")
+            return committed, ManifestIndex.from_bytes(data, name=name, lazy=self.lazy)
         except ManifestError:
             return committed, None  # a broken committed manifest has no IDs to compare with
 
@@ -215,6 +231,7 @@ class _Gate:
     def run(self, paths: Sequence[str] | None) -> CheckResult:
         config = self.config
         expected = expected_header(config)
+        self.lazy = paths is not None
         current, current_bytes = self.load_current()
         chunking_ok = current is not None and same_chunking(current.header, expected)
         rules_ok = chunking_ok and current is not None and current.header.rules == expected.rules
@@ -361,12 +378,16 @@ class _Gate:
         """
         root = self.config.root
         selected = {file.path: file.blob for file in selection.files}
-        known = set(current.paths) if current is not None else set()
-        committed = set(baseline.paths) if baseline is not None else set()
         if explicit:
-            gone = _missing(root, (known | committed) - selected.keys())
+            # Which listed files are gone: their paths alone, no block read.
+            listed = set(current.listed()) if current is not None else set()
+            if baseline is not None and baseline is not current:
+                listed.update(baseline.listed())
+            gone = _missing(root, listed - selected.keys())
             deleted = sorted(set(selection.missing) | set(gone), key=_byte_order)
             return list(selected.items()), [], deleted
+        known = set(current.paths) if current is not None else set()
+        committed = set(baseline.paths) if baseline is not None else set()
         deleted = sorted((known | committed) - set(selected), key=_byte_order)
         if current is None or not cache:
             return list(selected.items()), [], deleted

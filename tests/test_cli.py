@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -206,6 +207,29 @@ def test_exit_codes_and_whole_output_as_a_subprocess(repo: Path) -> None:
     assert run("check").returncode == 1
     usage = run("no-such-command")
     assert (usage.returncode, "No such command" in usage.stderr) == (2, True)
+
+
+def test_the_console_script_collects_garbage_rarely() -> None:
+    """The installed ``chunkguard`` runs ``chunkguard.__main__:main``, which raises the
+    collector's threshold before the command line's imports (seen by an exit handler)."""
+    (script,) = importlib.metadata.entry_points(group="console_scripts", name="chunkguard")
+    assert script.value == "chunkguard.__main__:main"
+    probe = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print(gc.get_threshold(), 'click' in sys.modules))\n"
+        "print(gc.get_threshold(), 'click' in sys.modules)\n"
+        "sys.argv = ['chunkguard', '--version']\n"
+        "from chunkguard.__main__ import main\n"
+        "main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    before, version, after = result.stdout.splitlines()
+    assert result.returncode == 0
+    assert before == "(700, 10, 10) False"
+    assert version.startswith("chunkguard, version")
+    assert after == "(100000, 50, 100) True"
 
 
 def test_binary_file_gives_a_message_not_a_traceback(repo: Path) -> None:

@@ -80,6 +80,50 @@ def test_merge_conflict_markers_are_reported_with_their_line(repo: Path) -> None
     assert run("check").exit_code == 0
 
 
+def test_a_hook_run_reads_only_its_files_blocks(repo: Path) -> None:
+    """A run on named files (the pre-commit hook) leaves a corrupt block of another file
+    as it is, for the whole-corpus check to report; its own files' blocks are updated."""
+    lines = (repo / MANIFEST).read_text().splitlines(keepends=True)
+    assert lines[4].startswith('{"file": "docs/b.md"')
+    lines[5] = '{"note": "not a chunk line"}\n'
+    (repo / MANIFEST).write_text("".join(lines))
+    write(repo, "docs/a.md", f"# A\n\n{SECTION}\n## B\n\n{SECTION}\nMore text.\n")
+    assert run("check", "--update", "docs/a.md").exit_code == 1  # the manifest changed
+    updated = (repo / MANIFEST).read_text().splitlines(keepends=True)
+    assert updated[5] == lines[5]
+    assert updated[3] != lines[3]  # docs/a.md#b grew
+    result = run("check", "--format", "json")
+    assert [(v[0], v[2]) for v in violations(result)] == [("CG401", 6)]
+    assert run("update").exit_code == 0
+    assert run("check").exit_code == 0
+
+
+def test_a_hook_run_rebuilds_a_corrupt_block_of_its_own_file(repo: Path) -> None:
+    lines = (repo / MANIFEST).read_text().splitlines(keepends=True)
+    lines[3] = '{"note": "not a chunk line"}\n'
+    (repo / MANIFEST).write_text("".join(lines))
+    result = run("check", "--format", "json", "docs/a.md")
+    assert [(v[0], v[2]) for v in violations(result)] == [("CG401", 4)]
+    fixed = run("check", "--update", "docs/a.md")
+    assert "rebuilding it" in fixed.output
+    assert run("check").exit_code == 0
+
+
+def test_a_corrupt_committed_manifest_leaves_ids_uncompared(repo: Path) -> None:
+    """HEAD's manifest, read lazily by a hook run, turns out corrupt in the block it
+    reads: the run goes on without comparing IDs, as if nothing were committed."""
+    lines = (repo / MANIFEST).read_text().splitlines(keepends=True)
+    lines[3] = '{"note": "not a chunk line"}\n'
+    (repo / MANIFEST).write_text("".join(lines))
+    commit_all(repo)
+    assert run("update").exit_code == 0  # the work tree's manifest is whole again
+    write(repo, "docs/a.md", f"# A\n\n{SECTION}\n## Renamed\n\n{SECTION}")
+    result = run("check", "--update", "--format", "json", "docs/a.md")
+    assert result.exit_code == 1  # the manifest changed; no CG402 without committed IDs
+    assert violations(result) == []
+    assert run("check").exit_code == 0
+
+
 def test_config_typo_exits_2_naming_file_and_key(repo: Path) -> None:
     write(repo, ".chunkguard.yaml", "szie:\n  max: 100\n")
     result = CliRunner().invoke(cli, ["check"])

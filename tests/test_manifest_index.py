@@ -46,13 +46,16 @@ def rows_of(parsed: Manifest) -> list[Row]:
     ]
 
 
-def test_index_accessors() -> None:
+@pytest.mark.parametrize("lazy", [False, True])
+def test_index_accessors(lazy: bool) -> None:
     golden = golden_manifest()
-    index = ManifestIndex.from_bytes(GOLDEN, name="m")
+    index = ManifestIndex.from_bytes(GOLDEN, name="m", lazy=lazy)
     assert index.header == HEADER
+    assert "docs/a.md" in index
+    assert 'docs/é "q".md' in index
+    assert sorted(index.listed()) == ["docs/a.md", 'docs/é "q".md']
     assert index.paths == ("docs/a.md", 'docs/é "q".md')
     assert len(index) == 2
-    assert "docs/a.md" in index
     assert "docs/b.md" not in index
     assert index.blob("docs/a.md") == BLOB
     assert index.blob('docs/é "q".md') is None
@@ -97,21 +100,29 @@ def test_index_of_a_manifest_without_files() -> None:
 
 
 @settings(deadline=None, max_examples=200)
-@given(manifests(), st.data())
-def test_index_answers_what_parse_answers(original: Manifest, draw: st.DataObject) -> None:
+@given(manifests(), st.data(), st.booleans())
+def test_index_answers_what_parse_answers(
+    original: Manifest, draw: st.DataObject, lazy: bool
+) -> None:
     data = render(original)
     parsed = parse(data, name="m")  # files in manifest order
-    index = ManifestIndex(data, name="m")
-    assert index.paths == tuple(parsed.files)
+    index = ManifestIndex(data, name="m", lazy=lazy)
+    assert sorted(index.listed()) == sorted(parsed.files)
     for path, file in parsed.files.items():
+        assert path in index
         assert index.entry(path) == file
         assert index.findings(path) == file.findings
         assert index.blob(path) == file.blob
         assert index.ids(path) == {c.id for c in file.chunks}
+    absent = draw.draw(names)
+    if absent not in parsed.files:
+        assert absent not in index
+        assert index.entry(absent) is None
     rows = rows_of(parsed)
-    assert list(index.chunk_rows()) == rows
     wanted = draw.draw(st.sets(st.sampled_from([r[0] for r in rows]))) if rows else set()
     assert list(index.rows_with(wanted)) == [r for r in rows if r[0] in wanted]
+    assert list(index.chunk_rows()) == rows
+    assert index.paths == tuple(parsed.files)
 
 
 # -- reading only what is asked -----------------------------------------------------------------
@@ -218,9 +229,9 @@ def replacements(draw: st.DrawFn) -> tuple[Manifest, dict[str, FileEntry | None]
 
 
 @settings(deadline=None, max_examples=200)
-@given(replacements())
+@given(replacements(), st.booleans())
 def test_replace_equals_full_render(
-    case: tuple[Manifest, dict[str, FileEntry | None], Header],
+    case: tuple[Manifest, dict[str, FileEntry | None], Header], lazy: bool
 ) -> None:
     original, changes, header = case
     files = dict(original.files)
@@ -229,7 +240,7 @@ def test_replace_equals_full_render(
             files.pop(path, None)
         else:
             files[path] = new
-    index = ManifestIndex(render(original), name="m")
+    index = ManifestIndex(render(original), name="m", lazy=lazy)
     assert index.replace(changes, header) == render(Manifest(header, files))
 
 
@@ -282,3 +293,90 @@ def test_partial_update_of_a_large_manifest(tmp_path: Path) -> None:
     files[added.path] = added
     del files[removed]
     assert new == render(Manifest(HEADER, files))
+
+
+# -- a lazy index: what a run on a few files reads ---------------------------------------------
+
+
+def _corrupt_block(data: bytes, path: str) -> tuple[bytes, int]:
+    """``data`` with the second chunk line of ``path``'s block replaced by a line of
+    another kind, and that line's number."""
+    lines = data.split(b"\n")
+    number = lines.index(
+        next(line for line in lines if line.startswith(b'{"file": "' + path.encode()))
+    )
+    lines[number + 2] = b'{"note": "not a chunk line"}'
+    return b"\n".join(lines), number + 3
+
+
+def test_a_lazy_index_reads_only_the_blocks_it_is_asked_about() -> None:
+    big = synthetic(300, 3)
+    broken = synthetic_path(200)
+    data, line = _corrupt_block(render(big), broken)
+    with pytest.raises(ManifestSyntaxError) as eager:
+        ManifestIndex(data, name="m")
+    assert eager.value.line == line
+
+    index = ManifestIndex(data, name="m", lazy=True)
+    asked = synthetic_path(17)
+    assert index.entry(asked) == big.files[asked]
+    changed = entry(asked, "new")
+    added = entry("docs/zz.md", "x")
+    new = index.replace({asked: changed, added.path: added}, HEADER)
+    files = dict(big.files)
+    files[asked] = changed
+    files[added.path] = added
+    expected, _ = _corrupt_block(render(manifest(*files.values())), broken)
+    assert new == expected  # the corrupt block is copied as it is, for a full check to report
+    with pytest.raises(ManifestSyntaxError) as lazy:
+        index.entry(broken)
+    assert (lazy.value.line, lazy.value.what) == (eager.value.line, eager.value.what)
+    with pytest.raises(ManifestSyntaxError):
+        index.paths  # noqa: B018  (asking for every file scans, and checks, all of them)
+
+
+def test_a_lazy_index_names_the_line_of_a_corrupt_file_line() -> None:
+    big = synthetic(50, 2)
+    asked = synthetic_path(33)  # every 11th file has findings: its file line is read as JSON
+    data = render(big).replace(b'"line": 12', b'"line": 0', 4)
+    number = data.split(b"\n").index(
+        next(line for line in data.split(b"\n") if asked.encode() in line)
+    )
+    index = ManifestIndex(data, name="m", lazy=True)
+    with pytest.raises(ManifestSyntaxError) as lazy:
+        index.findings(asked)
+    with pytest.raises(ManifestSyntaxError) as eager:
+        ManifestIndex(data, name="m").findings(asked)
+    assert lazy.value.line == eager.value.line == number + 1
+
+
+def test_a_lazy_index_still_refuses_merge_conflict_markers() -> None:
+    lines = render(synthetic(20, 2)).split(b"\n")
+    lines[10:10] = [b"<<<<<<< ours"]
+    lines[14:14] = [b"=======", b">>>>>>> theirs"]
+    with pytest.raises(ManifestSyntaxError) as found:
+        ManifestIndex(b"\n".join(lines), name="m", lazy=True)
+    assert found.value.line == 11
+    assert "merge conflict" in str(found.value)
+
+
+def test_a_lazy_index_of_a_large_manifest_seeks_without_scanning() -> None:
+    big = synthetic(7000, 9)
+    data = render(big)
+    eager = ManifestIndex(data, name="m")
+    started = time.perf_counter()
+    lazy = ManifestIndex(data, name="m", lazy=True)
+    changes: dict[str, FileEntry | None] = {
+        synthetic_path(0): entry(synthetic_path(0), "first"),
+        synthetic_path(3250): None,
+        synthetic_path(6999): entry(synthetic_path(6999), "last"),
+        "docs/section-00/page-00000a.md": entry("docs/section-00/page-00000a.md", "new"),
+        "zzz.md": entry("zzz.md", "end"),
+        "a.md": entry("a.md", "start"),
+    }
+    replaced = lazy.replace(changes, HEADER)
+    elapsed = time.perf_counter() - started
+    print(f"\nlazy index of 7,000 files and a replace of six: {1000 * elapsed:.1f} ms")
+    assert replaced == eager.replace(changes, HEADER)
+    assert list(lazy.rows_with({HASH})) == list(eager.rows_with({HASH}))  # every chunk's
+    assert sorted(lazy.listed()) == sorted(eager.paths)
