@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -83,6 +83,15 @@ class Config:
         if not self.include_spec.match(path):
             return False
         return not (self.exclude_spec and self.exclude_spec.match(path))
+
+    def selected(self, paths: Iterable[str]) -> list[str]:
+        """The paths ``selects``, in their order: one pass for a whole corpus."""
+        never = self._never
+        chosen = self.include_spec.filter(path for path in paths if path not in never)
+        if self.exclude_spec:
+            excluded = set(self.exclude_spec.filter(chosen))
+            chosen = [path for path in chosen if path not in excluded]
+        return chosen
 
     def severity(self, code: str) -> Severity:
         return self.severities[code]

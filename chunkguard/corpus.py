@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
@@ -61,10 +60,11 @@ def select_files(
         found, missing = _from_walk(root, named)
     if named is not None:
         missing |= {path for path in named if not os.path.lexists(root / path)}
-    files = (SelectedFile(path, blob) for path, blob in found.items() if config.selects(path))
+    chosen = config.selected(found)
+    chosen.sort(key=_sort_key)
     return Selection(
-        files=tuple(sorted(files, key=lambda file: _sort_key(file.path))),
-        missing=tuple(sorted((p for p in missing if config.selects(p)), key=_sort_key)),
+        files=tuple([SelectedFile(path, found[path]) for path in chosen]),
+        missing=tuple(sorted(config.selected(missing), key=_sort_key)),
         explicit=named is not None,
     )
 
@@ -239,8 +239,7 @@ class _Ignores:
                 yield path
 
 
-@dataclass(frozen=True, slots=True)
-class _Rules:
+class _Rules(NamedTuple):
     spec: pathspec.GitIgnoreSpec
     # The same patterns with negations dropped: tells whether any pattern matches at
     # all, which decides whether this file has a say or its parent's does.

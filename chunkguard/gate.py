@@ -275,10 +275,12 @@ class _Gate:
             entries[entry.path] = entry
         for path in deleted:
             entries[path] = None
-        if current is not None:
+        if current is not None and cached:
             # What the file-level rules found for the unchanged files, as recorded.
+            recorded = current.paths_with_findings()
             for path in cached:
-                self.violations.extend(to_violations(config, path, current.findings(path)))
+                if path in recorded:
+                    self.violations.extend(to_violations(config, path, current.findings(path)))
         self.stability(baseline, entries, new_chunks)
         if not self.update and chunking_ok and current is not None:
             self.staleness(current, entries, deleted)

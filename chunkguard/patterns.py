@@ -9,7 +9,7 @@ import off the pre-commit hook path. Anything else goes to pathspec's
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -50,6 +50,14 @@ class PathPatterns:
         if self._suffixes is not None:
             return self._suffix_search is not None and self._suffix_search(path) is not None
         return self.spec().match_file(path)
+
+    def filter(self, paths: Iterable[str]) -> list[str]:
+        """The paths that match, in their order (``match`` of each, in one pass)."""
+        if self._suffixes is not None:
+            search = self._suffix_search
+            return [path for path in paths if search(path)] if search is not None else []
+        match = self.spec().match_file
+        return [path for path in paths if match(path)]
 
     def spec(self) -> pathspec.GitIgnoreSpec:
         """The compiled patterns (raises pathspec's error for an invalid pattern)."""

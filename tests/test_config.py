@@ -167,6 +167,29 @@ def test_selects_never_returns_the_manifest_even_when_included(root: Path) -> No
     assert not config.selects(".chunkguard.yml")
 
 
+@pytest.mark.parametrize(
+    "yaml_text",
+    [
+        pytest.param("", id="defaults"),
+        pytest.param("exclude: ['docs/generated/']\n", id="exclude"),
+        pytest.param("include: ['**/*']\nmanifest: meta/chunks.md\n", id="everything"),
+        pytest.param("include: ['docs/**/*.md', '!docs/old/']\n", id="pathspec"),
+        pytest.param("include: ['*.txt']\nexclude: ['*.md']\n", id="nothing-markdown"),
+    ],
+)
+def test_selected_is_selects_in_one_pass(root: Path, yaml_text: str) -> None:
+    config = load_yaml(root, yaml_text)
+    paths = [
+        "README.md", "docs/deep/guide.markdown", "pkg/mod.py", "page.mdx", "notes.txt",
+        "docs/generated/api.md", "docs/old/a.md", "docs/new/b.md", "meta/chunks.md",
+        "meta/other.md", "chunkguard.manifest.jsonl", ".chunkguard.yaml", "x.md/inner.txt",
+    ]  # fmt: skip
+    expected = [path for path in paths if config.selects(path)]
+    assert config.selected(paths) == expected
+    assert config.selected(reversed(paths)) == expected[::-1]
+    assert 0 < len(expected) < len(paths)
+
+
 def test_pyproject_table(root: Path) -> None:
     write(
         root,

@@ -64,6 +64,7 @@ def test_index_accessors(lazy: bool) -> None:
     assert [f.rule for f in index.findings("docs/a.md")] == ["CG302", "CG201"]
     assert index.findings('docs/é "q".md') == ()
     assert index.findings("docs/b.md") == ()
+    assert index.paths_with_findings() == {"docs/a.md"}
     assert index.chunk_count("docs/a.md") == 2
     assert index.chunk_count("docs/b.md") == 0
     assert index.entry("docs/a.md") == golden.files["docs/a.md"]
@@ -108,6 +109,8 @@ def test_index_answers_what_parse_answers(
     parsed = parse(data, name="m")  # files in manifest order
     index = ManifestIndex(data, name="m", lazy=lazy)
     assert sorted(index.listed()) == sorted(parsed.files)
+    with_findings = {path for path, file in parsed.files.items() if file.findings}
+    assert index.paths_with_findings() == with_findings
     for path, file in parsed.files.items():
         assert path in index
         assert index.entry(path) == file

@@ -37,9 +37,8 @@ _T = TypeVar("_T")
 
 # The key, quotes included: inside a JSON string its quotes would be escaped.
 _MOVED_FROM = re.compile(rb'"moved_from"')
-# A file line's path: no JSON string holds an unescaped quote, so its string ends
-# at the first '", "blob": '.
-_FILE_PATH = re.compile(rb'\n\{"file": "(.*?)", "blob": ')
+# A file line's path, as a JSON string's inside (unrolled: each character matches one way).
+_FILE_PATH = re.compile(rb'\n\{"file": "([^"\\]*(?:\\.[^"\\]*)*)", "blob": ')
 _FILE_LINE = b'\n{"file": '
 
 
@@ -261,14 +260,14 @@ class ManifestIndex:
         deleted ones. A file line of another shape has the whole manifest scanned."""
         if self._blocks is not None:
             return list(self._paths)
-        paths: list[str] = []
-        for raw in _FILE_PATH.findall(self._data, self._body - 1):
-            try:
-                path = json.loads(b'"' + raw + b'"') if b"\\" in raw else raw.decode("utf-8")
-            except ValueError:  # UnicodeDecodeError and JSONDecodeError both are
-                return list(self._all())
-            paths.append(path)
-        return paths
+        raws = _FILE_PATH.findall(self._data, self._body - 1)
+        try:
+            return [
+                json.loads(b'"' + raw + b'"') if b"\\" in raw else raw.decode("utf-8")
+                for raw in raws
+            ]
+        except ValueError:  # UnicodeDecodeError and JSONDecodeError both are
+            return list(self._all())
 
     @classmethod
     def from_bytes(cls, data: bytes, *, name: str, lazy: bool = False) -> ManifestIndex:
@@ -327,6 +326,10 @@ class ManifestIndex:
 
             found = self._findings[path] = self._numbered(block.start, block.line, read).findings
         return found
+
+    def paths_with_findings(self) -> set[str]:
+        """The files whose file line records findings (none of them decoded)."""
+        return {path for path, block in self._all().items() if block.has_findings}
 
     def chunk_count(self, path: str) -> int:
         block = self._block(path)
@@ -440,8 +443,8 @@ class ManifestIndex:
         for path, entry in entries.items():
             if entry is not None and entry.path != path:
                 raise ValueError(f"entries[{path!r}] holds the entry of {entry.path!r}")
-        data = self._data
-        parts = [to_bytes(header_text(header))]
+        data = memoryview(self._data)  # slices of a view copy nothing: only the join does
+        parts: list[bytes | memoryview] = [to_bytes(header_text(header))]
         pos = self._body
         for path in sorted(entries, key=path_key):
             start, end = self._span(path)

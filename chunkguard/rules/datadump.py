@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from chunkguard.model import Chunk
 from chunkguard.rules.base import FileContext, Finding
@@ -90,8 +90,7 @@ _TABLE_ROW = re.compile(r"^[ \t]*\||[^|\n]*\|[^|\n]*\|")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 
 
-@dataclass(frozen=True, slots=True)
-class _Blob:
+class _Blob(NamedTuple):
     first: int  # 0-based line index in the text searched
     last: int
     what: str

@@ -55,7 +55,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from chunkguard.model import Chunk
 from chunkguard.rules.base import FileContext, Finding
@@ -85,8 +85,7 @@ _STEMS = tuple(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _Index:
+class _Index(NamedTuple):
     names: tuple[str, ...]
     # Shingle hash -> bit mask of the licenses that contain it: one dict
     # lookup per shingle answers for all licenses at once.
@@ -94,8 +93,7 @@ class _Index:
     sizes: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class _Match:
+class _Match(NamedTuple):
     spdx: str
     found: int
     total: int

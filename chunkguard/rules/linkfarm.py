@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from chunkguard.model import Chunk
 from chunkguard.rules.base import FileContext, Finding
@@ -99,8 +99,7 @@ _WORDY = re.compile(r"[^\W_]+")
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x01")
 
 
-@dataclass(frozen=True, slots=True)
-class LinkStats:
+class LinkStats(NamedTuple):
     links: int
     link_lines: int
     lines: int
