@@ -289,8 +289,8 @@ class _Gate:
         if self.update:
             changed = self.write(current, current_bytes, entries, expected, whole=not explicit)
         chunk_count = sum(len(e.chunks) for e in entries.values() if e is not None)
-        if current is not None:
-            chunk_count += sum(current.chunk_count(path) for path in cached)
+        if current is not None and cached:
+            chunk_count += current.chunk_total(cached)
         return self.result(selection, chunk_count, changed)
 
     def rebuild(
@@ -533,13 +533,11 @@ class _Gate:
             if entry is not None:
                 rows.extend((c.hash, c.id, path, c.lines[0], c.suppressed) for c in entry.chunks)
         if current is not None:
-            if explicit:
-                wanted = {row[0] for row in rows}
-            else:
-                # Repeated in the manifest, or a checked chunk's hash (which may
-                # repeat one elsewhere): only those rows are decoded.
-                wanted = current.repeated_hashes() | {row[0] for row in rows}
-            rows.extend(row for row in current.rows_with(wanted) if row[2] not in entries)
+            checked = {row[0] for row in rows}
+            # Repeated in the manifest, or a checked chunk's hash (which may repeat
+            # one elsewhere): only those rows are decoded.
+            found = current.rows_with(checked) if explicit else current.repeated_rows(checked)
+            rows.extend(row for row in found if row[2] not in entries)
         self.violations.extend(
             duplicate_violations(self.config, rows, only=set(entries) if explicit else None)
         )

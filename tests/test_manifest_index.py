@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from manifest_samples import (
     GOLDEN,
     HASH,
     HEADER,
+    chunk,
     entry,
     file_entries,
     finding,
@@ -67,6 +69,7 @@ def test_index_accessors(lazy: bool) -> None:
     assert index.paths_with_findings() == {"docs/a.md"}
     assert index.chunk_count("docs/a.md") == 2
     assert index.chunk_count("docs/b.md") == 0
+    assert index.chunk_total(["docs/a.md", "docs/b.md", 'docs/é "q".md']) == 2 + 0 + 0
     assert index.entry("docs/a.md") == golden.files["docs/a.md"]
     assert index.entry('docs/é "q".md') == golden.files['docs/é "q".md']
     assert index.entry("docs/b.md") is None
@@ -86,8 +89,16 @@ def test_index_accessors(lazy: bool) -> None:
     assert list(index.rows_with(set())) == []
     assert index.repeated_hashes() == set()
     assert index.data == GOLDEN
+    assert index.repeated_rows() == []
+    assert index.repeated_rows({"fedcba9876543210"}) == [
+        ("fedcba9876543210", "docs/a.md#setup", "docs/a.md", 5, ("CG402", "CG501")),
+    ]
     repeated = ManifestIndex(GOLDEN.replace(b"fedcba9876543210", HASH.encode()), name="m")
     assert repeated.repeated_hashes() == {HASH}
+    assert [row[1] for row in repeated.repeated_rows()] == [
+        "docs/a.md#~preamble",
+        "docs/a.md#setup",
+    ]
 
 
 def test_index_of_a_manifest_without_files() -> None:
@@ -109,8 +120,6 @@ def test_index_answers_what_parse_answers(
     parsed = parse(data, name="m")  # files in manifest order
     index = ManifestIndex(data, name="m", lazy=lazy)
     assert sorted(index.listed()) == sorted(parsed.files)
-    with_findings = {path for path, file in parsed.files.items() if file.findings}
-    assert index.paths_with_findings() == with_findings
     for path, file in parsed.files.items():
         assert path in index
         assert index.entry(path) == file
@@ -126,6 +135,14 @@ def test_index_answers_what_parse_answers(
     assert list(index.rows_with(wanted)) == [r for r in rows if r[0] in wanted]
     assert list(index.chunk_rows()) == rows
     assert index.paths == tuple(parsed.files)
+    repeated = {r[0] for r in rows if [x[0] for x in rows].count(r[0]) > 1}
+    assert index.repeated_hashes() == repeated
+    assert index.repeated_rows(wanted) == [r for r in rows if r[0] in wanted | repeated]
+    with_findings = {path for path, file in parsed.files.items() if file.findings}
+    assert index.paths_with_findings() == with_findings
+    some = draw.draw(st.lists(st.sampled_from([*parsed.files, "absent.md"])))
+    expected = sum(len(parsed.files[p].chunks) for p in some if p in parsed.files)
+    assert index.chunk_total(some) == expected
 
 
 # -- reading only what is asked -----------------------------------------------------------------
@@ -383,3 +400,31 @@ def test_a_lazy_index_of_a_large_manifest_seeks_without_scanning() -> None:
     assert replaced == eager.replace(changes, HEADER)
     assert list(lazy.rows_with({HASH})) == list(eager.rows_with({HASH}))  # every chunk's
     assert sorted(lazy.listed()) == sorted(eager.paths)
+
+
+def digest(number: int, chunk_number: int) -> str:
+    """Shared among the even files, unique in the odd ones."""
+    if number % 2:
+        return f"{number:08x}{chunk_number:08x}"
+    return f"{(number * chunk_number) % 11:016x}"
+
+
+def test_repeated_rows_are_found_by_counting_chunk_lines() -> None:
+    """Hashes repeated across files, within a file, at a block's first and last line, in
+    an escaped path's block, and next to unique ones: rows_with those hashes, in order."""
+    files = []
+    for number in range(40):
+        path = f'docs/{number:02d} "q".md' if number % 7 == 0 else synthetic_path(number)
+        chunks = tuple(
+            replace(chunk(path, f"c{c}", 2 * c + 1, 2 * c + 2), hash=digest(number, c))
+            for c in range(number % 5)
+        )
+        files.append(FileEntry(path, BLOB, chunks))
+    big = manifest(*files)
+    index = ManifestIndex(render(big), name="m")
+    rows = rows_of(parse(render(big), name="m"))
+    repeated = {r[0] for r in rows if sum(x[0] == r[0] for x in rows) > 1}
+    assert 0 < len(repeated) < len({r[0] for r in rows})
+    assert index.repeated_rows() == [r for r in rows if r[0] in repeated]
+    unique = next(r[0] for r in rows if r[0] not in repeated)
+    assert index.repeated_rows({unique}) == list(index.rows_with(repeated | {unique}))

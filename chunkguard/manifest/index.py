@@ -7,7 +7,8 @@ import json
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from itertools import accumulate, compress
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
@@ -309,7 +310,9 @@ class ManifestIndex:
 
     def blob(self, path: str) -> str | None:
         """The recorded blob id; None when the file is not listed or has none."""
-        block = self._block(path)
+        # Asked for every file by a whole-corpus check: the scanned case inline.
+        blocks = self._blocks
+        block = blocks.get(path) if blocks is not None else self._block(path)
         return None if block is None else block.blob
 
     def findings(self, path: str) -> tuple[StoredFinding, ...]:
@@ -334,6 +337,11 @@ class ManifestIndex:
     def chunk_count(self, path: str) -> int:
         block = self._block(path)
         return 0 if block is None else block.chunks
+
+    def chunk_total(self, paths: Iterable[str]) -> int:
+        """The chunks of these files, together."""
+        get = self._all().get
+        return sum(block.chunks for block in map(get, paths) if block is not None)
 
     def ids(self, path: str) -> frozenset[str]:
         """One file's chunk IDs, read without decoding its lines as JSON."""
@@ -390,11 +398,42 @@ class ManifestIndex:
         Every chunk line must hold one hash as ``render`` writes it; the other
         fields are not checked.
         """
+        return {digest.decode("ascii") for digest in self._repeated(self._hash_list())}
+
+    def repeated_rows(self, also: Collection[str] = ()) -> list[Row]:
+        """``rows_with`` the hashes two or more chunks share, and ``also``: what CG501
+        needs of a whole corpus, found with one regular expression over the bytes.
+
+        The n-th hash found is the n-th chunk line's, so each row's line is found
+        by counting chunk lines, not by searching the manifest again.
+        """
+        found = self._hash_list()
+        wanted = self._repeated(found) | {digest.encode("ascii") for digest in also}
+        if not wanted:
+            return []
+        blocks = list(self._all().items())
+        firsts = list(accumulate((block.chunks for _, block in blocks), initial=0))
+        rows: list[Row] = []
+        for number in compress(range(len(found)), map(wanted.__contains__, found)):
+            at = bisect_right(firsts, number) - 1
+            path, block = blocks[at]
+            line_start = block.eol + 1
+            for _ in range(number - firsts[at]):
+                line_start = self._data.index(b"\n", line_start) + 1
+            rows.append(self._row_at(line_start, path))
+        return rows
+
+    def _hash_list(self) -> list[bytes]:
+        """Every chunk line's hash, in manifest order."""
         self._all()
         found = HASH.findall(self._data)
         if len(found) != self._chunks:
             raise self._diagnose(2)
-        return {digest.decode("ascii") for digest, count in Counter(found).items() if count > 1}
+        return found
+
+    @staticmethod
+    def _repeated(found: list[bytes]) -> set[bytes]:
+        return {digest for digest, times in Counter(found).items() if times > 1}
 
     def rows_with(self, hashes: Collection[str]) -> Iterator[Row]:
         """``(hash, id, path, start line, suppressed rule codes)`` of the chunks whose
