@@ -62,8 +62,9 @@ def select_files(
         missing |= {path for path in named if not os.path.lexists(root / path)}
     chosen = config.selected(found)
     chosen.sort(key=_sort_key)
+    blobs = map(found.__getitem__, chosen)
     return Selection(
-        files=tuple([SelectedFile(path, found[path]) for path in chosen]),
+        files=tuple(map(SelectedFile._make, zip(chosen, blobs, strict=True))),
         missing=tuple(sorted(config.selected(missing), key=_sort_key)),
         explicit=named is not None,
     )

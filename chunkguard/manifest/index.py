@@ -9,6 +9,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from itertools import accumulate, compress
+from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
@@ -412,7 +413,7 @@ class ManifestIndex:
         if not wanted:
             return []
         blocks = list(self._all().items())
-        firsts = list(accumulate((block.chunks for _, block in blocks), initial=0))
+        firsts = list(accumulate(map(attrgetter("chunks"), self._all().values()), initial=0))
         rows: list[Row] = []
         for number in compress(range(len(found)), map(wanted.__contains__, found)):
             at = bisect_right(firsts, number) - 1
