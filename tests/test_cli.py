@@ -227,7 +227,8 @@ def test_the_console_script_collects_garbage_rarely() -> None:
     )
     before, version, after = result.stdout.splitlines()
     assert result.returncode == 0
-    assert before == "(700, 10, 10) False"
+    assert before.endswith(" False")  # click not imported yet,
+    assert before != "(100000, 50, 100) False"  # and Python's own thresholds
     assert version.startswith("chunkguard, version")
     assert after == "(100000, 50, 100) True"
 

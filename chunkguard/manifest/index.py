@@ -100,8 +100,9 @@ class ManifestIndex:
         self._keys: list[bytes] = []
         self._paths: tuple[str, ...] = ()
         self._chunks = 0
-        # No scan for conflict markers: a marker line breaks the block structure
-        # the scan checks, and _diagnose then has parse name it.
+        # The scan needs no search for conflict markers: a marker line breaks the
+        # block structure it checks, and _diagnose then has parse name it. A lazy
+        # index searches for them, and scans (to name the line) when there are some.
         if not lazy or _conflicted(data):
             self._scan()
 
@@ -259,7 +260,8 @@ class ManifestIndex:
     def listed(self) -> list[str]:
         """Every file's path, read from the file lines alone (neither their order nor
         their blocks are checked): what a run on a few files needs to notice the
-        deleted ones. A file line of another shape has the whole manifest scanned."""
+        deleted ones. A path that does not decode has the whole manifest scanned,
+        which names its line; a file line of another shape is not listed."""
         if self._blocks is not None:
             return list(self._paths)
         raws = _FILE_PATH.findall(self._data, self._body - 1)
