@@ -168,15 +168,19 @@ class ManifestIndex:
         (an escaped path, findings, another spacing): decoded as JSON."""
         start = head.start() + 1
         eol = self._data.index(b"\n", start)
+        parsed = self._file_line(start, eol, line)
+        found = bool(parsed.findings)
+        block = _Block(line, start, eol, end, parsed.chunks, parsed.blob, found)
+        return parsed.path, path_key(parsed.path), block
+
+    def _file_line(self, start: int, eol: int, line: int) -> FileLine:
+        """The file line from ``start`` to ``eol``, decoded as JSON (its number: ``line``)."""
 
         def read(number: int) -> FileLine:
             text = text_lines(self._data[start : eol + 1], self._name, number)[0]
             return file_line(text, self._name, number)
 
-        parsed = self._numbered(start, line, read)
-        found = bool(parsed.findings)
-        block = _Block(line, start, eol, end, parsed.chunks, parsed.blob, found)
-        return parsed.path, path_key(parsed.path), block
+        return self._numbered(start, line, read)
 
     def _numbered(self, start: int, line: int, read: Callable[[int], _T]) -> _T:
         """``read(first line's number)`` for the lines from ``start``; when their number
@@ -325,21 +329,13 @@ class ManifestIndex:
             return ()
         found = self._findings.get(path)
         if found is None:
-
-            def read(number: int) -> FileLine:
-                text = text_lines(self._data[block.start : block.eol + 1], self._name, number)[0]
-                return file_line(text, self._name, number)
-
-            found = self._findings[path] = self._numbered(block.start, block.line, read).findings
+            parsed = self._file_line(block.start, block.eol, block.line)
+            found = self._findings[path] = parsed.findings
         return found
 
     def paths_with_findings(self) -> set[str]:
         """The files whose file line records findings (none of them decoded)."""
         return {path for path, block in self._all().items() if block.has_findings}
-
-    def chunk_count(self, path: str) -> int:
-        block = self._block(path)
-        return 0 if block is None else block.chunks
 
     def chunk_total(self, paths: Iterable[str]) -> int:
         """The chunks of these files, together."""
@@ -395,14 +391,6 @@ class ManifestIndex:
             rows = [_chunk_row(chunk, path) for chunk in self._entry(block).chunks]
         return rows
 
-    def repeated_hashes(self) -> set[str]:
-        """The hashes two or more chunks share: one regular expression over the bytes.
-
-        Every chunk line must hold one hash as ``render`` writes it; the other
-        fields are not checked.
-        """
-        return {digest.decode("ascii") for digest in self._repeated(self._hash_list())}
-
     def repeated_rows(self, also: Collection[str] = ()) -> list[Row]:
         """``rows_with`` the hashes two or more chunks share, and ``also``: what CG501
         needs of a whole corpus, found with one regular expression over the bytes.
@@ -427,7 +415,8 @@ class ManifestIndex:
         return rows
 
     def _hash_list(self) -> list[bytes]:
-        """Every chunk line's hash, in manifest order."""
+        """Every chunk line's hash, in manifest order. Each chunk line must hold one
+        hash as ``render`` writes it; their other fields are not checked."""
         self._all()
         found = HASH.findall(self._data)
         if len(found) != self._chunks:
