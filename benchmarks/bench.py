@@ -1,4 +1,4 @@
-"""chunkguard against the peers and the floors, and its gate paths, with the ratios of issue 5.
+"""chunkgate against the peers and the floors, and its gate paths, with the ratios of issue 5.
 
 Run by hand (never as a test), from the repository root::
 
@@ -11,14 +11,14 @@ of a run go one after the other, so that a busy machine slows all of them
 alike, and the table shows medians. "chunk" is the CPU time
 (``process_time``) of reading and chunking every file, measured inside the
 tool's process after its imports; "wall" is the same loop's wall time;
-"import" is the import time. Whole commands (``chunkguard chunks``, the gate,
+"import" is the import time. Whole commands (``chunkgate chunks``, the gate,
 ``python -c "import click"``) are timed from outside: wall time including
 interpreter start-up.
 
 Every process gets a bytecode cache (``PYTHONPYCACHEPREFIX`` in a temporary
 folder, warmed before timing), as an installed package has: an editable
 checkout under ``PYTHONDONTWRITEBYTECODE=1`` would otherwise compile all of
-chunkguard on every start.
+chunkgate on every start.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from tables import Sample, Samples, report
 HERE = Path(__file__).resolve().parent
 DEFAULT_MARKDOWN = HERE.parents[1] / "shared/corpora/fastapi-docs/docs"
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-MARKDOWN_TOOLS = ("chunkguard", "langchain", "chonkie", "semchunk", "read", "cmark", "pyromark")
+MARKDOWN_TOOLS = ("chunkgate", "langchain", "chonkie", "semchunk", "read", "cmark", "pyromark")
 INFORMATIONAL = ("markdown-it",)  # minutes per run: --informational-runs
-PYTHON_TOOLS = ("chunkguard-python", "ast")
+PYTHON_TOOLS = ("chunkgate-python", "ast")
 IMPORT_CLICK = [sys.executable, "-c", "import click"]
 
 
@@ -106,8 +106,8 @@ def bench_git(
     corpus: Path, runs: int, hook_runs: int, workdir: Path, config: str | None
 ) -> dict[str, object]:
     out: dict[str, object] = {}
-    cg = gitrepo.chunkguard_command()
-    debug = {**gitrepo.ENV, "CHUNKGUARD_DEBUG_GIT": "1"}
+    cg = gitrepo.chunkgate_command()
+    debug = {**gitrepo.ENV, "CHUNKGATE_DEBUG_GIT": "1"}
 
     log("  cold update of 1,000 files (peak RSS)")
     small = workdir / "repo1000"
@@ -170,7 +170,7 @@ def _warm(command: Sequence[str], cwd: Path) -> None:
 def _cold_update(repo: Path, jobs: int) -> tuple[Sample, bytes]:
     manifest = repo / gitrepo.MANIFEST
     manifest.unlink(missing_ok=True)
-    sample = command_run([*gitrepo.chunkguard_command(), "update", "-q", "--jobs", str(jobs)], repo)
+    sample = command_run([*gitrepo.chunkgate_command(), "update", "-q", "--jobs", str(jobs)], repo)
     return sample, manifest.read_bytes()
 
 
@@ -189,14 +189,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--default-config",
         action="store_true",
-        help="gate repositories with chunkguard's defaults instead of a config the corpus passes",
+        help="gate repositories with chunkgate's defaults instead of a config the corpus passes",
     )
     parser.add_argument("--json", type=Path, help="also write every sample here")
     args = parser.parse_args(argv)
     sections = set(args.only.split(","))
     corpus: Path = args.markdown.resolve()
     results: dict[str, object] = {"runs": args.runs, "markdown_corpus": str(corpus)}
-    with tempfile.TemporaryDirectory(prefix="chunkguard-bench-") as workdir:
+    with tempfile.TemporaryDirectory(prefix="chunkgate-bench-") as workdir:
         _bytecode_cache(Path(workdir))
         if "markdown" in sections:
             log(f"Markdown: {corpus}")
@@ -206,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.runs,
                 extra=INFORMATIONAL,
                 extra_runs=args.informational_runs,
-                cli=[*gitrepo.chunkguard_command(), "chunks", "--format", "jsonl", "."],
+                cli=[*gitrepo.chunkgate_command(), "chunks", "--format", "jsonl", "."],
             )
         if "python" in sections:
             log(f"Python: {STDLIB}")
@@ -223,13 +223,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _bytecode_cache(workdir: Path) -> None:
     """Give every timed process a bytecode cache (see the module docstring), and
-    chunkguard a cache folder of its own (the parsed config).
+    chunkgate a cache folder of its own (the parsed config).
 
     The caches are filled by a first, untimed run of every command.
     """
     gitrepo.ENV.pop("PYTHONDONTWRITEBYTECODE", None)
     gitrepo.ENV["PYTHONPYCACHEPREFIX"] = os.fspath(workdir / "pycache")
-    gitrepo.ENV["CHUNKGUARD_CACHE_DIR"] = os.fspath(workdir / "chunkguard-cache")
+    gitrepo.ENV["CHUNKGATE_CACHE_DIR"] = os.fspath(workdir / "chunkgate-cache")
     _warm(IMPORT_CLICK, workdir)
 
 

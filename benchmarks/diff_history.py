@@ -1,4 +1,4 @@
-"""Time ``chunkguard diff FIRST LAST`` across a 100-commit history of a real docs tree.
+"""Time ``chunkgate diff FIRST LAST`` across a 100-commit history of a real docs tree.
 
 Run by hand (not a test)::
 
@@ -8,9 +8,9 @@ It copies the corpus (default: FastAPI's docs, ../shared/corpora/fastapi-docs/do
 into a temporary repository and commits it in steps: the first commit holds
 half the files, every later one adds a batch of the rest and, at random but
 reproducibly, edits paragraphs, renames headings, renames files and moves
-files into other folders. Then it runs ``chunkguard diff FIRST LAST --format
+files into other folders. Then it runs ``chunkgate diff FIRST LAST --format
 json`` in its own process a few times and prints the median wall time, the
-git processes chunkguard started (``CHUNKGUARD_DEBUG_GIT=1``) and what the
+git processes chunkgate started (``CHUNKGATE_DEBUG_GIT=1``) and what the
 diff found.
 """
 
@@ -35,9 +35,9 @@ _PROSE = re.compile(r"[^\W\d_]")
 _ENV = {
     **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
     "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@chunkguard.invalid",
+    "GIT_AUTHOR_EMAIL": "bench@chunkgate.invalid",
     "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@chunkguard.invalid",
+    "GIT_COMMITTER_EMAIL": "bench@chunkgate.invalid",
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_CONFIG_GLOBAL": os.devnull,
 }
@@ -152,8 +152,8 @@ def build(repo: Path, corpus: Path, commits: int, seed: int) -> tuple[str, str, 
 
 
 def time_diff(repo: Path, first: str, last: str, runs: int) -> tuple[list[float], str, str]:
-    command = [sys.executable, "-m", "chunkguard", "diff", first, last, "--format", "json"]
-    env = {**os.environ, "CHUNKGUARD_DEBUG_GIT": "1"}
+    command = [sys.executable, "-m", "chunkgate", "diff", first, last, "--format", "json"]
+    env = {**os.environ, "CHUNKGATE_DEBUG_GIT": "1"}
     times, out, err = [], "", ""
     for _ in range(runs):
         start = time.perf_counter()
@@ -162,7 +162,7 @@ def time_diff(repo: Path, first: str, last: str, runs: int) -> tuple[list[float]
         )
         times.append(time.perf_counter() - start)
         if proc.returncode:
-            raise SystemExit(f"chunkguard diff failed ({proc.returncode}): {proc.stderr}")
+            raise SystemExit(f"chunkgate diff failed ({proc.returncode}): {proc.stderr}")
         out, err = proc.stdout, proc.stderr
     return times, out, err
 
@@ -174,7 +174,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=4)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="chunkguard-diff-bench-") as temp:
+    with tempfile.TemporaryDirectory(prefix="chunkgate-diff-bench-") as temp:
         repo = Path(temp) / "repo"
         start = time.perf_counter()
         first, last, stats = build(repo, args.corpus, args.commits, args.seed)
@@ -189,7 +189,7 @@ def main() -> int:
         for move in diff["moved"]:
             hows[move["how"]] = hows.get(move["how"], 0) + 1
         print(
-            f"chunkguard diff {first[:10]} {last[:10]}: median {statistics.median(times):.2f} s "
+            f"chunkgate diff {first[:10]} {last[:10]}: median {statistics.median(times):.2f} s "
             f"(runs: {', '.join(f'{t:.2f}' for t in times)})"
         )
         print(f"git processes started: {processes.group(1) if processes else '?'}")

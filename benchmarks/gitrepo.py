@@ -1,8 +1,8 @@
-"""Temporary git repositories of real Markdown, and timed ``chunkguard`` runs in them.
+"""Temporary git repositories of real Markdown, and timed ``chunkgate`` runs in them.
 
 A repository of N files holds copies of the corpus in folders ``copy1/``,
 ``copy2/``, ... (as many as it takes; the last one partial), committed with
-a pinned identity together with the manifest of a cold ``chunkguard update``.
+a pinned identity together with the manifest of a cold ``chunkgate update``.
 """
 
 from __future__ import annotations
@@ -19,19 +19,19 @@ from pathlib import Path
 ENV = {
     **{key: value for key, value in os.environ.items() if not key.startswith("GIT_")},
     "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@chunkguard.invalid",
+    "GIT_AUTHOR_EMAIL": "bench@chunkgate.invalid",
     "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@chunkguard.invalid",
+    "GIT_COMMITTER_EMAIL": "bench@chunkgate.invalid",
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_CONFIG_GLOBAL": os.devnull,
 }
-MANIFEST = "chunkguard.manifest.jsonl"
+MANIFEST = "chunkgate.manifest.jsonl"
 
 
-def chunkguard_command() -> list[str]:
+def chunkgate_command() -> list[str]:
     """The console script next to this interpreter (what the hook runs), else ``-m``."""
-    script = Path(sys.executable).with_name("chunkguard")
-    return [os.fspath(script)] if script.exists() else [sys.executable, "-m", "chunkguard"]
+    script = Path(sys.executable).with_name("chunkgate")
+    return [os.fspath(script)] if script.exists() else [sys.executable, "-m", "chunkgate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +110,7 @@ def build(repo: Path, corpus: Path, count: int, *, config: str | None = CLEAN_CO
         target.write_bytes(data)
         written.append(relative)
     if config is not None:
-        (repo / ".chunkguard.yaml").write_text(config, encoding="utf-8")
+        (repo / ".chunkgate.yaml").write_text(config, encoding="utf-8")
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "corpus")
@@ -126,9 +126,9 @@ def _distinct(data: bytes, copy: int) -> bytes:
 
 
 def update_and_commit(repo: Path) -> Run:
-    result = run([*chunkguard_command(), "update", "-q"], repo)
+    result = run([*chunkgate_command(), "update", "-q"], repo)
     if result.status != 0:
-        raise RuntimeError(f"chunkguard update failed in {repo} (exit {result.status})")
+        raise RuntimeError(f"chunkgate update failed in {repo} (exit {result.status})")
     git(repo, "add", MANIFEST)
     git(repo, "commit", "-q", "-m", "manifest")
     settle(repo)

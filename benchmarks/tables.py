@@ -55,11 +55,11 @@ def report_markdown(samples: Samples, cli: list[Sample], ratios: list[str]) -> l
             "chonkie: RecursiveChunker, markdown recipe built in code (the hub's is a download)",
             "read: read + decode; cmark: cmarkgfm.markdown_to_html with SOURCEPOS alone;",
             "markdown-it (parse) and pyromark (events with ranges): informational",
-            f"chunkguard chunks --format jsonl (whole process): wall {median(cli):.3f}s, "
+            f"chunkgate chunks --format jsonl (whole process): wall {median(cli):.3f}s, "
             f"CPU {median(cli, 'cpu_s'):.3f}s",
         ],
     )
-    ours = median(samples["chunkguard"], "cpu_s")
+    ours = median(samples["chunkgate"], "cpu_s")
     langchain = median(samples["langchain"], "cpu_s")
     chonkie = median(samples["chonkie"], "cpu_s")
     # The command against the peers' import + chunk wall time: start-up is ours alone.
@@ -67,22 +67,22 @@ def report_markdown(samples: Samples, cli: list[Sample], ratios: list[str]) -> l
     chonkie_total = median(samples["chonkie"]) + median(samples["chonkie"], "import_s")
     ratios += [
         _ratio(
-            "Markdown: LangChain pair / chunkguard (chunk CPU)",
+            "Markdown: LangChain pair / chunkgate (chunk CPU)",
             langchain / ours,
             "≥ 3",
             _at_least(3),
         ),
         _ratio(
-            "Markdown: chunkguard / chonkie (chunk CPU)", ours / chonkie, "≤ 1.5", _at_most(1.5)
+            "Markdown: chunkgate / chonkie (chunk CPU)", ours / chonkie, "≤ 1.5", _at_most(1.5)
         ),
         _ratio(
-            "Markdown: LangChain (import+chunk) / `chunkguard chunks` (wall)",
+            "Markdown: LangChain (import+chunk) / `chunkgate chunks` (wall)",
             langchain_total / median(cli),
             "≥ 3",
             _at_least(3),
         ),
         _ratio(
-            "Markdown: `chunkguard chunks` / chonkie (import+chunk) (wall)",
+            "Markdown: `chunkgate chunks` / chonkie (import+chunk) (wall)",
             median(cli) / chonkie_total,
             "≤ 1.5",
             _at_most(1.5),
@@ -92,9 +92,9 @@ def report_markdown(samples: Samples, cli: list[Sample], ratios: list[str]) -> l
 
 
 def report_python(samples: Samples, ratios: list[str]) -> list[str]:
-    ratio = median(samples["chunkguard-python"], "cpu_s") / median(samples["ast"], "cpu_s")
+    ratio = median(samples["chunkgate-python"], "cpu_s") / median(samples["ast"], "cpu_s")
     ratios.append(
-        _ratio("Python: chunkguard / ast.parse (chunk CPU)", ratio, "≤ 1.5", _at_most(1.5))
+        _ratio("Python: chunkgate / ast.parse (chunk CPU)", ratio, "≤ 1.5", _at_most(1.5))
     )
     return _tool_table("Python (stdlib)", samples)
 

@@ -7,7 +7,7 @@ Run by ``bench.py``, one process per tool and run::
 
 prints one JSON object: the import time, then the CPU (``process_time``) and
 wall time of chunking every file, reading the files included (every tool
-reads and decodes the same bytes the same way, except chunkguard, whose
+reads and decodes the same bytes the same way, except chunkgate, whose
 ``chunk_bytes`` decodes them itself), and how many chunks came out.
 """
 
@@ -42,8 +42,8 @@ def _read() -> Chunker:
     return lambda data, path: len(data.decode("utf-8"))
 
 
-def _chunkguard() -> Chunker:
-    from chunkguard.chunking import chunk_bytes
+def _chunkgate() -> Chunker:
+    from chunkgate.chunking import chunk_bytes
 
     return lambda data, path: len(chunk_bytes(data, path).chunks)
 
@@ -132,9 +132,9 @@ def _ast() -> Chunker:
     return parse
 
 
-def _chunkguard_python() -> Chunker:
-    from chunkguard.chunking import chunk_bytes
-    from chunkguard.errors import UnreadableError
+def _chunkgate_python() -> Chunker:
+    from chunkgate.chunking import chunk_bytes
+    from chunkgate.errors import UnreadableError
 
     def chunk(data: bytes, path: str) -> int:
         try:
@@ -147,7 +147,7 @@ def _chunkguard_python() -> Chunker:
 
 TOOLS: dict[str, Callable[[], Chunker]] = {
     "read": _read,
-    "chunkguard": _chunkguard,
+    "chunkgate": _chunkgate,
     "langchain": _langchain,
     "chonkie": _chonkie,
     "semchunk": _semchunk,
@@ -155,7 +155,7 @@ TOOLS: dict[str, Callable[[], Chunker]] = {
     "markdown-it": _markdown_it,
     "pyromark": _pyromark,
     "ast": _ast,
-    "chunkguard-python": _chunkguard_python,
+    "chunkgate-python": _chunkgate_python,
 }
 
 
@@ -170,7 +170,7 @@ def corpus_files(root: Path, suffixes: tuple[str, ...]) -> list[Path]:
 
 
 def measure(tool: str, root: Path) -> dict[str, object]:
-    suffixes = (".py",) if tool in ("ast", "chunkguard-python") else MARKDOWN_SUFFIXES
+    suffixes = (".py",) if tool in ("ast", "chunkgate-python") else MARKDOWN_SUFFIXES
     files = [(path, path.relative_to(root).as_posix()) for path in corpus_files(root, suffixes)]
     started = time.perf_counter()
     chunker = TOOLS[tool]()

@@ -1,4 +1,4 @@
-"""Generate chunkguard/chunking/_slug_table.py: the characters github-slugger removes.
+"""Generate chunkgate/chunking/_slug_table.py: the characters github-slugger removes.
 
 github-slugger (2.x) removes every code point of these Unicode 13.0 general
 categories, except Alphabetic ones, the space and the hyphen-minus. Run this
@@ -6,7 +6,7 @@ with Python 3.10, whose unicodedata is Unicode 13.0 (the version
 github-slugger's table was built from), so that every Python gets the same
 table:
 
-    python3.10 scripts/gen_slug_table.py > chunkguard/chunking/_slug_table.py
+    python3.10 scripts/gen_slug_table.py > chunkgate/chunking/_slug_table.py
 """
 
 from __future__ import annotations

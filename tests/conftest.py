@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, settings
 
 # No per-example deadline (a shared CI machine is slow now and then); in CI the
 # examples are derived from each test's name, so a run can be repeated exactly.
-settings.register_profile("chunkguard", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("chunkgate", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
-    "ci", parent=settings.get_profile("chunkguard"), derandomize=True, print_blob=True
+    "ci", parent=settings.get_profile("chunkgate"), derandomize=True, print_blob=True
 )
-settings.load_profile("ci" if os.environ.get("CI") else "chunkguard")
+settings.load_profile("ci" if os.environ.get("CI") else "chunkgate")
 
 
 @pytest.fixture
@@ -24,5 +24,5 @@ def git_repo(tmp_path: Path) -> Path:
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     # Parsed configs are cached under the user's cache folder; tests (and the
-    # chunkguard processes they start) use one of their own.
-    os.environ["CHUNKGUARD_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    # chunkgate processes they start) use one of their own.
+    os.environ["CHUNKGATE_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))

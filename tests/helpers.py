@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 _PINNED = {
-    "GIT_AUTHOR_NAME": "Chunkguard Tests",
-    "GIT_AUTHOR_EMAIL": "tests@chunkguard.invalid",
+    "GIT_AUTHOR_NAME": "Chunkgate Tests",
+    "GIT_AUTHOR_EMAIL": "tests@chunkgate.invalid",
     "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+00:00",
-    "GIT_COMMITTER_NAME": "Chunkguard Tests",
-    "GIT_COMMITTER_EMAIL": "tests@chunkguard.invalid",
+    "GIT_COMMITTER_NAME": "Chunkgate Tests",
+    "GIT_COMMITTER_EMAIL": "tests@chunkgate.invalid",
     "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+00:00",
     # The tester's own ~/.gitconfig (autocrlf, hooks, templates) must not change results.
     "GIT_CONFIG_NOSYSTEM": "1",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from chunkguard.manifest import (
+from chunkgate.manifest import (
     FORMAT_VERSION,
     ChunkEntry,
     FileEntry,
@@ -57,7 +57,7 @@ def manifest(*entries: FileEntry, header: Header = HEADER) -> Manifest:
 
 
 GOLDEN = (
-    '{"chunkguard_manifest": 1, "chunking": 3, "config": "0123456789abcdef", '
+    '{"chunkgate_manifest": 1, "chunking": 3, "config": "0123456789abcdef", '
     '"rules": "fedcba9876543210"}\n'
     '{"file": "docs/a.md", "blob": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", "chunks": 2, '
     '"findings": [{"rule": "CG302", "line": 1, "chunk": null, '

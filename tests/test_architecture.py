@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import chunkguard
+import chunkgate
 
-PACKAGE = Path(chunkguard.__file__).parent
+PACKAGE = Path(chunkgate.__file__).parent
 MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
@@ -37,18 +37,18 @@ def test_only_the_cli_imports_click_and_only_report_imports_rich(path: Path) -> 
 
 
 def test_public_api() -> None:
-    from chunkguard import Chunk, chunk_file, chunk_text, load_config
+    from chunkgate import Chunk, chunk_file, chunk_text, load_config
 
     assert callable(chunk_file)
     assert callable(chunk_text)
     assert callable(load_config)
     assert Chunk.__name__ == "Chunk"
-    assert set(chunkguard.__all__) >= {"Chunk", "chunk_file", "chunk_text", "load_config"}
+    assert set(chunkgate.__all__) >= {"Chunk", "chunk_file", "chunk_text", "load_config"}
 
 
 def test_the_hook_path_does_not_import_heavy_modules() -> None:
     code = (
-        "import sys, chunkguard.cli, chunkguard.gate, chunkguard.report.check;"
+        "import sys, chunkgate.cli, chunkgate.gate, chunkgate.report.check;"
         "print(' '.join(sorted(m for m in ('rich', 'markdown_it', 'pygments', 'identify.vendor')"
         " if m in sys.modules)))"
     )

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkguard import chunk_text
-from chunkguard.chunking import ChunkOptions, chunk_bytes
-from chunkguard.model import Chunk
+from chunkgate import chunk_text
+from chunkgate.chunking import ChunkOptions, chunk_bytes
+from chunkgate.model import Chunk
 
 
 def chunks(text: str, **options: object) -> list[Chunk]:
@@ -173,7 +173,7 @@ def test_crlf_and_bom_twins_are_identical() -> None:
 
 
 def test_suppression_comment_above_a_section() -> None:
-    text = "# A\na\n\n<!-- chunkguard: disable=CG201, CG202 -->\n## B\nb\n"
+    text = "# A\na\n\n<!-- chunkgate: disable=CG201, CG202 -->\n## B\nb\n"
     found = chunks(text)
     assert found[1].suppressed == frozenset({"CG201", "CG202"})
     assert found[0].suppressed == frozenset()
@@ -198,7 +198,7 @@ def test_fenced_code_is_never_split_whatever_its_size() -> None:
 def test_simple_explicit_ids_split_as_the_general_attribute_parser_does(
     head: str, attributes: str
 ) -> None:
-    from chunkguard.chunking import slugs
+    from chunkgate.chunking import slugs
 
     text = head + attributes
     general = slugs._SIMPLE_ID

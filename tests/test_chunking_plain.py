@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkguard.chunking import ChunkOptions, chunk_bytes, context_for
-from chunkguard.chunking.base import SizeUnit, is_blank
-from chunkguard.chunking.plain import chunk_plain
-from chunkguard.model import Chunk
-from chunkguard.sizes import TokenCounter, estimate_tokens
+from chunkgate.chunking import ChunkOptions, chunk_bytes, context_for
+from chunkgate.chunking.base import SizeUnit, is_blank
+from chunkgate.chunking.plain import chunk_plain
+from chunkgate.model import Chunk
+from chunkgate.sizes import TokenCounter, estimate_tokens
 
 
 def _chunk(

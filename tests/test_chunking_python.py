@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkguard.chunking import ChunkOptions, chunk_bytes, context_for
-from chunkguard.chunking.base import is_blank
-from chunkguard.chunking.python import chunk_python
-from chunkguard.model import Chunk, Problem
+from chunkgate.chunking import ChunkOptions, chunk_bytes, context_for
+from chunkgate.chunking.base import is_blank
+from chunkgate.chunking.python import chunk_python
+from chunkgate.model import Chunk, Problem
 
 
 def _chunk(
@@ -417,25 +417,25 @@ def test_body_line(source: str, expected: int) -> None:
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        pytest.param("def f():  # chunkguard: disable=CG201\n    pass\n", {"CG201"}, id="def line"),
+        pytest.param("def f():  # chunkgate: disable=CG201\n    pass\n", {"CG201"}, id="def line"),
         pytest.param(
-            "# chunkguard: disable=CG202, cg201\n@d\ndef f():\n    pass\n",
+            "# chunkgate: disable=CG202, cg201\n@d\ndef f():\n    pass\n",
             {"CG201", "CG202"},
             id="comment block",
         ),
         pytest.param(
-            "@d  # chunkguard: disable=CG501\ndef f():\n    pass\n", {"CG501"}, id="decorator"
+            "@d  # chunkgate: disable=CG501\ndef f():\n    pass\n", {"CG501"}, id="decorator"
         ),
         pytest.param(
-            "def f(\n    a,  # chunkguard: disable=CG201\n):\n    pass\n",
+            "def f(\n    a,  # chunkgate: disable=CG201\n):\n    pass\n",
             {"CG201"},
             id="multi-line header",
         ),
         pytest.param(
-            "def f():\n    return 1  # chunkguard: disable=CG201\n", set(), id="body: no-op"
+            "def f():\n    return 1  # chunkgate: disable=CG201\n", set(), id="body: no-op"
         ),
         pytest.param(
-            "# chunkguard: disable=CG201\n\ndef f():\n    pass\n",
+            "# chunkgate: disable=CG201\n\ndef f():\n    pass\n",
             set(),
             id="comment separated by a blank line: no-op",
         ),
@@ -448,8 +448,8 @@ def test_suppressions(source: str, expected: set[str]) -> None:
 
 def test_split_class_members_inherit_class_suppressions() -> None:
     source = _src("""
-        class A:  # chunkguard: disable=CG202
-            def m(self):  # chunkguard: disable=CG201
+        class A:  # chunkgate: disable=CG202
+            def m(self):  # chunkgate: disable=CG201
                 return 1
 
             x = 1

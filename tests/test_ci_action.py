@@ -12,7 +12,7 @@ import pytest
 import yaml
 from helpers import commit_all, git, pin_git_env, write
 
-from chunkguard.ci_action import main
+from chunkgate.ci_action import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BODY = (
@@ -45,7 +45,7 @@ def pull_request(git_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         "GITHUB_EVENT_PATH": os.fspath(event),
         "GITHUB_STEP_SUMMARY": os.fspath(tmp_path / "summary.md"),
         "GITHUB_OUTPUT": os.fspath(tmp_path / "output.txt"),
-        "CHUNKGUARD_CHECK": "false",
+        "CHUNKGATE_CHECK": "false",
     }
 
 
@@ -61,15 +61,15 @@ def test_unstable_id_fails_with_an_annotation_summary_and_outputs(
     assert main(pull_request, out) == 1
     lines = out.getvalue().splitlines()
     assert lines[0] == (
-        "::error file=docs/a.md,line=5,title=chunkguard%3A unstable chunk ID::"
+        "::error file=docs/a.md,line=5,title=chunkgate%3A unstable chunk ID::"
         "ID changed from docs/a.md#install to docs/a.md#setup: citations to docs/a.md#install "
-        "break; keep the old ID with {#install} or run `chunkguard update --accept-moves`"
+        "break; keep the old ID with {#install} or run `chunkgate update --accept-moves`"
     )
     assert lines[-1] == (
-        "::error title=chunkguard diff::chunkguard diff: 1 chunk ID changed without `moved_from`"
+        "::error title=chunkgate diff::chunkgate diff: 1 chunk ID changed without `moved_from`"
     )
     summary = Path(pull_request["GITHUB_STEP_SUMMARY"]).read_text()
-    assert summary.startswith("### chunkguard diff `")
+    assert summary.startswith("### chunkgate diff `")
     assert "- ↪️ `docs/a.md#install` → `docs/a.md#setup` (body, 100%; **unstable**)" in summary
     assert outputs(pull_request) == {
         "added": "0",
@@ -83,7 +83,7 @@ def test_unstable_id_fails_with_an_annotation_summary_and_outputs(
 
 def test_fail_on_decides_the_level_and_the_exit_code(pull_request: dict[str, str]) -> None:
     out = StringIO()
-    assert main({**pull_request, "CHUNKGUARD_FAIL_ON": "removed"}, out) == 0
+    assert main({**pull_request, "CHUNKGATE_FAIL_ON": "removed"}, out) == 0
     assert out.getvalue().startswith("::warning file=docs/a.md,line=5,")
     assert outputs(pull_request)["exit-code"] == "0"
 
@@ -95,7 +95,7 @@ def test_missing_base_without_a_remote_is_exit_2_with_the_fix(
     out = StringIO()
     assert main(pull_request, out) == 2
     (line,) = out.getvalue().splitlines()
-    assert line.startswith("::error title=chunkguard diff::this is a shallow clone without ")
+    assert line.startswith("::error title=chunkgate diff::this is a shallow clone without ")
     assert line.endswith(
         "set `fetch-depth: 0` on actions/checkout (or `fetch-depth: 2` to diff HEAD~1)"
     )
@@ -104,16 +104,16 @@ def test_missing_base_without_a_remote_is_exit_2_with_the_fix(
 
 def test_a_bad_input_is_exit_2(pull_request: dict[str, str]) -> None:
     out = StringIO()
-    assert main({**pull_request, "CHUNKGUARD_DIFF": "yes"}, out) == 2
-    assert "CHUNKGUARD_DIFF: expected true or false" in out.getvalue()
+    assert main({**pull_request, "CHUNKGATE_DIFF": "yes"}, out) == 2
+    assert "CHUNKGATE_DIFF: expected true or false" in out.getvalue()
     out = StringIO()
-    assert main({**pull_request, "CHUNKGUARD_FAIL_ON": "nope"}, out) == 2
+    assert main({**pull_request, "CHUNKGATE_FAIL_ON": "nope"}, out) == 2
     assert "--fail-on: unknown nope" in out.getvalue()
 
 
 def test_check_runs_too_and_writes_sarif(pull_request: dict[str, str], tmp_path: Path) -> None:
-    sarif = tmp_path / "reports" / "chunkguard.sarif"
-    env = {**pull_request, "CHUNKGUARD_CHECK": "true", "CHUNKGUARD_SARIF_FILE": os.fspath(sarif)}
+    sarif = tmp_path / "reports" / "chunkgate.sarif"
+    env = {**pull_request, "CHUNKGATE_CHECK": "true", "CHUNKGATE_SARIF_FILE": os.fspath(sarif)}
     out = StringIO()
     assert main(env, out) == 1
     written = outputs(env)
@@ -124,7 +124,7 @@ def test_check_runs_too_and_writes_sarif(pull_request: dict[str, str], tmp_path:
 
 def test_the_module_runs_as_a_script(pull_request: dict[str, str]) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "chunkguard.ci_action"],
+        [sys.executable, "-m", "chunkgate.ci_action"],
         env={**os.environ, **pull_request},
         capture_output=True,
         text=True,
@@ -159,14 +159,14 @@ def test_action_is_composite_and_passes_every_input_through_env() -> None:
             passed.update(re.findall(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}", value))
     assert passed == set(inputs)
     assert '"$GITHUB_ACTION_PATH"' in steps[0]["run"]
-    assert "-m chunkguard.ci_action" in steps[-1]["run"]
+    assert "-m chunkgate.ci_action" in steps[-1]["run"]
 
 
 def test_action_env_names_are_the_ones_ci_action_reads() -> None:
-    source = (ROOT / "chunkguard" / "ci_action.py").read_text()
+    source = (ROOT / "chunkgate" / "ci_action.py").read_text()
     for step in action()["runs"]["steps"]:  # type: ignore[index]
         for name in step.get("env", {}):
-            if name != "CHUNKGUARD_PYTHON":
+            if name != "CHUNKGATE_PYTHON":
                 assert f'"{name}"' in source
 
 

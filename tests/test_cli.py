@@ -15,12 +15,12 @@ from helpers import commit_all, git, git_env, pin_git_env, write
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkguard import __version__
-from chunkguard.chunking import ChunkedFile
-from chunkguard.cli import cli
-from chunkguard.config import load_config
-from chunkguard.model import Chunk
-from chunkguard.rules import RULES
+from chunkgate import __version__
+from chunkgate.chunking import ChunkedFile
+from chunkgate.cli import cli
+from chunkgate.config import load_config
+from chunkgate.model import Chunk
+from chunkgate.rules import RULES
 
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
 
@@ -34,9 +34,9 @@ def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_version_as_a_subprocess() -> None:
-    for command in ([sys.executable, "-m", "chunkguard", "--version"],):
+    for command in ([sys.executable, "-m", "chunkgate", "--version"],):
         out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-        assert out.strip() == f"chunkguard, version {__version__}"
+        assert out.strip() == f"chunkgate, version {__version__}"
 
 
 def test_chunks_json_fields(repo: Path) -> None:
@@ -82,8 +82,8 @@ def test_chunks_jsonl_streams_file_by_file(repo: Path) -> None:
     # JSON lines leave as each file is chunked: a large corpus is never held whole.
     import functools
 
-    from chunkguard.listing import chunk_named
-    from chunkguard.report.listing import json_lines
+    from chunkgate.listing import chunk_named
+    from chunkgate.report.listing import json_lines
 
     write(repo, "a.md", "# A\n\nbody\n")
     write(repo, "b.md", "# B\n\nbody\n")
@@ -109,8 +109,8 @@ def _chunking_pid(file: ChunkedFile) -> int:
 
 
 def test_many_files_are_chunked_in_workers_and_few_here(repo: Path) -> None:
-    from chunkguard.listing import chunk_named
-    from chunkguard.parallel import THRESHOLD
+    from chunkgate.listing import chunk_named
+    from chunkgate.parallel import THRESHOLD
 
     for index in range(THRESHOLD):
         write(repo, f"docs/{index:03d}.md", f"# Page {index}\n\n{SECTION}")
@@ -126,8 +126,8 @@ def test_many_files_are_chunked_in_workers_and_few_here(repo: Path) -> None:
 def test_a_few_large_files_are_chunked_in_workers(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from chunkguard import parallel
-    from chunkguard.listing import chunk_named
+    from chunkgate import parallel
+    from chunkgate.listing import chunk_named
 
     monkeypatch.setattr(parallel, "THRESHOLD_BYTES", 5000)
     write(repo, "small.md", f"# Small\n\n{SECTION}")
@@ -143,7 +143,7 @@ def test_a_few_large_files_are_chunked_in_workers(
 def test_chunks_with_several_jobs_print_the_same(repo: Path, fmt: str) -> None:
     """Over enough files to start workers, ``--jobs 2`` prints the same bytes as one
     job, failures included and in the same order."""
-    from chunkguard.parallel import THRESHOLD
+    from chunkgate.parallel import THRESHOLD
 
     for index in range(THRESHOLD + 16):
         write(repo, f"docs/{index:03d}.md", f"# Page {index}\n\n{SECTION}\n## Part\n\n{SECTION}")
@@ -188,7 +188,7 @@ def test_exit_codes_and_whole_output_as_a_subprocess(repo: Path) -> None:
     commit_all(repo)
 
     def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-m", "chunkguard", *args]
+        command = [sys.executable, "-m", "chunkgate", *args]
         # Buffered output, as users have it, so that a missing flush would show.
         environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | env
         return subprocess.run(
@@ -196,7 +196,7 @@ def test_exit_codes_and_whole_output_as_a_subprocess(repo: Path) -> None:
         )
 
     assert run("update").returncode == 0
-    checked = run("check", "--format", "json", CHUNKGUARD_DEBUG_GIT="1")
+    checked = run("check", "--format", "json", CHUNKGATE_DEBUG_GIT="1")
     report = json.loads(checked.stdout)
     assert (checked.returncode, report["summary"]["files"]) == (0, 300)
     assert checked.stderr.endswith("git processes\n")  # an exit handler's line
@@ -210,16 +210,16 @@ def test_exit_codes_and_whole_output_as_a_subprocess(repo: Path) -> None:
 
 
 def test_the_console_script_collects_garbage_rarely() -> None:
-    """The installed ``chunkguard`` runs ``chunkguard.__main__:main``, which raises the
+    """The installed ``chunkgate`` runs ``chunkgate.__main__:main``, which raises the
     collector's threshold before the command line's imports (seen by an exit handler)."""
-    (script,) = importlib.metadata.entry_points(group="console_scripts", name="chunkguard")
-    assert script.value == "chunkguard.__main__:main"
+    (script,) = importlib.metadata.entry_points(group="console_scripts", name="chunkgate")
+    assert script.value == "chunkgate.__main__:main"
     probe = (
         "import atexit, gc, sys\n"
         "atexit.register(lambda: print(gc.get_threshold(), 'click' in sys.modules))\n"
         "print(gc.get_threshold(), 'click' in sys.modules)\n"
-        "sys.argv = ['chunkguard', '--version']\n"
-        "from chunkguard.__main__ import main\n"
+        "sys.argv = ['chunkgate', '--version']\n"
+        "from chunkgate.__main__ import main\n"
         "main()\n"
     )
     result = subprocess.run(
@@ -229,21 +229,21 @@ def test_the_console_script_collects_garbage_rarely() -> None:
     assert result.returncode == 0
     assert before.endswith(" False")  # click not imported yet,
     assert before != "(100000, 50, 100) False"  # and Python's own thresholds
-    assert version.startswith("chunkguard, version")
+    assert version.startswith("chunkgate, version")
     assert after == "(100000, 50, 100) True"
 
 
 def test_binary_file_gives_a_message_not_a_traceback(repo: Path) -> None:
     write(repo, "img.md", b"\x00\x01\x02binary")
     result = subprocess.run(
-        [sys.executable, "-m", "chunkguard", "chunks", "img.md"],
+        [sys.executable, "-m", "chunkgate", "chunks", "img.md"],
         cwd=repo,
         capture_output=True,
         text=True,
         check=False,
     )
     assert result.returncode == 2
-    assert "chunkguard: error: img.md: binary file" in result.stderr
+    assert "chunkgate: error: img.md: binary file" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -272,10 +272,10 @@ def test_rules_lists_every_rule_and_prints_docs() -> None:
 def test_init_writes_a_config_that_loads_to_the_defaults(repo: Path) -> None:
     result = CliRunner().invoke(cli, ["init"])
     assert result.exit_code == 0
-    assert "id: chunkguard" in result.output  # the pre-commit snippet
-    assert "uses: chunkguard/chunkguard@" in result.output  # the Actions snippet
+    assert "id: chunkgate" in result.output  # the pre-commit snippet
+    assert "uses: chunkgate/chunkgate@" in result.output  # the Actions snippet
     config = load_config(repo)
-    assert config.source == repo / ".chunkguard.yaml"
+    assert config.source == repo / ".chunkgate.yaml"
     assert config.chunking.max == 2000
     again = CliRunner().invoke(cli, ["init"])
     assert "leaving it alone" in again.output
@@ -291,11 +291,11 @@ def test_stats_json(repo: Path) -> None:
 def test_merge_driver_merges_sections_added_on_two_branches(repo: Path) -> None:
     write(repo, "a.md", f"# A\n\n{SECTION}")
     write(repo, "b.md", f"# B\n\n{SECTION}")
-    write(repo, ".gitattributes", "chunkguard.manifest.jsonl merge=chunkguard\n")
+    write(repo, ".gitattributes", "chunkgate.manifest.jsonl merge=chunkgate\n")
     assert CliRunner().invoke(cli, ["update"]).exit_code == 0
     commit_all(repo, "base")
-    driver = f"{sys.executable} -m chunkguard merge-driver %O %A %B"
-    git(repo, "config", "merge.chunkguard.driver", driver)
+    driver = f"{sys.executable} -m chunkgate merge-driver %O %A %B"
+    git(repo, "config", "merge.chunkgate.driver", driver)
     git(repo, "checkout", "-q", "-b", "other")
     write(repo, "b.md", f"# B\n\n{SECTION}\n## B2\n\n{SECTION}")
     assert CliRunner().invoke(cli, ["update"]).exit_code == 0
@@ -305,7 +305,7 @@ def test_merge_driver_merges_sections_added_on_two_branches(repo: Path) -> None:
     assert CliRunner().invoke(cli, ["update"]).exit_code == 0
     commit_all(repo, "main adds A2")
     git(repo, "merge", "-q", "--no-edit", "other")
-    manifest = (repo / "chunkguard.manifest.jsonl").read_text()
+    manifest = (repo / "chunkgate.manifest.jsonl").read_text()
     assert '"id": "a.md#a2"' in manifest
     assert '"id": "b.md#b2"' in manifest
     assert CliRunner().invoke(cli, ["check"]).exit_code == 0
@@ -332,7 +332,7 @@ def test_no_color_gives_plain_rich_output(repo: Path) -> None:
     write(repo, "a.md", "# A\n\n" + "word " * 600)
     env = {**git_env(), "NO_COLOR": "1"}
     out = subprocess.run(
-        [sys.executable, "-m", "chunkguard", "check", "--format", "rich", "a.md"],
+        [sys.executable, "-m", "chunkgate", "check", "--format", "rich", "a.md"],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -358,6 +358,6 @@ def _chunks(draw: st.DrawFn) -> Chunk:
 
 @given(_chunks(), st.booleans())
 def test_json_lines_are_exactly_json_dumps_of_to_dict(chunk: Chunk, text: bool) -> None:
-    from chunkguard.report.listing import json_line
+    from chunkgate.report.listing import json_line
 
     assert json_line(chunk, text=text) == json.dumps(chunk.to_dict(text=text), ensure_ascii=False)

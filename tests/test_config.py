@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from helpers import pin_git_env, write
 
-from chunkguard.chunking.base import ChunkOptions
-from chunkguard.config import DEFAULT_CONFIG_YAML, DEFAULT_INCLUDE, Config, load_config
-from chunkguard.errors import ConfigError
-from chunkguard.rules import RULES
+from chunkgate.chunking.base import ChunkOptions
+from chunkgate.config import DEFAULT_CONFIG_YAML, DEFAULT_INCLUDE, Config, load_config
+from chunkgate.errors import ConfigError
+from chunkgate.rules import RULES
 
 
 @pytest.fixture
@@ -20,7 +20,7 @@ def root(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def load_yaml(root: Path, text: str) -> Config:
-    write(root, ".chunkguard.yaml", text)
+    write(root, ".chunkgate.yaml", text)
     return load_config(root)
 
 
@@ -30,7 +30,7 @@ def test_no_configuration_gives_the_defaults(root: Path) -> None:
     assert config.source is None
     assert config.include == DEFAULT_INCLUDE
     assert config.exclude == ()
-    assert config.manifest == "chunkguard.manifest.jsonl"
+    assert config.manifest == "chunkgate.manifest.jsonl"
     assert config.chunking == ChunkOptions()
     assert config.chunking.max == 2000
     assert config.chunking.min == 40
@@ -43,8 +43,8 @@ def test_no_configuration_gives_the_defaults(root: Path) -> None:
 
 def test_default_config_yaml_loads_as_exactly_the_defaults(root: Path) -> None:
     config = load_yaml(root, DEFAULT_CONFIG_YAML)
-    assert config.source == root / ".chunkguard.yaml"
-    assert config == Config(root=root, source=root / ".chunkguard.yaml")
+    assert config.source == root / ".chunkgate.yaml"
+    assert config == Config(root=root, source=root / ".chunkgate.yaml")
 
 
 def test_default_config_yaml_names_every_key_and_rule() -> None:
@@ -59,7 +59,7 @@ def test_default_config_yaml_names_every_key_and_rule() -> None:
 
 
 def test_start_in_a_subfolder_finds_the_root(root: Path) -> None:
-    write(root, ".chunkguard.yaml", "size: {max: 500}\n")
+    write(root, ".chunkgate.yaml", "size: {max: 500}\n")
     sub = root / "docs" / "guide"
     sub.mkdir(parents=True)
     config = load_config(sub)
@@ -69,7 +69,7 @@ def test_start_in_a_subfolder_finds_the_root(root: Path) -> None:
 
 
 def test_start_defaults_to_cwd(root: Path) -> None:
-    write(root, ".chunkguard.yaml", "size: {max: 700}\n")
+    write(root, ".chunkgate.yaml", "size: {max: 700}\n")
     assert load_config().chunking.max == 700
 
 
@@ -79,10 +79,10 @@ def test_outside_git_the_start_folder_is_the_root(
     pin_git_env(monkeypatch)
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
     plain = tmp_path / "plain"
-    write(plain, ".chunkguard.yml", "size: {min: 5}\n")
+    write(plain, ".chunkgate.yml", "size: {min: 5}\n")
     config = load_config(plain)
     assert config.root == plain.resolve()
-    assert config.source == plain.resolve() / ".chunkguard.yml"
+    assert config.source == plain.resolve() / ".chunkgate.yml"
     assert config.chunking.min == 5
 
 
@@ -150,8 +150,8 @@ def test_library_config_fills_in_default_severities(tmp_path: Path) -> None:
         pytest.param("page.mdx", True, id="mdx"),
         pytest.param("notes.txt", False, id="not-included"),
         pytest.param("docs/generated/api.md", False, id="excluded"),
-        pytest.param("chunkguard.manifest.jsonl", False, id="manifest"),
-        pytest.param(".chunkguard.yaml", False, id="config"),
+        pytest.param("chunkgate.manifest.jsonl", False, id="manifest"),
+        pytest.param(".chunkgate.yaml", False, id="config"),
     ],
 )
 def test_selects_default_include_with_exclude(root: Path, path: str, selected: bool) -> None:
@@ -163,8 +163,8 @@ def test_selects_never_returns_the_manifest_even_when_included(root: Path) -> No
     config = load_yaml(root, "include: ['**/*']\nmanifest: meta/chunks.md\n")
     assert config.selects("meta/other.md")
     assert not config.selects("meta/chunks.md")
-    assert not config.selects(".chunkguard.yaml")
-    assert not config.selects(".chunkguard.yml")
+    assert not config.selects(".chunkgate.yaml")
+    assert not config.selects(".chunkgate.yml")
 
 
 @pytest.mark.parametrize(
@@ -182,7 +182,7 @@ def test_selected_is_selects_in_one_pass(root: Path, yaml_text: str) -> None:
     paths = [
         "README.md", "docs/deep/guide.markdown", "pkg/mod.py", "page.mdx", "notes.txt",
         "docs/generated/api.md", "docs/old/a.md", "docs/new/b.md", "meta/chunks.md",
-        "meta/other.md", "chunkguard.manifest.jsonl", ".chunkguard.yaml", "x.md/inner.txt",
+        "meta/other.md", "chunkgate.manifest.jsonl", ".chunkgate.yaml", "x.md/inner.txt",
     ]  # fmt: skip
     expected = [path for path in paths if config.selects(path)]
     assert config.selected(paths) == expected
@@ -194,8 +194,8 @@ def test_pyproject_table(root: Path) -> None:
     write(
         root,
         "pyproject.toml",
-        '[project]\nname = "x"\n\n[tool.chunkguard]\nexclude = ["old/**"]\n'
-        "[tool.chunkguard.size]\nmax = 900\n[tool.chunkguard.rules]\nCG202 = false\n",
+        '[project]\nname = "x"\n\n[tool.chunkgate]\nexclude = ["old/**"]\n'
+        "[tool.chunkgate.size]\nmax = 900\n[tool.chunkgate.rules]\nCG202 = false\n",
     )
     config = load_config(root)
     assert config.source == root / "pyproject.toml"
@@ -205,17 +205,17 @@ def test_pyproject_table(root: Path) -> None:
 
 
 def test_pyproject_errors_name_the_table(root: Path) -> None:
-    write(root, "pyproject.toml", "[tool.chunkguard]\nszie = 1\n")
+    write(root, "pyproject.toml", "[tool.chunkgate]\nszie = 1\n")
     with pytest.raises(ConfigError) as caught:
         load_config(root)
     assert str(caught.value) == (
-        "pyproject.toml: unknown key 'tool.chunkguard.szie' (did you mean 'tool.chunkguard.size'?)"
+        "pyproject.toml: unknown key 'tool.chunkgate.szie' (did you mean 'tool.chunkgate.size'?)"
     )
-    write(root, "pyproject.toml", "[tool.chunkguard.size]\nmax = 'big'\n")
-    with pytest.raises(ConfigError, match=r"pyproject\.toml: tool\.chunkguard\.size\.max: "):
+    write(root, "pyproject.toml", "[tool.chunkgate.size]\nmax = 'big'\n")
+    with pytest.raises(ConfigError, match=r"pyproject\.toml: tool\.chunkgate\.size\.max: "):
         load_config(root)
-    write(root, "pyproject.toml", "[tool]\nchunkguard = 3\n")
-    with pytest.raises(ConfigError, match=r"pyproject\.toml: tool\.chunkguard: expected a mapping"):
+    write(root, "pyproject.toml", "[tool]\nchunkgate = 3\n")
+    with pytest.raises(ConfigError, match=r"pyproject\.toml: tool\.chunkgate: expected a mapping"):
         load_config(root)
 
 
@@ -223,7 +223,7 @@ def test_pyproject_errors_name_the_table(root: Path) -> None:
     "text",
     [
         pytest.param('[project]\nname = "x"\n', id="no-table"),
-        pytest.param('[project]\ndependencies = ["chunkguard"]\n', id="only-a-dependency"),
+        pytest.param('[project]\ndependencies = ["chunkgate"]\n', id="only-a-dependency"),
         pytest.param("this is [not toml\n", id="broken-but-not-ours"),
     ],
 )
@@ -235,27 +235,27 @@ def test_pyproject_without_our_table_gives_defaults(root: Path, text: str) -> No
 
 
 def test_yaml_wins_over_pyproject(root: Path) -> None:
-    write(root, "pyproject.toml", "[tool.chunkguard.size]\nmax = 900\n")
-    write(root, ".chunkguard.yaml", "size: {max: 300}\n")
+    write(root, "pyproject.toml", "[tool.chunkgate.size]\nmax = 900\n")
+    write(root, ".chunkgate.yaml", "size: {max: 300}\n")
     config = load_config(root)
-    assert config.source == root / ".chunkguard.yaml"
+    assert config.source == root / ".chunkgate.yaml"
     assert config.chunking.max == 300
 
 
 def test_yml_is_found(root: Path) -> None:
-    write(root, ".chunkguard.yml", "size: {max: 301}\n")
+    write(root, ".chunkgate.yml", "size: {max: 301}\n")
     assert load_config(root).chunking.max == 301
 
 
 def test_both_yaml_and_yml_is_an_error(root: Path) -> None:
-    write(root, ".chunkguard.yaml", "{}\n")
-    write(root, ".chunkguard.yml", "{}\n")
-    with pytest.raises(ConfigError, match=r"both \.chunkguard\.yaml and \.chunkguard\.yml exist"):
+    write(root, ".chunkgate.yaml", "{}\n")
+    write(root, ".chunkgate.yml", "{}\n")
+    with pytest.raises(ConfigError, match=r"both \.chunkgate\.yaml and \.chunkgate\.yml exist"):
         load_config(root)
 
 
 def test_explicit_config_path_wins(root: Path, tmp_path: Path) -> None:
-    write(root, ".chunkguard.yaml", "size: {max: 300}\n")
+    write(root, ".chunkgate.yaml", "size: {max: 300}\n")
     other = write(tmp_path, "ci/strict.yaml", "size: {max: 100}\n")
     config = load_config(root, config_path=other)
     assert config.source == other.resolve()
@@ -264,12 +264,12 @@ def test_explicit_config_path_wins(root: Path, tmp_path: Path) -> None:
 
 
 def test_explicit_toml_files(root: Path, tmp_path: Path) -> None:
-    standalone = write(tmp_path, "chunkguard.toml", "[size]\nmax = 123\n")
+    standalone = write(tmp_path, "chunkgate.toml", "[size]\nmax = 123\n")
     assert load_config(root, config_path=standalone).chunking.max == 123
-    pyproject = write(tmp_path, "other/pyproject.toml", "[tool.chunkguard.size]\nmax = 124\n")
+    pyproject = write(tmp_path, "other/pyproject.toml", "[tool.chunkgate.size]\nmax = 124\n")
     assert load_config(root, config_path=pyproject).chunking.max == 124
     empty = write(tmp_path, "empty/pyproject.toml", "[project]\nname = 'x'\n")
-    with pytest.raises(ConfigError, match=r"no \[tool\.chunkguard\] table"):
+    with pytest.raises(ConfigError, match=r"no \[tool\.chunkgate\] table"):
         load_config(root, config_path=empty)
 
 
@@ -280,28 +280,28 @@ def test_missing_explicit_config_is_an_error(root: Path) -> None:
 
 def test_empty_yaml_file_gives_defaults(root: Path) -> None:
     config = load_yaml(root, "# nothing yet\n")
-    assert config == Config(root=root, source=root / ".chunkguard.yaml")
+    assert config == Config(root=root, source=root / ".chunkgate.yaml")
 
 
 def test_invalid_yaml_names_file_and_line(root: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_yaml(root, "size:\n  max: 10\n  min: [1, 2\n")
     assert str(caught.value) == (
-        ".chunkguard.yaml:4: invalid YAML: did not find expected ',' or ']' "
+        ".chunkgate.yaml:4: invalid YAML: did not find expected ',' or ']' "
         "(while parsing a flow sequence started on line 3)"
     )
-    with pytest.raises(ConfigError, match=r"^\.chunkguard\.yaml:2: invalid YAML: "):
+    with pytest.raises(ConfigError, match=r"^\.chunkgate\.yaml:2: invalid YAML: "):
         load_yaml(root, "size: {max: 10}\n\tmin: 3\n")
 
 
 def test_invalid_toml_names_file_and_line(root: Path) -> None:
-    write(root, "pyproject.toml", "[tool.chunkguard]\nsize = {max = }\n")
+    write(root, "pyproject.toml", "[tool.chunkgate]\nsize = {max = }\n")
     with pytest.raises(ConfigError, match=r"^pyproject\.toml: invalid TOML: .*line 2"):
         load_config(root)
 
 
 def test_duplicate_keys_are_an_error(root: Path) -> None:
-    with pytest.raises(ConfigError, match=r"^\.chunkguard\.yaml:4: duplicate key 'max'$"):
+    with pytest.raises(ConfigError, match=r"^\.chunkgate\.yaml:4: duplicate key 'max'$"):
         load_yaml(root, "size:\n  max: 10\n  min: 1\n  max: 20\n")
 
 
@@ -332,7 +332,7 @@ UNKNOWN_KEYS = [
 def test_unknown_keys_suggest_the_closest(root: Path, text: str, message: str) -> None:
     with pytest.raises(ConfigError) as caught:
         load_yaml(root, text)
-    assert str(caught.value).startswith(f".chunkguard.yaml: {message}")
+    assert str(caught.value).startswith(f".chunkgate.yaml: {message}")
 
 
 INVALID = [
@@ -492,7 +492,7 @@ def test_invalid_values_name_file_key_value_and_what_is_allowed(
 ) -> None:
     with pytest.raises(ConfigError) as caught:
         load_yaml(root, text)
-    assert str(caught.value).startswith(f".chunkguard.yaml: {message}")
+    assert str(caught.value).startswith(f".chunkgate.yaml: {message}")
 
 
 @pytest.mark.parametrize(
@@ -516,7 +516,7 @@ def test_a_parsed_yaml_config_is_cached_by_content(
 ) -> None:
     import sys
 
-    monkeypatch.setenv("CHUNKGUARD_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CHUNKGATE_CACHE_DIR", str(tmp_path / "cache"))
     text = "size: {max: 900}\nrules: {CG304: off}\n"
     first = load_yaml(root, text)
     assert first.chunking.max == 900
@@ -536,9 +536,9 @@ def test_the_config_cache_never_hides_an_error_and_failing_is_harmless(
 ) -> None:
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the cache folder would be\n")
-    monkeypatch.setenv("CHUNKGUARD_CACHE_DIR", str(blocked))
+    monkeypatch.setenv("CHUNKGATE_CACHE_DIR", str(blocked))
     assert load_yaml(root, "size: {max: 700}\n").chunking.max == 700
-    monkeypatch.setenv("CHUNKGUARD_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CHUNKGATE_CACHE_DIR", str(tmp_path / "cache"))
     for _ in range(2):  # invalid YAML is reported every time, never cached
         with pytest.raises(ConfigError, match="invalid YAML"):
             load_yaml(root, "size: {max: 10\n")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from chunkguard import chunk_text, outline_text
-from chunkguard.chunking.slugs import github_slug
+from chunkgate import chunk_text, outline_text
+from chunkgate.chunking.slugs import github_slug
 
 DATA = Path(__file__).parent / "data"
 SPEC_EXAMPLES = json.loads((DATA / "commonmark-spec-examples.json").read_text(encoding="utf-8"))
@@ -38,7 +38,7 @@ class _TopLevelHeadings(HTMLParser):
             self.depth -= 1
         elif re.fullmatch(r"h[1-6]", tag) and self.current is not None:
             level, text = self.current
-            # chunkguard shows a multi-line (setext) heading's soft breaks as spaces.
+            # chunkgate shows a multi-line (setext) heading's soft breaks as spaces.
             self.found.append((int(str(level)), " ".join(str(text).split("\n")).strip(" ")))
             self.current = None
 
@@ -97,7 +97,7 @@ def test_github_slugger_fixtures_in_one_document() -> None:
 
 def test_ascii_slugs_take_the_same_table_as_unicode_ones() -> None:
     # ASCII headings are slugged by bytes.translate, others by str.translate.
-    from chunkguard.chunking.slugs import _TABLE
+    from chunkgate.chunking.slugs import _TABLE
 
     for code in range(128):
         text = f"A{chr(code)}b é"  # the "é" sends it down the Unicode path

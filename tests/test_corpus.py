@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from helpers import commit_all, git, pin_git_env, write
 
-from chunkguard import git as cg_git
-from chunkguard.config import Config, load_config
-from chunkguard.corpus import SelectedFile, Selection, select_files
-from chunkguard.errors import ChunkguardError, GitError
+from chunkgate import git as cg_git
+from chunkgate.config import Config, load_config
+from chunkgate.corpus import SelectedFile, Selection, select_files
+from chunkgate.errors import ChunkgateError, GitError
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="symlinks and names of POSIX")
 
@@ -63,7 +63,7 @@ def test_tracked_untracked_ignored_modified_and_deleted(repo: Path) -> None:
 
 
 def test_include_and_exclude(repo: Path) -> None:
-    write(repo, ".chunkguard.yaml", "include: ['docs/**/*.md', '*.txt']\nexclude: [docs/gen/]\n")
+    write(repo, ".chunkgate.yaml", "include: ['docs/**/*.md', '*.txt']\nexclude: [docs/gen/]\n")
     for name in ["README.md", "a.txt", "docs/a.md", "docs/gen/api.md", "docs/x/b.md", "c.py"]:
         write(repo, name, "text\n")
     commit_all(repo)
@@ -71,7 +71,7 @@ def test_include_and_exclude(repo: Path) -> None:
 
 
 def test_manifest_and_config_are_never_selected(repo: Path) -> None:
-    write(repo, ".chunkguard.yaml", "include: ['**/*']\nmanifest: meta/chunks.jsonl\n")
+    write(repo, ".chunkgate.yaml", "include: ['**/*']\nmanifest: meta/chunks.jsonl\n")
     write(repo, "meta/chunks.jsonl", "{}\n")
     write(repo, "a.md", "a\n")
     commit_all(repo)
@@ -173,7 +173,7 @@ def test_explicit_path_outside_the_root_is_refused(
 ) -> None:
     write(tmp_path, "elsewhere.md", "x\n")
     given = outside.format(tmp=tmp_path)
-    with pytest.raises(ChunkguardError, match=r"^path outside the repository: "):
+    with pytest.raises(ChunkgateError, match=r"^path outside the repository: "):
         select_files(load_config(repo), [given])
 
 
@@ -187,7 +187,7 @@ def test_symlink_escaping_the_root_is_refused(repo: Path, tmp_path: Path) -> Non
     commit_all(repo)
     config = load_config(repo)
     for given in ["leak.md", "leakdir/key.md", "leakdir"]:
-        with pytest.raises(ChunkguardError, match=f"path outside the repository: {given}"):
+        with pytest.raises(ChunkgateError, match=f"path outside the repository: {given}"):
             select_files(config, [given])
     assert paths_of(select_files(config, ["inside.md", "real.md"])) == ["real.md"]
 
@@ -307,7 +307,7 @@ def test_selection_is_relative_to_the_config_root_not_cwd(
 
 def test_a_broken_repository_is_a_git_error(tmp_path: Path) -> None:
     root = tmp_path / "broken"
-    write(root, ".git", "gitdir: /nonexistent/chunkguard/.git\n")
+    write(root, ".git", "gitdir: /nonexistent/chunkgate/.git\n")
     write(root, "a.md", "a\n")
     with pytest.raises(GitError):
         select_files(Config(root=root.resolve()))

@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 from helpers import commit_all, git, pin_git_env, write
 
-from chunkguard import git as cg_git
-from chunkguard.cli import cli
-from chunkguard.diff import ChangeKind, ChunkDiff, diff_revisions, fail_reasons, parse_fail_on
-from chunkguard.errors import ChunkguardError, GitError
-from chunkguard.report.diff import annotation, markdown, write_diff
-from chunkguard.revisions import resolve_auto_base
+from chunkgate import git as cg_git
+from chunkgate.cli import cli
+from chunkgate.diff import ChangeKind, ChunkDiff, diff_revisions, fail_reasons, parse_fail_on
+from chunkgate.errors import ChunkgateError, GitError
+from chunkgate.report.diff import annotation, markdown, write_diff
+from chunkgate.revisions import resolve_auto_base
 
 SHALLOW_FIX = "set `fetch-depth: 0` on actions/checkout (or `fetch-depth: 2` to diff HEAD~1)"
 
@@ -214,12 +214,12 @@ def test_moved_from_in_the_head_manifest_acknowledges_the_move(git_repo: Path) -
     first = commit_all(git_repo)
     write(git_repo, "a.md", doc(("Installation", INSTALL), ("Running", USAGE)))
     header = (
-        '{"chunkguard_manifest": 1, "chunking": 1, "config": "0000000000000000", '
+        '{"chunkgate_manifest": 1, "chunking": 1, "config": "0000000000000000", '
         '"rules": "0000000000000000"}\n'
     )
     write(
         git_repo,
-        "chunkguard.manifest.jsonl",
+        "chunkgate.manifest.jsonl",
         header
         + '{"file": "a.md", "blob": null, "chunks": 3}\n'
         + manifest_line("a.md#guide", "0" * 16)
@@ -239,7 +239,7 @@ def test_a_broken_head_manifest_is_a_note_not_an_error(git_repo: Path) -> None:
     write(git_repo, "a.md", doc(("Install", INSTALL)))
     first = commit_all(git_repo)
     write(git_repo, "a.md", doc(("Installation", INSTALL)))
-    write(git_repo, "chunkguard.manifest.jsonl", "<<<<<<< ours\n")
+    write(git_repo, "chunkgate.manifest.jsonl", "<<<<<<< ours\n")
     diff = diff_revisions(git_repo, first)
     assert [c.acknowledged for c in diff.moved] == [False]
     assert any("merge conflict" in note for note in diff.notes)
@@ -250,7 +250,7 @@ def test_each_side_uses_its_own_config(git_repo: Path) -> None:
     write(git_repo, "a.md", text)
     write(git_repo, "notes.txt", para("notes"))
     first = commit_all(git_repo)
-    write(git_repo, ".chunkguard.yaml", 'markdown: {split_level: 1}\ninclude: ["**/*.md"]\n')
+    write(git_repo, ".chunkgate.yaml", 'markdown: {split_level: 1}\ninclude: ["**/*.md"]\n')
     second = commit_all(git_repo)
     diff = diff_revisions(git_repo, first, second)
     # One chunk per level-1 section now: the guide chunk grows over its two
@@ -265,7 +265,7 @@ def test_config_excluding_a_file_removes_its_chunks(git_repo: Path) -> None:
     write(git_repo, "a.md", doc(("Install", INSTALL)))
     write(git_repo, "gen/b.md", doc(title="Generated"))
     first = commit_all(git_repo)
-    write(git_repo, ".chunkguard.yaml", 'exclude: ["gen/**"]\n')
+    write(git_repo, ".chunkgate.yaml", 'exclude: ["gen/**"]\n')
     second = commit_all(git_repo)
     assert summary(diff_revisions(git_repo, first, second)) == expect(
         removed=["gen/b.md#generated"], unchanged=2
@@ -320,7 +320,7 @@ def test_merge_base_range(git_repo: Path) -> None:
     assert (
         "main-only.md#main-only" in summary(diff_revisions(git_repo, "main", "feature"))["removed"]
     )  # type: ignore[operator]
-    with pytest.raises(ChunkguardError, match="not both"):
+    with pytest.raises(ChunkgateError, match="not both"):
         diff_revisions(git_repo, "main...feature", "main")
 
 
@@ -339,9 +339,9 @@ def test_working_tree_against_head(git_repo: Path) -> None:
 
 
 def write_manifest(repo: Path, paths: list[str]) -> None:
-    from chunkguard.chunking import CHUNKING_VERSION, chunk_file
-    from chunkguard.chunking.base import ChunkOptions
-    from chunkguard.manifest import FileEntry, Header, Manifest, render
+    from chunkgate.chunking import CHUNKING_VERSION, chunk_file
+    from chunkgate.chunking.base import ChunkOptions
+    from chunkgate.manifest import FileEntry, Header, Manifest, render
 
     header = Header.build(chunking=CHUNKING_VERSION, config=ChunkOptions().fingerprint(), rules="")
     blobs = cg_git.hash_blobs(repo, paths)
@@ -349,13 +349,13 @@ def write_manifest(repo: Path, paths: list[str]) -> None:
         path: FileEntry.from_chunks(path, blobs[path], chunk_file(repo / path, root=repo))
         for path in paths
     }
-    write(repo, "chunkguard.manifest.jsonl", render(Manifest(header, files)))
+    write(repo, "chunkgate.manifest.jsonl", render(Manifest(header, files)))
 
 
 def test_unchanged_files_are_not_chunked_when_the_head_manifest_knows_them(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import chunkguard.diff
+    import chunkgate.diff
 
     write(git_repo, "a.md", doc(("Install", INSTALL)))
     write(git_repo, "b.md", doc(("Usage", USAGE)))
@@ -364,13 +364,13 @@ def test_unchanged_files_are_not_chunked_when_the_head_manifest_knows_them(
     write_manifest(git_repo, ["a.md", "b.md"])
     second = commit_all(git_repo)
     chunked: list[str] = []
-    real = chunkguard.diff.chunk_bytes
+    real = chunkgate.diff.chunk_bytes
 
     def spy(data: bytes, path: str, **kwargs: object) -> object:
         chunked.append(path)
         return real(data, path, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chunkguard.diff, "chunk_bytes", spy)
+    monkeypatch.setattr(chunkgate.diff, "chunk_bytes", spy)
     before = cg_git.process_count()
     diff = diff_revisions(git_repo, first, second)
     assert summary(diff) == expect(added=["a.md#more"], unchanged=4)
@@ -378,7 +378,7 @@ def test_unchanged_files_are_not_chunked_when_the_head_manifest_knows_them(
     # find_root, two rev-parse, cat-file and two ls-tree: one process per question.
     assert cg_git.process_count() - before == 6
     # Without a manifest the unchanged file is chunked once, on the head side.
-    git(git_repo, "rm", "-q", "chunkguard.manifest.jsonl")
+    git(git_repo, "rm", "-q", "chunkgate.manifest.jsonl")
     third = commit_all(git_repo)
     chunked.clear()
     assert diff_revisions(git_repo, first, third).unchanged == 4
@@ -434,7 +434,7 @@ def test_shallow_clone_without_a_remote_says_how_to_fix_it(
     assert result.exit_code == 2
     assert (
         result.stderr
-        == f"chunkguard: error: this is a shallow clone without {first}: {SHALLOW_FIX}\n"
+        == f"chunkgate: error: this is a shallow clone without {first}: {SHALLOW_FIX}\n"
     )
 
 
@@ -444,7 +444,7 @@ def test_a_revision_that_does_not_exist(git_repo: Path, monkeypatch: pytest.Monk
     monkeypatch.chdir(git_repo)
     result = CliRunner().invoke(cli, ["diff", "no-such-branch"])
     assert result.exit_code == 2
-    assert result.stderr == "chunkguard: error: git rev-parse: unknown revision 'no-such-branch'\n"
+    assert result.stderr == "chunkgate: error: git rev-parse: unknown revision 'no-such-branch'\n"
     assert result.stdout == ""
 
 
@@ -508,7 +508,7 @@ def test_fail_on_sets_the_exit_code(renamed: Path, fail_on: str, code: int) -> N
 
 
 def test_oversized_uses_the_head_config(renamed: Path) -> None:
-    write(renamed, ".chunkguard.yaml", "size: {max: 100, min: 0}\n")
+    write(renamed, ".chunkgate.yaml", "size: {max: 100, min: 0}\n")
     result = CliRunner().invoke(cli, ["diff", "-q", "--fail-on", "oversized"])
     assert result.exit_code == 1
     assert "over size.max (100 chars)" in result.stderr
@@ -520,7 +520,7 @@ def test_oversized_uses_the_head_config(renamed: Path) -> None:
 def test_text_output(renamed: Path) -> None:
     result = CliRunner().invoke(cli, ["diff", "--format", "text"])
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("chunkguard diff HEAD (")
+    assert lines[0].startswith("chunkgate diff HEAD (")
     assert lines[0].endswith(") → working tree")
     assert lines[1:] == [
         "→ a.md#install → a.md#installation (body, 100%; unstable)",
@@ -543,7 +543,7 @@ def test_rich_output_groups_by_file(renamed: Path) -> None:
 def test_markdown_output(renamed: Path) -> None:
     result = CliRunner().invoke(cli, ["diff", "--format", "markdown"])
     out = result.stdout
-    assert out.startswith("### chunkguard diff `HEAD (")
+    assert out.startswith("### chunkgate diff `HEAD (")
     assert "| + added | 0 |" in out
     assert "| of which unstable | 1 |" in out
     assert "**1 unstable chunk ID**" in out
@@ -575,13 +575,13 @@ def test_github_output(renamed: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "::error file=a.md,line=5,title=chunkguard%3A unstable chunk ID::"
+        "::error file=a.md,line=5,title=chunkgate%3A unstable chunk ID::"
         "ID changed from a.md#install to a.md#installation: citations to a.md#install break; "
-        "keep the old ID with {#install} or run `chunkguard update --accept-moves`"
+        "keep the old ID with {#install} or run `chunkgate update --accept-moves`"
     )
     assert lines[-1].endswith("0 added, 1 removed, 1 modified, 1 moved (1 unstable), 1 unchanged")
     written = summary_file.read_text()
-    assert written.startswith("earlier step\n### chunkguard diff")
+    assert written.startswith("earlier step\n### chunkgate diff")
     # Without --fail-on unstable the same IDs are warnings.
     result = CliRunner().invoke(cli, ["diff", "--format", "github"])
     assert result.stdout.startswith("::warning file=a.md,line=5,")
@@ -605,7 +605,7 @@ def test_github_annotations_are_capped(git_repo: Path) -> None:
     write_diff(diff_revisions(git_repo), "github", out, env={})
     lines = out.getvalue().splitlines()
     assert sum(line.startswith("::warning ") for line in lines) == 10
-    assert "chunkguard: 2 more unstable IDs are listed in the job summary" in lines
+    assert "chunkgate: 2 more unstable IDs are listed in the job summary" in lines
 
 
 def test_auto_base_reads_the_pull_request_event(
@@ -667,13 +667,13 @@ def test_own_history_diffs_without_error() -> None:
 
 def test_cli_debug_git_counts_processes(renamed: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "chunkguard", "diff", "--format", "text"],
+        [sys.executable, "-m", "chunkgate", "diff", "--format", "text"],
         capture_output=True,
         text=True,
-        env={**os.environ, "CHUNKGUARD_DEBUG_GIT": "1"},
+        env={**os.environ, "CHUNKGATE_DEBUG_GIT": "1"},
         check=False,
         cwd=renamed,
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.startswith("chunkguard: ")
+    assert proc.stderr.startswith("chunkgate: ")
     assert proc.stderr.endswith(" git processes\n")

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 from helpers import commit_all, git, pin_git_env, write
 
-from chunkguard import filecheck
-from chunkguard.cli import cli
+from chunkgate import filecheck
+from chunkgate.cli import cli
 
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
 
@@ -54,8 +54,8 @@ def test_first_run_needs_a_manifest_then_passes(repo: Path) -> None:
     commit_all(repo)
     code, report = check_json()
     assert code == 1
-    assert rules_of(report) == [("CG401", "chunkguard.manifest.jsonl")]
-    assert "chunkguard update" in str(report["violations"][0]["fix"])
+    assert rules_of(report) == [("CG401", "chunkgate.manifest.jsonl")]
+    assert "chunkgate update" in str(report["violations"][0]["fix"])
     assert run("update").exit_code == 0
     code, report = check_json()
     assert (code, report["violations"]) == (0, [])
@@ -72,9 +72,7 @@ def test_oversized_section_fails_with_the_fix(repo: Path) -> None:
 
 
 def test_inline_suppression(repo: Path) -> None:
-    write(
-        repo, "guide.md", "<!-- chunkguard: disable=CG201 -->\n# Guide\n\n" + "word " * 600 + "\n"
-    )
+    write(repo, "guide.md", "<!-- chunkgate: disable=CG201 -->\n# Guide\n\n" + "word " * 600 + "\n")
     committed(repo)
     code, report = check_json()
     assert (code, rules_of(report)) == (0, [])
@@ -89,8 +87,8 @@ def test_update_hook_rewrites_entries_and_fails_once(repo: Path) -> None:
     assert (code, rules_of(report)) == (1, [("CG401", "a.md")])
     first = run("check", "--update", "a.md")
     assert first.exit_code == 1
-    assert "updated chunkguard.manifest.jsonl (1 file changed)" in first.output
-    manifest = (repo / "chunkguard.manifest.jsonl").read_text()
+    assert "updated chunkgate.manifest.jsonl (1 file changed)" in first.output
+    manifest = (repo / "chunkgate.manifest.jsonl").read_text()
     assert '"id": "a.md#added"' in manifest
     assert '"id": "b.md#two"' in manifest
     assert run("check", "--update", "a.md").exit_code == 0
@@ -110,7 +108,7 @@ def test_heading_rename_is_unstable_until_acknowledged(repo: Path) -> None:
     assert rules_of(report) == [("CG402", "guide.md#installation")]
     assert "guide.md#install" in str(report["violations"][0]["message"])
     assert run("update", "--accept-moves").exit_code == 0
-    assert '"moved_from": "guide.md#install"' in (repo / "chunkguard.manifest.jsonl").read_text()
+    assert '"moved_from": "guide.md#install"' in (repo / "chunkgate.manifest.jsonl").read_text()
     code, report = check_json()
     assert (code, rules_of(report)) == (0, [])
     commit_all(repo)
@@ -147,7 +145,7 @@ def test_deleting_a_file_updates_the_manifest_and_warns(repo: Path) -> None:
     first = run("check", "--update", "--format", "text")
     assert first.exit_code == 1
     assert "gone.md#gone was removed" in first.output
-    assert "gone.md" not in (repo / "chunkguard.manifest.jsonl").read_text()
+    assert "gone.md" not in (repo / "chunkgate.manifest.jsonl").read_text()
     second = run("check", "--update", "--format", "json")
     assert second.exit_code == 0  # CG403 is a warning
     assert [v["rule"] for v in json.loads(second.output)["violations"]] == ["CG403"]
@@ -194,10 +192,10 @@ def test_cold_update_is_the_same_with_several_jobs(repo: Path) -> None:
     for index in range(120):
         write(repo, f"d/{index}.md", page(f"T{index}", "Shared"))
     assert run("update", "--jobs", "1").exit_code == 0
-    single = (repo / "chunkguard.manifest.jsonl").read_bytes()
-    (repo / "chunkguard.manifest.jsonl").unlink()
+    single = (repo / "chunkgate.manifest.jsonl").read_bytes()
+    (repo / "chunkgate.manifest.jsonl").unlink()
     assert run("update", "--jobs", "2").exit_code == 0
-    assert (repo / "chunkguard.manifest.jsonl").read_bytes() == single
+    assert (repo / "chunkgate.manifest.jsonl").read_bytes() == single
 
 
 def _other_settings(manifest: Path, key: str) -> None:
@@ -218,7 +216,7 @@ def test_rebuilds_write_what_the_general_path_writes(repo: Path, jobs: str) -> N
     for index in range(80):
         write(repo, f"d/{index:02d}.md", page(f"T{index}", "Shared") + "# Own\n\nå" * index)
     write(repo, "d/big.md", "# Big\n\n" + "word " * 600 + "\n")
-    manifest = repo / "chunkguard.manifest.jsonl"
+    manifest = repo / "chunkgate.manifest.jsonl"
     result = run("check", "--update", "--jobs", jobs, "--format", "json")
     cold = manifest.read_bytes()
     report = json.loads(result.output)
@@ -246,14 +244,14 @@ def test_rebuild_keeps_acknowledged_moves_and_counts_changed_files(repo: Path) -
     write(repo, "guide.md", page("Install", "Usage"))
     write(repo, "other.md", page("Other"))
     write(repo, "gone.md", page("Gone"))
-    manifest = repo / "chunkguard.manifest.jsonl"
+    manifest = repo / "chunkgate.manifest.jsonl"
     assert run("update").exit_code == 0
     commit_all(repo)
     write(repo, "guide.md", page("Installing", "Usage"))
     assert run("update", "--accept-moves").exit_code == 0
     acknowledged = manifest.read_bytes()
     assert acknowledged.count(b'"moved_from"') == 1
-    git(repo, "rm", "-q", "--cached", "chunkguard.manifest.jsonl")
+    git(repo, "rm", "-q", "--cached", "chunkgate.manifest.jsonl")
     git(repo, "commit", "-q", "-m", "no manifest")  # no committed IDs to compare with
     (repo / "gone.md").unlink()
     _other_settings(manifest, "config")
@@ -270,7 +268,7 @@ def test_rebuild_keeps_acknowledged_moves_and_counts_changed_files(repo: Path) -
 def test_a_settings_change_alone_says_so(repo: Path) -> None:
     write(repo, "guide.md", page("Install", "Usage"))
     assert run("update").exit_code == 0
-    write(repo, ".chunkguard.yaml", "size: {max: 1900}\n")
+    write(repo, ".chunkgate.yaml", "size: {max: 1900}\n")
     result = run("update")
     assert result.exit_code == 0
     assert "(no file's entry changed)" in result.output
@@ -280,7 +278,7 @@ def test_rebuild_that_changes_nothing_leaves_the_manifest_alone(repo: Path) -> N
     """An empty corpus, nothing committed: every run rebuilds, and from the second on
     the manifest is the same, so the hook passes and the file is not rewritten."""
     assert run("check", "--update").exit_code == 1  # created: stage it
-    manifest = repo / "chunkguard.manifest.jsonl"
+    manifest = repo / "chunkgate.manifest.jsonl"
     before = manifest.stat().st_mtime_ns
     time.sleep(0.01)
     result = run("check", "--update")
@@ -314,7 +312,7 @@ def test_works_outside_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     write(tmp_path, ".gitignore", "build/\n")
     assert run("update").exit_code == 0
     assert run("check").exit_code == 0
-    assert "build/out.md" not in (tmp_path / "chunkguard.manifest.jsonl").read_text()
+    assert "build/out.md" not in (tmp_path / "chunkgate.manifest.jsonl").read_text()
 
 
 def test_concurrent_hook_invocations_lose_no_entries(repo: Path) -> None:
@@ -326,7 +324,7 @@ def test_concurrent_hook_invocations_lose_no_entries(repo: Path) -> None:
     env = {**os.environ, "NO_COLOR": "1"}
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "chunkguard", "check", "--update", f"f{i}.md", f"f{i + 4}.md"],
+            [sys.executable, "-m", "chunkgate", "check", "--update", f"f{i}.md", f"f{i + 4}.md"],
             cwd=repo,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -334,6 +332,6 @@ def test_concurrent_hook_invocations_lose_no_entries(repo: Path) -> None:
         for i in range(4)
     ]
     assert [proc.wait() for proc in procs] == [1, 1, 1, 1]
-    manifest = (repo / "chunkguard.manifest.jsonl").read_text()
+    manifest = (repo / "chunkgate.manifest.jsonl").read_text()
     assert all(f'"id": "f{i}.md#new-{i}"' in manifest for i in range(8))
     assert check_json()[0] == 0

@@ -15,12 +15,12 @@ import pytest
 from click.testing import CliRunner, Result
 from helpers import commit_all, pin_git_env, write
 
-from chunkguard import manifest as manifest_module
-from chunkguard.cli import cli
-from chunkguard.manifest import storage
+from chunkgate import manifest as manifest_module
+from chunkgate.cli import cli
+from chunkgate.manifest import storage
 
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
-MANIFEST = "chunkguard.manifest.jsonl"
+MANIFEST = "chunkgate.manifest.jsonl"
 
 
 @pytest.fixture
@@ -125,10 +125,10 @@ def test_a_corrupt_committed_manifest_leaves_ids_uncompared(repo: Path) -> None:
 
 
 def test_config_typo_exits_2_naming_file_and_key(repo: Path) -> None:
-    write(repo, ".chunkguard.yaml", "szie:\n  max: 100\n")
+    write(repo, ".chunkgate.yaml", "szie:\n  max: 100\n")
     result = CliRunner().invoke(cli, ["check"])
     assert result.exit_code == 2
-    assert ".chunkguard.yaml" in result.output
+    assert ".chunkgate.yaml" in result.output
     assert "unknown key 'szie' (did you mean 'size'?)" in result.output
     assert "Traceback" not in result.output
 
@@ -201,7 +201,7 @@ def test_sigint_to_a_running_update_leaves_no_half_written_file(repo: Path) -> N
         write(repo, f"many/{index}.md", f"# T{index}\n\n{SECTION}")
     before = (repo / MANIFEST).read_bytes()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "chunkguard", "update", "--jobs", "1"],
+        [sys.executable, "-m", "chunkgate", "update", "--jobs", "1"],
         cwd=repo,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -250,7 +250,7 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
 
     def start_and_signal_workers() -> tuple[subprocess.Popen[str], list[int]]:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "chunkguard", "update", "--jobs", "2"],
+            [sys.executable, "-m", "chunkgate", "update", "--jobs", "2"],
             cwd=repo,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -270,7 +270,7 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
             for pid in _children(proc.pid):
                 os.kill(pid, signal.SIGKILL)
             proc.kill()
-            raise AssertionError("chunkguard hung after Ctrl-C") from None
+            raise AssertionError("chunkgate hung after Ctrl-C") from None
 
     # The workers alone: they carry on, and the update completes.
     proc, _ = start_and_signal_workers()
@@ -283,7 +283,7 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
     time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     stderr = finish(proc)
-    assert (proc.returncode, stderr) == (130, "chunkguard: interrupted\n")
+    assert (proc.returncode, stderr) == (130, "chunkgate: interrupted\n")
     assert sorted(p.name for p in repo.iterdir()) == [".git", "docs", "many"]
     assert all(_command(pid) == "" for pid in workers)
 
@@ -299,7 +299,7 @@ def test_ctrl_c_to_chunks_with_several_jobs(repo: Path) -> None:
     for index in range(3000):
         write(repo, f"many/{index}.md", f"# T{index}\n\n{SECTION * 40}\n## More\n\n{SECTION * 40}")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "chunkguard", "chunks", "--format", "jsonl", "--jobs", "2", "many"],
+        [sys.executable, "-m", "chunkgate", "chunks", "--format", "jsonl", "--jobs", "2", "many"],
         cwd=repo,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -312,8 +312,8 @@ def test_ctrl_c_to_chunks_with_several_jobs(repo: Path) -> None:
         stdout, stderr = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        raise AssertionError("chunkguard hung after Ctrl-C") from None
-    assert (proc.returncode, stderr) == (130, b"chunkguard: interrupted\n")
+        raise AssertionError("chunkgate hung after Ctrl-C") from None
+    assert (proc.returncode, stderr) == (130, b"chunkgate: interrupted\n")
     lines = stdout.decode().split("\n")
     ids = [json.loads(line)["id"] for line in lines[:-2]]  # the last may be cut short
     assert 0 < len(ids) < 6000
@@ -335,7 +335,7 @@ _PROBE = "import signal; print(signal.SIGINT in signal.pthread_sigmask(signal.SI
 def test_workers_are_started_with_ctrl_c_held_back() -> None:
     """While the pool starts its workers SIGINT is blocked: a worker cannot die of a
     Ctrl-C before it ignores it, and the parent still gets the Ctrl-C afterwards."""
-    from chunkguard.parallel import _sigint_held
+    from chunkgate.parallel import _sigint_held
 
     def probe() -> str:
         command = [sys.executable, "-c", _PROBE]
@@ -376,8 +376,8 @@ def test_missing_revision_for_diff_is_a_clear_error(repo: Path) -> None:
 
 
 def test_bad_byte_after_a_bom_is_named_right() -> None:
-    from chunkguard.errors import UnreadableError
-    from chunkguard.source import decode
+    from chunkgate.errors import UnreadableError
+    from chunkgate.source import decode
 
     with pytest.raises(UnreadableError, match=r"byte 0xff at line 2, column 3"):
         decode(b"\xef\xbb\xbf# T\nab\xff\n", "a.md")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from helpers import commit_all, git, git_env, make_repo, pin_git_env, write
 
-from chunkguard import git as cg_git
-from chunkguard.errors import GitError
+from chunkgate import git as cg_git
+from chunkgate.errors import GitError
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="names and symlinks of POSIX")
 
@@ -476,7 +476,7 @@ def test_make_repo_pins_identity(tmp_path: Path) -> None:
     write(repo, "a.md", "a\n")
     sha = commit_all(repo)
     assert git(repo, "log", "-1", "--format=%an <%ae> %ad", "--date=iso-strict").strip() == (
-        "Chunkguard Tests <tests@chunkguard.invalid> 2024-01-01T00:00:00+00:00"
+        "Chunkgate Tests <tests@chunkgate.invalid> 2024-01-01T00:00:00+00:00"
     )
     assert sha == git(repo, "rev-parse", "HEAD").strip()
 

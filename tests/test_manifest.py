@@ -6,8 +6,8 @@ import re
 
 from manifest_samples import BLOB, GOLDEN, HASH, golden_manifest
 
-import chunkguard.manifest
-from chunkguard.manifest import ManifestIndex, parse, render
+import chunkgate.manifest
+from chunkgate.manifest import ManifestIndex, parse, render
 
 API = {
     "FORMAT_VERSION",
@@ -32,9 +32,9 @@ API = {
 
 
 def test_public_api() -> None:
-    assert set(chunkguard.manifest.__all__) == API
+    assert set(chunkgate.manifest.__all__) == API
     for name in API:
-        assert hasattr(chunkguard.manifest, name), name
+        assert hasattr(chunkgate.manifest, name), name
 
 
 def test_render_golden_bytes() -> None:
@@ -55,7 +55,7 @@ def test_index_reads_the_golden_bytes() -> None:
 
 def documented_example() -> bytes:
     """The example in the package docstring, its wrapped lines joined again."""
-    doc = chunkguard.manifest.__doc__ or ""
+    doc = chunkgate.manifest.__doc__ or ""
     block = doc.split("::\n\n", 1)[1].split("\n\n", 1)[0]
     lines: list[str] = []
     for line in block.splitlines():
@@ -80,7 +80,7 @@ def test_documented_example_is_a_canonical_manifest() -> None:
 def test_documented_example_shows_every_key() -> None:
     keys = set(re.findall(r'"([a-z_]+)": ', documented_example().decode()))
     assert keys == {
-        *("chunkguard_manifest", "chunking", "config", "rules"),
+        *("chunkgate_manifest", "chunking", "config", "rules"),
         *("file", "blob", "chunks", "findings", "rule", "line", "chunk", "message", "fix"),
         *("id", "lines", "chars", "tokens", "hash", "moved_from", "suppressed"),
     }

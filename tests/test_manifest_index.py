@@ -26,7 +26,7 @@ from manifest_samples import (
     synthetic_path,
 )
 
-from chunkguard.manifest import (
+from chunkgate.manifest import (
     ChunkEntry,
     FileEntry,
     Header,
@@ -143,7 +143,7 @@ def test_index_answers_what_parse_answers(
 # -- reading only what is asked -----------------------------------------------------------------
 
 HEAD = (
-    '{"chunkguard_manifest": 1, "chunking": 3, "config": "0123456789abcdef", '
+    '{"chunkgate_manifest": 1, "chunking": 3, "config": "0123456789abcdef", '
     '"rules": "fedcba9876543210"}\n'
 )
 
@@ -268,7 +268,7 @@ def test_replace_refuses_an_entry_under_another_path() -> None:
 def test_partial_update_of_a_large_manifest(tmp_path: Path) -> None:
     big = synthetic(7000, 9)
     data = render(big)
-    path = tmp_path / "chunkguard.manifest.jsonl"
+    path = tmp_path / "chunkgate.manifest.jsonl"
     path.write_bytes(data)
     target = synthetic_path(3250)
     changed = entry(target, "heading-number-0", "new-heading", blob="1" * 40)

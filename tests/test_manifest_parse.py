@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from manifest_samples import GOLDEN, golden_manifest, manifests
 
-from chunkguard.errors import ManifestError
-from chunkguard.manifest import Manifest, ManifestIndex, ManifestSyntaxError, parse, read, render
+from chunkgate.errors import ManifestError
+from chunkgate.manifest import Manifest, ManifestIndex, ManifestSyntaxError, parse, read, render
 
 
 @settings(deadline=None)
@@ -38,7 +38,7 @@ def test_parse_accepts_crlf_and_a_missing_final_newline(original: Manifest) -> N
 # -- corruption ------------------------------------------------------------------------------
 
 H = (
-    '{"chunkguard_manifest": 1, "chunking": 3, "config": "0123456789abcdef", '
+    '{"chunkgate_manifest": 1, "chunking": 3, "config": "0123456789abcdef", '
     '"rules": "fedcba9876543210"}'
 )
 A = '{"file": "a.md", "blob": null, "chunks": 2}'
@@ -79,10 +79,10 @@ def finding_swap(old: str, new: str) -> bytes:
 
 
 CORRUPT = [
-    pytest.param(b"", "m: empty manifest (run `chunkguard update` to rebuild it)", id="empty"),
+    pytest.param(b"", "m: empty manifest (run `chunkgate update` to rebuild it)", id="empty"),
     pytest.param(
         lines_with({}, insert={3: "<<<<<<< HEAD"}),
-        "m:3: merge conflict markers at line 3 (run `chunkguard update` to rebuild it, "
+        "m:3: merge conflict markers at line 3 (run `chunkgate update` to rebuild it, "
         "or resolve the conflict)",
         id="conflict-ours-marker",
     ),
@@ -121,17 +121,17 @@ CORRUPT = [
     ),
     pytest.param(lines_with({1: None}), "m:1: expected the header line", id="missing-header"),
     pytest.param(
-        lines_with({1: swap(H, '"chunkguard_manifest": 1', '"chunkguard_manifest": 2')}),
-        "m:1: manifest format 2 is newer than this chunkguard supports (1); upgrade chunkguard",
+        lines_with({1: swap(H, '"chunkgate_manifest": 1', '"chunkgate_manifest": 2')}),
+        "m:1: manifest format 2 is newer than this chunkgate supports (1); upgrade chunkgate",
         id="future-format",
     ),
     pytest.param(
-        lines_with({1: swap(H, '"chunkguard_manifest": 1', '"chunkguard_manifest": 0')}),
+        lines_with({1: swap(H, '"chunkgate_manifest": 1', '"chunkgate_manifest": 0')}),
         "m:1: unknown manifest format 0",
         id="format-zero",
     ),
     pytest.param(
-        lines_with({1: swap(H, '"chunkguard_manifest": 1', '"chunkguard_manifest": "1"')}),
+        lines_with({1: swap(H, '"chunkgate_manifest": 1', '"chunkgate_manifest": "1"')}),
         'm:1: unknown manifest format "1"',
         id="format-string",
     ),
@@ -276,7 +276,7 @@ CORRUPT = [
     ),
     pytest.param(
         lines_with({2: '{"file":"a.md","blob":null,"chunks":2}'}),
-        "m:2: not in canonical form (spacing differs); run `chunkguard update` to rebuild it",
+        "m:2: not in canonical form (spacing differs); run `chunkgate update` to rebuild it",
         id="file-spacing",
     ),
     pytest.param(
@@ -461,7 +461,7 @@ def test_escaped_strings_are_read_the_slow_way() -> None:
 
 
 def test_read(tmp_path: Path) -> None:
-    path = tmp_path / "chunkguard.manifest.jsonl"
+    path = tmp_path / "chunkgate.manifest.jsonl"
     assert read(path) is None
     assert ManifestIndex.load(path) is None
     path.write_bytes(GOLDEN)

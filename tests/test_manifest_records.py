@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from manifest_samples import BLOB, HASH, HEADER, chunk, entry, finding
 
-from chunkguard.manifest import (
+from chunkgate.manifest import (
     FORMAT_VERSION,
     ChunkEntry,
     FileEntry,
@@ -16,7 +16,7 @@ from chunkguard.manifest import (
     fingerprint,
     path_key,
 )
-from chunkguard.model import Chunk
+from chunkgate.model import Chunk
 
 
 def make_chunk(chunk_id: str = "a.md#new", suppressed: frozenset[str] = frozenset()) -> Chunk:

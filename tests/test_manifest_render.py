@@ -6,7 +6,7 @@ import json
 
 from manifest_samples import entry, finding, manifest
 
-from chunkguard.manifest import ManifestIndex, parse, render, render_blocks
+from chunkgate.manifest import ManifestIndex, parse, render, render_blocks
 
 
 def test_files_in_byte_order_of_their_utf8_paths() -> None:
@@ -62,6 +62,6 @@ def test_render_blocks_are_the_header_then_one_block_per_file() -> None:
     blocks = list(render_blocks(rendered))
     assert b"".join(blocks) == render(rendered)
     assert len(blocks) == 3
-    assert blocks[0].startswith(b'{"chunkguard_manifest": ')
+    assert blocks[0].startswith(b'{"chunkgate_manifest": ')
     assert blocks[1].startswith(b'{"file": "a.md"')
     assert blocks[2].startswith(b'{"file": "b.md"')

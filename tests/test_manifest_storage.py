@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from manifest_samples import GOLDEN, HEADER, entry, manifest
 
-from chunkguard.errors import ManifestError
-from chunkguard.manifest import ManifestIndex, manifest_lock, read, render, write_atomic
+from chunkgate.errors import ManifestError
+from chunkgate.manifest import ManifestIndex, manifest_lock, read, render, write_atomic
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
 
@@ -25,21 +25,21 @@ def only(folder: Path) -> list[str]:
 
 
 def test_write_atomic_writes_the_bytes(tmp_path: Path) -> None:
-    path = tmp_path / "chunkguard.manifest.jsonl"
+    path = tmp_path / "chunkgate.manifest.jsonl"
     write_atomic(path, b"one\n")
     assert path.read_bytes() == b"one\n"
     write_atomic(path, GOLDEN)
     assert path.read_bytes() == GOLDEN
-    assert only(tmp_path) == ["chunkguard.manifest.jsonl"]
+    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
     # Parts are written one after the other (a manifest rendered block by block).
     write_atomic(path, [b"head\n", b"", b"block one\n", b"block two\n"])
     assert path.read_bytes() == b"head\nblock one\nblock two\n"
-    assert only(tmp_path) == ["chunkguard.manifest.jsonl"]
+    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
 
 
 @posix_only
 def test_write_atomic_keeps_permission_bits(tmp_path: Path) -> None:
-    path = tmp_path / "chunkguard.manifest.jsonl"
+    path = tmp_path / "chunkgate.manifest.jsonl"
     path.write_bytes(b"old\n")
     path.chmod(0o640)
     write_atomic(path, b"new\n")
@@ -75,20 +75,20 @@ def _raise(error: BaseException) -> Callable[..., None]:
 def test_write_atomic_failure_leaves_old_file_and_no_temp(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str, error: BaseException
 ) -> None:
-    path = tmp_path / "chunkguard.manifest.jsonl"
+    path = tmp_path / "chunkgate.manifest.jsonl"
     path.write_bytes(GOLDEN)
     monkeypatch.setattr(os, target, _raise(error))
     with pytest.raises(type(error)):
         write_atomic(path, b"half" * 1000)
     monkeypatch.undo()
     assert path.read_bytes() == GOLDEN
-    assert only(tmp_path) == ["chunkguard.manifest.jsonl"]
+    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
 
 
 def test_write_atomic_interrupted_while_writing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "chunkguard.manifest.jsonl"
+    path = tmp_path / "chunkgate.manifest.jsonl"
     path.write_bytes(GOLDEN)
 
     real_write = os.write
@@ -106,7 +106,7 @@ def test_write_atomic_interrupted_while_writing(
     monkeypatch.undo()
     assert calls == [300, 290]
     assert path.read_bytes() == GOLDEN
-    assert only(tmp_path) == ["chunkguard.manifest.jsonl"]
+    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
 
 
 # -- the lock ----------------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def add_entries(path: Path, prefix: str, rounds: int) -> None:
 
 
 def test_lock_serialises_threads(tmp_path: Path) -> None:
-    path = tmp_path / "chunkguard.manifest.jsonl"
+    path = tmp_path / "chunkgate.manifest.jsonl"
     workers = [
         threading.Thread(target=add_entries, args=(path, name, 20)) for name in ("one", "two")
     ]
@@ -138,11 +138,11 @@ def test_lock_serialises_threads(tmp_path: Path) -> None:
     result = read(path)
     assert result is not None
     assert len(result.files) == 40
-    assert only(tmp_path) == ["chunkguard.manifest.jsonl"]
+    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
 
 
 def test_lock_serialises_processes(tmp_path: Path) -> None:
-    path = tmp_path / "chunkguard.manifest.jsonl"
+    path = tmp_path / "chunkgate.manifest.jsonl"
     context = multiprocessing.get_context("spawn")
     workers = [
         context.Process(target=add_entries, args=(path, name, 20)) for name in ("one", "two")
@@ -157,7 +157,7 @@ def test_lock_serialises_processes(tmp_path: Path) -> None:
     assert sorted(result.files) == sorted(
         f"{name}/{number:02d}.md" for name in ("one", "two") for number in range(20)
     )
-    assert only(tmp_path) == ["chunkguard.manifest.jsonl"]
+    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
 
 
 def test_lock_is_released_on_error(tmp_path: Path) -> None:
@@ -197,8 +197,8 @@ def test_busy_lock_times_out_with_advice(tmp_path: Path) -> None:
         pytest.fail("the lock was taken")
     assert 0.3 <= time.monotonic() - started < 3
     message = str(caught.value)
-    assert message.startswith(f"{lock}: another chunkguard (process 4242) ")
-    assert f"if no chunkguard is running, delete {lock}" in message
+    assert message.startswith(f"{lock}: another chunkgate (process 4242) ")
+    assert f"if no chunkgate is running, delete {lock}" in message
     assert lock.read_bytes() == b"4242 someone\n"
 
 

@@ -6,10 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from chunkguard.chunking import chunk_bytes, chunk_document
-from chunkguard.chunking.cmark import headings
-from chunkguard.chunking.frontmatter import parse_front_matter
-from chunkguard.model import Chunk
+from chunkgate.chunking import chunk_bytes, chunk_document
+from chunkgate.chunking.cmark import headings
+from chunkgate.chunking.frontmatter import parse_front_matter
+from chunkgate.model import Chunk
 
 TEXTS = [
     "Intro",
@@ -95,7 +95,7 @@ blocks = st.one_of(
     fixed("1. first", "2. second"),
     fixed("<div>", "# inside html", "</div>"),
     fixed("***"),
-    fixed("<!-- chunkguard: disable=CG202 -->"),
+    fixed("<!-- chunkgate: disable=CG202 -->"),
 )
 
 

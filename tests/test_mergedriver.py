@@ -12,7 +12,7 @@ import pytest
 from helpers import commit_all, git, git_env, write
 from manifest_samples import BLOB, HEADER
 
-from chunkguard.manifest import (
+from chunkgate.manifest import (
     FORMAT_VERSION,
     ChunkEntry,
     FileEntry,
@@ -22,9 +22,9 @@ from chunkguard.manifest import (
     parse,
     render,
 )
-from chunkguard.mergedriver import MergeOutcome, merge_manifests, run_merge_driver
+from chunkgate.mergedriver import MergeOutcome, merge_manifests, run_merge_driver
 
-MANIFEST = "chunkguard.manifest.jsonl"
+MANIFEST = "chunkgate.manifest.jsonl"
 
 
 def entry(
@@ -59,7 +59,7 @@ C_OTHER = entry("c.md", "other", blob="4" * 40)
 # Same chunks as A, with what the rules found and what is suppressed recorded.
 A_FOUND = entry("a.md", "one", blob="5" * 40, found="one")
 A_SUPPRESSED = entry("a.md", "one", blob="6" * 40, suppressed=("CG201", "CG501"))
-CONFLICT_A = "a.md: both sides changed its chunks; run `chunkguard update a.md` after the merge"
+CONFLICT_A = "a.md: both sides changed its chunks; run `chunkgate update a.md` after the merge"
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,7 @@ def test_base_missing_entirely() -> None:
         ),
         pytest.param(
             [A], [A, C], [A, C_OTHER], [A, C],
-            ["c.md: both sides changed its chunks; run `chunkguard update c.md` after the merge"],
+            ["c.md: both sides changed its chunks; run `chunkgate update c.md` after the merge"],
             id="both-added-one-file-differently",
         ),
         pytest.param(
@@ -138,7 +138,7 @@ def test_conflict_message_quotes_an_odd_path() -> None:
     _, messages = merge_manifests(data(odd), data(ours), data(theirs))
     assert messages == [
         "my docs/a b.md: both sides changed its chunks; "
-        "run `chunkguard update 'my docs/a b.md'` after the merge"
+        "run `chunkgate update 'my docs/a b.md'` after the merge"
     ]
 
 
@@ -148,7 +148,7 @@ OTHER_CONFIG = Header(FORMAT_VERSION, 3, "2222222222222222", "3333333333333333")
 
 
 def test_header_change_on_one_side_is_taken() -> None:
-    # Theirs upgraded chunkguard and rebuilt; ours changed nothing that theirs did not.
+    # Theirs upgraded chunkgate and rebuilt; ours changed nothing that theirs did not.
     merged, messages = merge_manifests(
         data(A, B), data(A, B), data(A, B_THEIRS, header=NEW_CHUNKING)
     )
@@ -163,7 +163,7 @@ def test_entries_made_under_replaced_settings_need_an_update() -> None:
     assert merged == data(A, B_THEIRS, C, header=NEW_CONFIG)
     assert messages == [
         "1 file(s) were chunked with other settings than the merged manifest's (c.md); "
-        "run `chunkguard update` after the merge"
+        "run `chunkgate update` after the merge"
     ]
 
 
@@ -175,7 +175,7 @@ def test_both_sides_changed_the_settings() -> None:
     assert parse(merged, name="m").header == Header(FORMAT_VERSION, 4, HEADER.config, HEADER.rules)
     assert messages == [
         "the two sides were made with different chunking version and config and rules; "
-        "run `chunkguard update` after the merge"
+        "run `chunkgate update` after the merge"
     ]
 
 
@@ -200,9 +200,9 @@ def test_same_settings_changed_on_both_sides_is_clean() -> None:
         pytest.param("base", b"\x00\x01", "base:1: invalid JSON", id="base-binary"),
         pytest.param(
             "theirs",
-            data(A).replace(b'"chunkguard_manifest": 1', b'"chunkguard_manifest": 9'),
-            "theirs:1: manifest format 9 is newer than this chunkguard supports (1); "
-            "upgrade chunkguard",
+            data(A).replace(b'"chunkgate_manifest": 1', b'"chunkgate_manifest": 9'),
+            "theirs:1: manifest format 9 is newer than this chunkgate supports (1); "
+            "upgrade chunkgate",
             id="theirs-from-the-future",
         ),
     ],
@@ -214,7 +214,7 @@ def test_unparseable_input_keeps_ours(side: str, garbage: bytes, reason: str) ->
     assert merged == sides["ours"]
     assert len(messages) == 1
     assert messages[0].startswith(f"cannot merge the manifest ({reason}")
-    assert messages[0].endswith("; kept ours; run `chunkguard update` after the merge")
+    assert messages[0].endswith("; kept ours; run `chunkgate update` after the merge")
 
 
 # -- run_merge_driver on files ---------------------------------------------------------------
@@ -261,17 +261,17 @@ def test_driver_keeps_the_permission_bits_of_ours(tmp_path: Path) -> None:
 # -- through git -----------------------------------------------------------------------------
 
 DRIVER = (
-    "import sys; from chunkguard.mergedriver import run_merge_driver; "
+    "import sys; from chunkgate.mergedriver import run_merge_driver; "
     "status, messages = run_merge_driver(*sys.argv[1:4]); "
-    "[print('chunkguard:', m, file=sys.stderr) for m in messages]; sys.exit(status)"
+    "[print('chunkgate:', m, file=sys.stderr) for m in messages]; sys.exit(status)"
 )
 
 
 def configure_driver(repo: Path) -> None:
-    write(repo, ".gitattributes", f"{MANIFEST} merge=chunkguard eol=lf\n")
+    write(repo, ".gitattributes", f"{MANIFEST} merge=chunkgate eol=lf\n")
     command = f"{shlex.quote(sys.executable)} -c {shlex.quote(DRIVER)} %O %A %B"
-    git(repo, "config", "merge.chunkguard.name", "chunkguard manifest")
-    git(repo, "config", "merge.chunkguard.driver", command)
+    git(repo, "config", "merge.chunkgate.name", "chunkgate manifest")
+    git(repo, "config", "merge.chunkgate.driver", command)
 
 
 def merge(repo: Path, branch: str) -> subprocess.CompletedProcess[str]:
@@ -319,7 +319,7 @@ def test_git_merge_conflict_is_reported_and_left_for_update(git_repo: Path) -> N
     branches(git_repo, data(A, B), data(A_OURS, B), data(A_THEIRS, B_THEIRS))
     result = merge(git_repo, "feature")
     assert result.returncode == 1
-    assert f"chunkguard: {CONFLICT_A}" in result.stderr
+    assert f"chunkgate: {CONFLICT_A}" in result.stderr
     assert f"CONFLICT (content): Merge conflict in {MANIFEST}" in result.stdout
     # Our entry for the conflicted file, theirs for the other; no conflict markers.
     assert (git_repo / MANIFEST).read_bytes() == data(A_OURS, B_THEIRS)

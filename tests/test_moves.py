@@ -5,9 +5,9 @@ import time
 
 import pytest
 
-from chunkguard.chunking import chunk_text
-from chunkguard.model import Chunk
-from chunkguard.moves import SIMILARITY_THRESHOLD, find_moves, similarity
+from chunkgate.chunking import chunk_text
+from chunkgate.model import Chunk
+from chunkgate.moves import SIMILARITY_THRESHOLD, find_moves, similarity
 
 LOREM = (
     "Retrieval pipelines cite chunks by their identifiers so every citation, evaluation "

@@ -26,7 +26,7 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def try_repo(
-    repo: Path, home: Path, hook: str = "chunkguard", *, verbose: bool = False
+    repo: Path, home: Path, hook: str = "chunkgate", *, verbose: bool = False
 ) -> subprocess.CompletedProcess[str]:
     env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(home), "NO_COLOR": "1"}
     env.pop("GITHUB_ACTIONS", None)
@@ -55,7 +55,7 @@ def doc_repo(tmp_path: Path) -> Path:
     write(repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Install\n\n{SECTION}")
     write(repo, "docs/old.md", f"# Old page\n\n{SECTION}")
     subprocess.run(
-        [sys.executable, "-m", "chunkguard", "update"],
+        [sys.executable, "-m", "chunkgate", "update"],
         cwd=repo,
         env=git_env(),
         check=True,
@@ -67,15 +67,15 @@ def doc_repo(tmp_path: Path) -> Path:
 
 def test_hooks_file_matches_the_spec() -> None:
     hooks = yaml.safe_load((CHECKOUT / ".pre-commit-hooks.yaml").read_text())
-    assert [hook["id"] for hook in hooks] == ["chunkguard", "chunkguard-check"]
+    assert [hook["id"] for hook in hooks] == ["chunkgate", "chunkgate-check"]
     for hook in hooks:
         assert hook["language"] == "python"
         assert hook["types"] == ["text"]
         assert hook["require_serial"] is True
         assert hook["always_run"] is True
         assert hook["minimum_pre_commit_version"] == "3.2.0"
-    assert hooks[0]["entry"] == "chunkguard check --update"
-    assert hooks[1]["entry"] == "chunkguard check"
+    assert hooks[0]["entry"] == "chunkgate check --update"
+    assert hooks[1]["entry"] == "chunkgate check"
 
 
 def test_oversized_section_fails_the_commit(doc_repo: Path, pre_commit_home: Path) -> None:
@@ -94,11 +94,11 @@ def test_deleting_a_file_updates_the_manifest_then_passes(
     git(doc_repo, "rm", "-q", "docs/old.md")
     first = try_repo(doc_repo, pre_commit_home)
     assert first.returncode == 1, first.stdout + first.stderr
-    assert "updated chunkguard.manifest.jsonl" in first.stdout
-    manifest = (doc_repo / "chunkguard.manifest.jsonl").read_text()
+    assert "updated chunkgate.manifest.jsonl" in first.stdout
+    manifest = (doc_repo / "chunkgate.manifest.jsonl").read_text()
     assert "docs/old.md" not in manifest
     assert "docs/guide.md#install" in manifest
-    git(doc_repo, "add", "chunkguard.manifest.jsonl")
+    git(doc_repo, "add", "chunkgate.manifest.jsonl")
     second = try_repo(doc_repo, pre_commit_home, verbose=True)
     assert second.returncode == 0, second.stdout + second.stderr
     assert "CG403 removed-id" in second.stdout  # a warning: the page's IDs are gone
@@ -109,8 +109,39 @@ def test_deleting_a_file_updates_the_manifest_then_passes(
 def test_read_only_hook_never_writes(doc_repo: Path, pre_commit_home: Path) -> None:
     write(doc_repo, "docs/new.md", f"# New\n\n{SECTION}")
     git(doc_repo, "add", "-A")
-    before = (doc_repo / "chunkguard.manifest.jsonl").read_bytes()
-    result = try_repo(doc_repo, pre_commit_home, "chunkguard-check")
+    before = (doc_repo / "chunkgate.manifest.jsonl").read_bytes()
+    result = try_repo(doc_repo, pre_commit_home, "chunkgate-check")
     assert result.returncode == 1
     assert "CG401" in result.stdout
-    assert (doc_repo / "chunkguard.manifest.jsonl").read_bytes() == before
+    assert (doc_repo / "chunkgate.manifest.jsonl").read_bytes() == before
+
+
+def test_autoupdate_fills_in_the_rev_the_readme_leaves_open(tmp_path: Path) -> None:
+    """The README's hook snippet says `rev: REV`; `pre-commit autoupdate` pins a real one."""
+    repo = make_repo(tmp_path)
+    config = repo / ".pre-commit-config.yaml"
+    config.write_text(
+        f"repos:\n  - repo: {CHECKOUT.as_posix()}\n"
+        "    rev: REV\n    hooks:\n      - id: chunkgate\n"
+    )
+    env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(tmp_path / "home")}
+    result = subprocess.run(
+        [PRE_COMMIT, "autoupdate", "--repo", CHECKOUT.as_posix()],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    rev = yaml.safe_load(config.read_text())["repos"][0]["rev"]
+    tag = subprocess.run(
+        ["git", "describe", "--tags", "--abbrev=0", "HEAD"],
+        cwd=CHECKOUT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    expected = tag.stdout.strip() if tag.returncode == 0 else git(CHECKOUT, "rev-parse", "HEAD")
+    assert rev == expected.strip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from chunkguard.rules import RULES, rule_docs
+from chunkgate.rules import RULES, rule_docs
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -27,26 +27,26 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert len(commands) == 2
     install_and_run, test_suite = commands
     assert "pip install ." in install_and_run
-    assert "chunkguard check" in install_and_run
+    assert "chunkgate check" in install_and_run
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert test_suite in ci.splitlines()
 
 
 def test_hook_ids_are_in_the_readme() -> None:
-    for hook in ("id: chunkguard ", "id: chunkguard-check"):
+    for hook in ("id: chunkgate ", "id: chunkgate-check"):
         assert hook in README
 
 
 def test_this_repository_passes_its_own_check() -> None:
-    """The docs of this repository are a chunkguard corpus with a committed manifest.
+    """The docs of this repository are a chunkgate corpus with a committed manifest.
 
-    After editing Markdown here, run `chunkguard update` (the pre-commit hook does).
+    After editing Markdown here, run `chunkgate update` (the pre-commit hook does).
     """
     import subprocess
     import sys
 
     result = subprocess.run(
-        [sys.executable, "-m", "chunkguard", "check", "--format", "text"],
+        [sys.executable, "-m", "chunkgate", "check", "--format", "text"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from chunkguard.model import CheckResult, Summary, Violation
-from chunkguard.report.check import problems, totals, write_check
+from chunkgate.model import CheckResult, Summary, Violation
+from chunkgate.report.check import problems, totals, write_check
 
 OVERSIZED = Violation(
     "CG201",
@@ -49,10 +49,10 @@ UNSTABLE = Violation(
     40,
     "docs/ünïcode/set up.md#set-up",
     "the content of docs/setup.md#setup moved here without a recorded move",
-    "run `chunkguard update --accept-moves`",
+    "run `chunkgate update --accept-moves`",
 )
 VIOLATIONS = (OVERSIZED, UNDERSIZED, UNREADABLE, UNSTABLE)
-NOTE = "manifest updated: stage chunkguard.manifest.jsonl"
+NOTE = "manifest updated: stage chunkgate.manifest.jsonl"
 
 
 def make_result(
@@ -67,7 +67,7 @@ def make_result(
     return CheckResult(
         violations,
         Summary(files, chunks, errors, len(violations) - errors),
-        "chunkguard.manifest.jsonl",
+        "chunkgate.manifest.jsonl",
         manifest_changed,
         notes,
     )
@@ -87,7 +87,7 @@ def test_text_is_one_sorted_line_per_violation_then_the_summary() -> None:
         "[docs/guide.md#installation] (fix: add a subheading to split it)\n"
         "docs/ünïcode/set up.md:40: error CG402 unstable-id: the content of docs/setup.md#setup "
         "moved here without a recorded move [docs/ünïcode/set up.md#set-up] "
-        "(fix: run `chunkguard update --accept-moves`)\n"
+        "(fix: run `chunkgate update --accept-moves`)\n"
         "src/bad.py:7: error CG001 unreadable: invalid syntax at line 7; chunked as text "
         "(fix: fix the syntax error)\n"
         "\n"
@@ -254,8 +254,8 @@ def test_markup_in_paths_and_messages_is_printed_verbatim() -> None:
 def test_importing_the_report_modules_does_not_import_rich() -> None:
     code = (
         "import sys\n"
-        "import chunkguard.report.check, chunkguard.report.github, chunkguard.report.sarif\n"
-        "import chunkguard.report.stats, chunkguard.stats\n"
+        "import chunkgate.report.check, chunkgate.report.github, chunkgate.report.sarif\n"
+        "import chunkgate.report.stats, chunkgate.stats\n"
         "assert not [m for m in sys.modules if m.split('.')[0] == 'rich'], 'rich imported'\n"
     )
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}

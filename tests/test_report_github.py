@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from chunkguard.model import CheckResult, Summary, Violation
-from chunkguard.report.check import write_check
-from chunkguard.report.github import (
+from chunkgate.model import CheckResult, Summary, Violation
+from chunkgate.report.check import write_check
+from chunkgate.report.github import (
     MAX_ANNOTATIONS,
     RULE_PRIORITY,
     SUMMARY_LIMIT,
@@ -20,7 +20,7 @@ from chunkguard.report.github import (
     escape_property,
     job_summary,
 )
-from chunkguard.rules import RULES
+from chunkgate.rules import RULES
 
 
 def violation(
@@ -42,7 +42,7 @@ def result_of(violations: list[Violation], *, notes: tuple[str, ...] = ()) -> Ch
     return CheckResult(
         tuple(sorted(violations, key=Violation.sort_key)),
         Summary(3, 40, errors, len(violations) - errors),
-        "chunkguard.manifest.jsonl",
+        "chunkgate.manifest.jsonl",
         notes=notes,
     )
 
@@ -160,7 +160,7 @@ def test_at_most_ten_errors_and_ten_warnings_worst_first(tmp_path: Path) -> None
     assert "file=docs/00.md" in errors[2]
     assert "file=toc.md" in warnings[0]
     assert lines[20:] == [
-        "chunkguard: 6 more problems are listed in the job summary",
+        "chunkgate: 6 more problems are listed in the job summary",
         "3 files, 40 chunks: 14 errors, 12 warnings",
     ]
 
@@ -169,8 +169,7 @@ def test_the_more_line_is_singular_and_without_a_summary_says_how_to_list() -> N
     violations = [violation("CG201", path=f"docs/{i:02}.md") for i in range(11)]
     lines = render(result_of(violations), {})
     assert lines[-2] == (
-        "chunkguard: 1 more problem is not annotated; "
-        "`chunkguard check --format text` lists them all"
+        "chunkgate: 1 more problem is not annotated; `chunkgate check --format text` lists them all"
     )
 
 
@@ -184,7 +183,7 @@ def test_quiet_annotates_only_errors() -> None:
     lines = render(result_of(many()), {}, quiet=True)
     assert len(lines) == MAX_ANNOTATIONS + 1
     assert all(line.startswith("::error ") for line in lines[:-1])
-    assert lines[-1].startswith("chunkguard: 4 more problems are not annotated")
+    assert lines[-1].startswith("chunkgate: 4 more problems are not annotated")
 
 
 def test_no_violations() -> None:
@@ -207,8 +206,8 @@ def test_job_summary_is_appended(tmp_path: Path) -> None:
     render(result, {"GITHUB_STEP_SUMMARY": str(summary)})
     render(result, {"GITHUB_STEP_SUMMARY": str(summary)})
     text = summary.read_text(encoding="utf-8")
-    assert text.startswith("# Earlier step output\n\n## chunkguard\n")
-    assert text.count("## chunkguard") == 2
+    assert text.startswith("# Earlier step output\n\n## chunkgate\n")
+    assert text.count("## chunkgate") == 2
     assert "**3 files, 40 chunks: 1 error, 1 warning**" in text
     assert "- note one" in text
     assert "| CG201 | oversized | error | 1 |" in text
@@ -307,14 +306,14 @@ def test_a_full_job_summary_is_left_alone(tmp_path: Path) -> None:
     lines = render(result_of(flood(30)), {"GITHUB_STEP_SUMMARY": str(summary)})
     assert summary.stat().st_size == SUMMARY_LIMIT
     assert any(
-        line.startswith("::warning title=chunkguard::the job summary is full") for line in lines
+        line.startswith("::warning title=chunkgate::the job summary is full") for line in lines
     )
     assert "not annotated" in lines[-2]
 
 
 def test_an_unwritable_job_summary_is_a_warning(tmp_path: Path) -> None:
     lines = render(result_of([violation()]), {"GITHUB_STEP_SUMMARY": str(tmp_path)})
-    assert lines[1].startswith("::warning title=chunkguard::job summary not written")
+    assert lines[1].startswith("::warning title=chunkgate::job summary not written")
     assert lines[-1] == "3 files, 40 chunks: 1 error"
 
 

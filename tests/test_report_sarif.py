@@ -9,12 +9,12 @@ from urllib.parse import unquote
 import jsonschema
 import pytest
 
-import chunkguard
-import chunkguard.rules
-from chunkguard.model import CheckResult, Summary, Violation
-from chunkguard.report.check import write_check
-from chunkguard.report.sarif import FINGERPRINT, SCHEMA_URI, artifact_uri, fingerprint, sarif_log
-from chunkguard.rules import RULES
+import chunkgate
+import chunkgate.rules
+from chunkgate.model import CheckResult, Summary, Violation
+from chunkgate.report.check import write_check
+from chunkgate.report.sarif import FINGERPRINT, SCHEMA_URI, artifact_uri, fingerprint, sarif_log
+from chunkgate.rules import RULES
 
 SCHEMA = json.loads(
     (Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
@@ -48,7 +48,7 @@ def result_of(violations: list[Violation]) -> CheckResult:
     return CheckResult(
         tuple(sorted(violations, key=Violation.sort_key)),
         Summary(4, 20, errors, len(violations) - errors),
-        "chunkguard.manifest.jsonl",
+        "chunkgate.manifest.jsonl",
     )
 
 
@@ -97,8 +97,8 @@ def test_output_is_valid_sarif(violations: list[Violation]) -> None:
 
 def test_driver_lists_every_rule_in_code_order() -> None:
     driver = sarif_log(result_of([]))["runs"][0]["tool"]["driver"]  # type: ignore[index]
-    assert driver["name"] == "chunkguard"
-    assert driver["version"] == chunkguard.__version__
+    assert driver["name"] == "chunkgate"
+    assert driver["version"] == chunkgate.__version__
     assert driver["informationUri"].startswith("https://")
     assert [rule["id"] for rule in driver["rules"]] == sorted(RULES)
     for rule in driver["rules"]:
@@ -109,7 +109,7 @@ def test_driver_lists_every_rule_in_code_order() -> None:
         assert rule["help"]["text"]
         assert rule["help"]["markdown"]
         assert rule["defaultConfiguration"]["level"] == RULES[code].severity
-        assert "chunkguard" in rule["properties"]["tags"]
+        assert "chunkgate" in rule["properties"]["tags"]
 
 
 def test_results_point_at_their_rule_file_and_line() -> None:
@@ -207,7 +207,7 @@ def test_output_is_deterministic() -> None:
 
 def test_help_comes_from_rule_docs_when_there(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = "## CG201 oversized\n\nFires when a chunk is larger\nthan size.max.\n\n**Fix:** split it."
-    monkeypatch.setattr(chunkguard.rules, "rule_docs", lambda: {"CG201": doc}, raising=False)
+    monkeypatch.setattr(chunkgate.rules, "rule_docs", lambda: {"CG201": doc}, raising=False)
     rules = sarif_log(result_of([]))["runs"][0]["tool"]["driver"]["rules"]  # type: ignore[index]
     oversized = next(rule for rule in rules if rule["id"] == "CG201")
     assert oversized["help"]["markdown"] == doc
@@ -218,7 +218,7 @@ def test_help_comes_from_rule_docs_when_there(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_help_falls_back_to_the_summary(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delattr(chunkguard.rules, "rule_docs", raising=False)
+    monkeypatch.delattr(chunkgate.rules, "rule_docs", raising=False)
     rules = sarif_log(result_of([]))["runs"][0]["tool"]["driver"]["rules"]  # type: ignore[index]
     for rule in rules:
         summary = RULES[rule["id"]].summary

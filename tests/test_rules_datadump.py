@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from chunkguard.chunking import chunk_document
-from chunkguard.config import Config
-from chunkguard.rules import datadump
-from chunkguard.rules.base import FileContext, Finding
+from chunkgate.chunking import chunk_document
+from chunkgate.config import Config
+from chunkgate.rules import datadump
+from chunkgate.rules.base import FileContext, Finding
 
 # Deterministic bytes that look random, as compressed or image data does.
 _DATA = b"".join(hashlib.sha256(bytes([n])).digest() for n in range(64))
@@ -45,8 +45,7 @@ def test_file_over_max_file_bytes(tmp_path: Path) -> None:
     assert (finding.code, finding.line, finding.chunk) == ("CG305", 1, None)
     assert finding.message == "file is 52,428,800 bytes, over max_file_bytes 1,000,000"
     assert finding.fix == (
-        "move the data out of the docs, or exclude it in .chunkguard.yaml: "
-        'exclude: ["docs/dump.md"]'
+        'move the data out of the docs, or exclude it in .chunkgate.yaml: exclude: ["docs/dump.md"]'
     )
 
 
@@ -119,7 +118,7 @@ def test_a_csv_text_file_is_data(tmp_path: Path) -> None:
         "the file is data: 301 CSV lines",
         None,
     )
-    assert finding.fix == 'exclude it in .chunkguard.yaml: exclude: ["data/scores.txt"]'
+    assert finding.fix == 'exclude it in .chunkgate.yaml: exclude: ["data/scores.txt"]'
 
 
 def test_a_blob_inside_a_text_file_names_its_window(tmp_path: Path) -> None:

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from chunkguard.config import Config
-from chunkguard.rules import denylist
-from chunkguard.rules.base import FileContext, Finding
+from chunkgate.config import Config
+from chunkgate.rules import denylist
+from chunkgate.rules.base import FileContext, Finding
 
 
 def _findings(
@@ -120,7 +120,7 @@ def test_fires(tmp_path: Path, path: str, what: str, glob: str) -> None:
     (finding,) = _findings(tmp_path, path)
     assert (finding.code, finding.line, finding.chunk) == ("CG301", 1, None)
     assert finding.message == f"denylisted: {what}"
-    assert finding.fix == f'exclude it in .chunkguard.yaml: exclude: ["{glob}"]'
+    assert finding.fix == f'exclude it in .chunkgate.yaml: exclude: ["{glob}"]'
 
 
 @pytest.mark.parametrize(
@@ -133,7 +133,7 @@ def test_fires(tmp_path: Path, path: str, what: str, glob: str) -> None:
 def test_gitattributes(tmp_path: Path, attribute: str, what: str) -> None:
     (finding,) = _findings(tmp_path, "docs/api.md", attributes=frozenset({attribute}))
     assert finding.message == f"denylisted: {what}"
-    assert finding.fix == 'exclude it in .chunkguard.yaml: exclude: ["docs/api.md"]'
+    assert finding.fix == 'exclude it in .chunkgate.yaml: exclude: ["docs/api.md"]'
 
 
 @pytest.mark.parametrize(
@@ -153,7 +153,7 @@ def test_gitattributes(tmp_path: Path, attribute: str, what: str) -> None:
 def test_denylist_paths(tmp_path: Path, patterns: tuple[str, ...], path: str, pattern: str) -> None:
     (finding,) = _findings(tmp_path, path, patterns=patterns)
     assert finding.message == f"denylisted: matches denylist.paths pattern '{pattern}'"
-    assert finding.fix == f'exclude it in .chunkguard.yaml: exclude: ["{pattern}"]'
+    assert finding.fix == f'exclude it in .chunkgate.yaml: exclude: ["{pattern}"]'
 
 
 @pytest.mark.parametrize(
@@ -192,10 +192,10 @@ def test_other_attributes_do_not_fire(tmp_path: Path) -> None:
 def test_denylist_content_fires_on_the_matching_chunk(tmp_path: Path) -> None:
     import re
 
-    from chunkguard.chunking import chunk_document
-    from chunkguard.config import Config
-    from chunkguard.rules import FileContext
-    from chunkguard.rules.denylist import check
+    from chunkgate.chunking import chunk_document
+    from chunkgate.config import Config
+    from chunkgate.rules import FileContext
+    from chunkgate.rules.denylist import check
 
     text = "# Public\n\nAll good.\n\n# Secret\n\nThis is INTERNAL use only.\n"
     chunks = chunk_document(text, "docs/a.md").chunks

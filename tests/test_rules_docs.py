@@ -1,4 +1,4 @@
-"""Every rule is documented where `chunkguard rules` and the README find it."""
+"""Every rule is documented where `chunkgate rules` and the README find it."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any, NamedTuple
 
 import pytest
 
-import chunkguard.rules
-from chunkguard.chunking import ChunkOptions, chunk_document
-from chunkguard.config import Config
-from chunkguard.rules import FILE_CHECKS, RULES, FileCheck, FileContext, rule_docs
+import chunkgate.rules
+from chunkgate.chunking import ChunkOptions, chunk_document
+from chunkgate.config import Config
+from chunkgate.rules import FILE_CHECKS, RULES, FileCheck, FileContext, rule_docs
 
 _HEADING = re.compile(r"^(?:## )?(CG\d{3}) ([a-z][a-z-]*)[ \t]*$", re.MULTILINE)
 
@@ -19,7 +19,7 @@ _HEADING = re.compile(r"^(?:## )?(CG\d{3}) ([a-z][a-z-]*)[ \t]*$", re.MULTILINE)
 @pytest.mark.parametrize("code", list(RULES))
 def test_every_rule_is_documented_with_examples(code: str) -> None:
     doc = rule_docs().get(code)
-    assert doc, f"{code} has no section in any chunkguard.rules module docstring"
+    assert doc, f"{code} has no section in any chunkgate.rules module docstring"
     # "Fires:", "Fires (with size.max 200):" and reST's "Fires::" all introduce one.
     assert re.search(r"^[ \t]*Fires\b[^\n]*:", doc, re.MULTILINE), f"{code}: no 'Fires:' example"
     assert re.search(r"^[ \t]*Passes\b[^\n]*:", doc, re.MULTILINE), f"{code}: no 'Passes:' example"
@@ -46,9 +46,9 @@ def test_file_checks_run_in_code_order() -> None:
 
 def test_each_code_is_documented_once() -> None:
     seen: dict[str, str] = {}
-    for name in dir(chunkguard.rules):
-        module = getattr(chunkguard.rules, name)
-        if getattr(module, "__name__", "").startswith("chunkguard.rules.") and module.__doc__:
+    for name in dir(chunkgate.rules):
+        module = getattr(chunkgate.rules, name)
+        if getattr(module, "__name__", "").startswith("chunkgate.rules.") and module.__doc__:
             for code, _ in _HEADING.findall(module.__doc__):
                 assert code not in seen, f"{code} documented in {seen.get(code)} and {name}"
                 seen[code] = name

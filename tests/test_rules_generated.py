@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-import chunkguard.rules.generated
-from chunkguard.chunking import chunk_document
-from chunkguard.config import Config
-from chunkguard.rules import generated
-from chunkguard.rules.base import FileContext, Finding
+import chunkgate.rules.generated
+from chunkgate.chunking import chunk_document
+from chunkgate.config import Config
+from chunkgate.rules import generated
+from chunkgate.rules.base import FileContext, Finding
 
 _MINIFIED_JS = "!function(e,t){" + "var n=e.length,r=t[n];if(r)return r(e);" * 60 + "}(a,b);\n"
 # Wrapped at 400 columns, as some minifiers do: short enough lines, no spaces.
@@ -130,7 +130,7 @@ def test_fires(tmp_path: Path, text: str, path: str, line: int, message: str) ->
         None,
     )
     assert finding.fix == (
-        f'exclude it in .chunkguard.yaml: exclude: ["{path}"], and index its source'
+        f'exclude it in .chunkgate.yaml: exclude: ["{path}"], and index its source'
     )
 
 
@@ -190,7 +190,7 @@ def test_no_op(tmp_path: Path, text: str, path: str) -> None:
 
 def test_own_source_is_not_generated(tmp_path: Path) -> None:
     # The module quotes every marker; it keeps them out of its first ten lines.
-    source = Path(chunkguard.rules.generated.__file__).read_text(encoding="utf-8")
-    assert _findings(tmp_path, source, "chunkguard/rules/generated.py") == []
+    source = Path(chunkgate.rules.generated.__file__).read_text(encoding="utf-8")
+    assert _findings(tmp_path, source, "chunkgate/rules/generated.py") == []
     this = Path(__file__).read_text(encoding="utf-8")
     assert _findings(tmp_path, this, "tests/test_rules_generated.py") == []

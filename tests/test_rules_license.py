@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from identify.vendor.licenses import LICENSES
 
-from chunkguard.chunking import chunk_document
-from chunkguard.config import Config
-from chunkguard.rules import license
-from chunkguard.rules.base import FileContext, Finding
+from chunkgate.chunking import chunk_document
+from chunkgate.config import Config
+from chunkgate.rules import license
+from chunkgate.rules.base import FileContext, Finding
 
 TEXTS = dict(LICENSES)
 
@@ -76,7 +76,7 @@ def test_fires_once_on_a_license_file(tmp_path: Path, spdx: str) -> None:
     assert re.fullmatch(
         rf"file is (9\d|100)% {spdx} license text \([\d,]+ words\)", finding.message
     )
-    assert finding.fix == 'exclude it in .chunkguard.yaml: exclude: ["LICENSE.md"]'
+    assert finding.fix == 'exclude it in .chunkgate.yaml: exclude: ["LICENSE.md"]'
 
 
 def test_a_license_split_by_its_own_headings_is_one_finding(tmp_path: Path) -> None:

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from chunkguard.chunking import chunk_document
-from chunkguard.config import Config
-from chunkguard.rules import linkfarm
-from chunkguard.rules.base import FileContext, Finding
+from chunkgate.chunking import chunk_document
+from chunkgate.config import Config
+from chunkgate.rules import linkfarm
+from chunkgate.rules.base import FileContext, Finding
 
 
 def _findings(tmp_path: Path, text: str, path: str = "docs/index.md") -> list[Finding]:

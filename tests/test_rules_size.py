@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from chunkguard.chunking import ChunkOptions, chunk_document
-from chunkguard.config import Config
-from chunkguard.rules import size
-from chunkguard.rules.base import FileContext, Finding
+from chunkgate.chunking import ChunkOptions, chunk_document
+from chunkgate.config import Config
+from chunkgate.rules import size
+from chunkgate.rules.base import FileContext, Finding
 
 _PARAGRAPH = (
     "Install the package with pip. You need Python 3.10 or newer and a C compiler "

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from chunkguard.chunking import chunk_bytes
-from chunkguard.config import Config
-from chunkguard.errors import UnreadableError
-from chunkguard.rules import unreadable
-from chunkguard.rules.base import FileContext, Finding
+from chunkgate.chunking import chunk_bytes
+from chunkgate.config import Config
+from chunkgate.errors import UnreadableError
+from chunkgate.rules import unreadable
+from chunkgate.rules.base import FileContext, Finding
 
 
 def _findings(tmp_path: Path, data: bytes, path: str) -> list[Finding]:
@@ -32,7 +32,7 @@ def _findings(tmp_path: Path, data: bytes, path: str) -> list[Finding]:
             (
                 1,
                 "cannot read the file: binary file (contains NUL bytes)",
-                'exclude it in .chunkguard.yaml: exclude: ["docs/logo.md"]',
+                'exclude it in .chunkgate.yaml: exclude: ["docs/logo.md"]',
             ),
             id="binary",
         ),
@@ -42,7 +42,7 @@ def _findings(tmp_path: Path, data: bytes, path: str) -> list[Finding]:
             (
                 1,
                 "cannot read the file: not valid UTF-8: byte 0xe9 at line 1, column 6",
-                're-save it as UTF-8, or exclude it in .chunkguard.yaml: exclude: ["docs/cafe.md"]',
+                're-save it as UTF-8, or exclude it in .chunkgate.yaml: exclude: ["docs/cafe.md"]',
             ),
             id="bad-utf8",
         ),

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from chunkguard import chunk_text
-from chunkguard.chunking import ChunkOptions
-from chunkguard.errors import ConfigError
-from chunkguard.sizes import estimate_tokens, make_counter, measure
+from chunkgate import chunk_text
+from chunkgate.chunking import ChunkOptions
+from chunkgate.errors import ConfigError
+from chunkgate.sizes import estimate_tokens, make_counter, measure
 
 # A tiny byte-level BPE encoding, registered the way tiktoken finds encodings
 # (a `tiktoken_ext` plugin module), so no test ever downloads one.
@@ -62,8 +62,8 @@ def test_unknown_tokenizer_is_a_config_error(spec: str) -> None:
 
 def test_missing_tiktoken_encoding_is_a_clear_error(tmp_path: Path) -> None:
     code = (
-        "from chunkguard.sizes import make_counter\n"
-        "from chunkguard.errors import ConfigError\n"
+        "from chunkgate.sizes import make_counter\n"
+        "from chunkgate.errors import ConfigError\n"
         "try:\n    make_counter('tiktoken:no_such_encoding')\n"
         "except ConfigError as exc:\n    print(exc)\n"
     )
@@ -78,15 +78,15 @@ def test_missing_tiktoken_encoding_is_a_clear_error(tmp_path: Path) -> None:
 def test_tiktoken_counts_with_a_small_encoding_built_here(tmp_path: Path) -> None:
     plugin = tmp_path / "tiktoken_ext"
     plugin.mkdir()
-    (plugin / "chunkguard_tiny.py").write_text(PLUGIN)
+    (plugin / "chunkgate_tiny.py").write_text(PLUGIN)
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("# Title\n\nthe theme in the hen\n")
-    (tmp_path / ".chunkguard.yaml").write_text(
+    (tmp_path / ".chunkgate.yaml").write_text(
         "size: {unit: tokens, max: 100, min: 1}\ntokenizer: tiktoken:tiny\n"
     )
     env = {**os.environ, "PYTHONPATH": os.fspath(tmp_path)}
     result = subprocess.run(
-        [sys.executable, "-m", "chunkguard", "chunks", "--format", "json", "docs/a.md"],
+        [sys.executable, "-m", "chunkgate", "chunks", "--format", "json", "docs/a.md"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

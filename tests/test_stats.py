@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from chunkguard.report.stats import write_stats
-from chunkguard.stats import Bucket, Stats, bucket_edges, corpus_stats, percentile
+from chunkgate.report.stats import write_stats
+from chunkgate.stats import Bucket, Stats, bucket_edges, corpus_stats, percentile
 
 
 def stats_of(sizes: list[int], *, max_size: int = 2000, min_size: int = 40, **kw: int) -> Stats:

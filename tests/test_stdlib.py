@@ -12,11 +12,11 @@ import warnings
 from pathlib import Path
 from time import perf_counter
 
-from chunkguard.chunking import chunk_bytes
-from chunkguard.chunking.base import is_blank
-from chunkguard.errors import UnreadableError
-from chunkguard.model import Chunk
-from chunkguard.source import decode
+from chunkgate.chunking import chunk_bytes
+from chunkgate.chunking.base import is_blank
+from chunkgate.errors import UnreadableError
+from chunkgate.model import Chunk
+from chunkgate.source import decode
 
 _STDLIB = Path(sysconfig.get_paths()["stdlib"])
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

@@ -1,0 +1,58 @@
+"""chunkgate: keep a retrieval corpus's chunks stable, sized and clean.
+
+The public API (guarded by tests/test_api.py)::
+
+    from chunkgate import chunk_file, chunk_text, load_config, Chunk
+
+Attributes are imported on first use so that ``import chunkgate`` (and the
+pre-commit hook) stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Chunk",
+    "ChunkOptions",
+    "Config",
+    "Heading",
+    "Problem",
+    "__version__",
+    "chunk_file",
+    "chunk_text",
+    "load_config",
+    "outline_text",
+]
+
+if TYPE_CHECKING:
+    from chunkgate.chunking import chunk_file, chunk_text
+    from chunkgate.chunking.base import ChunkOptions
+    from chunkgate.config import Config, load_config
+    from chunkgate.model import Chunk, Heading, Problem
+    from chunkgate.outline import outline_text
+
+_HOMES = {
+    "Chunk": "chunkgate.model",
+    "Heading": "chunkgate.model",
+    "Problem": "chunkgate.model",
+    "ChunkOptions": "chunkgate.chunking.base",
+    "chunk_file": "chunkgate.chunking",
+    "chunk_text": "chunkgate.chunking",
+    "Config": "chunkgate.config",
+    "load_config": "chunkgate.config",
+    "outline_text": "chunkgate.outline",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'chunkgate' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

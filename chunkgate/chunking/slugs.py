@@ -1,0 +1,108 @@
+"""Heading identities: explicit ``{#id}`` attributes and GitHub's anchors.
+
+``Slugger`` reproduces github-slugger (the algorithm behind GitHub's heading
+anchors): lower-case the rendered text, drop every character of the removed
+Unicode categories (``_slug_table``), turn each space into ``-``, and number
+repeats ``-1``, ``-2``, ... in document order.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import ClassVar
+
+from chunkgate.chunking._slug_table import REMOVED_RANGES
+
+# The identity of a heading that GitHub gives no anchor (its text slugs to "").
+# "~" is removed by the slugger, so no slug can collide with it.
+EMPTY_SLUG_IDENTITY = "~section"
+
+# `{#id}`, `{ #id }`, `{: #id .class key=value }` at the very end of a heading.
+_ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*([^{}\n]*?)[ \t]*\}[ \t]*\Z")
+# The common case, `{#id}` or `{: #id }`, matched from the last "{" in one step.
+_SIMPLE_ID = re.compile(r"\{:?[ \t]*#([^\s#.{}=]+)[ \t]*\}")
+_ATTRIBUTE_TOKEN = re.compile(r"""#[^\s#.{}=]+|\.[^\s#.{}=]+|[^\s#.{}=]+=(?:"[^"]*"|'[^']*'|\S+)""")
+
+
+class _SlugTable(dict[int, "int | None"]):
+    """A ``str.translate`` table filled on first sight of each character."""
+
+    _starts: ClassVar[list[int]] = [lo for lo, _ in REMOVED_RANGES]
+
+    def __missing__(self, code: int) -> int | None:
+        index = bisect_right(self._starts, code) - 1
+        removed = index >= 0 and code <= REMOVED_RANGES[index][1]
+        value = None if removed else (0x2D if code == 0x20 else code)
+        self[code] = value
+        return value
+
+
+_TABLE = _SlugTable()
+# The same table for ASCII text, applied by bytes.translate in one C call.
+_ASCII_MAP = bytes(0x2D if code == 0x20 else code for code in range(256))
+_ASCII_REMOVED = bytes(code for code in range(128) if _TABLE[code] is None)
+
+
+def github_slug(text: str) -> str:
+    """GitHub's anchor for a heading whose rendered text is ``text`` (before numbering)."""
+    lowered = text.lower()
+    if lowered.isascii():
+        return lowered.encode("ascii").translate(_ASCII_MAP, _ASCII_REMOVED).decode("ascii")
+    return lowered.translate(_TABLE)
+
+
+class Slugger:
+    """Numbers repeated slugs within one document, exactly as github-slugger does."""
+
+    __slots__ = ("_occurrences",)
+
+    def __init__(self) -> None:
+        self._occurrences: dict[str, int] = {}
+
+    def slug(self, text: str) -> str:
+        base = github_slug(text)
+        result = base
+        occurrences = self._occurrences
+        while result in occurrences:
+            occurrences[base] += 1
+            result = f"{base}-{occurrences[base]}"
+        occurrences[result] = 0
+        return result
+
+
+def split_explicit_id(text: str) -> tuple[str, str | None]:
+    """Split ``Install {#install}`` into ``("Install", "install")``.
+
+    Only an attribute list whose every item is ``#id``, ``.class`` or
+    ``key=value``, and which names exactly one id, counts; anything else is
+    heading text.
+    """
+    if not text.endswith("}"):
+        return text, None
+    brace = text.rfind("{")
+    if brace < 0:
+        return text, None
+    only_id = _SIMPLE_ID.fullmatch(text, brace)
+    if only_id:
+        return text[:brace].rstrip(" \t"), only_id.group(1)
+    inner = text[brace + 1 : -1].strip(" \t")
+    if inner.startswith(":"):
+        inner = inner[1:]
+    tokens = inner.split()
+    if tokens and all(token.startswith("#") and len(token) > 1 for token in tokens):
+        simple = len(tokens) == 1 and _ATTRIBUTE_TOKEN.fullmatch(tokens[0])
+        if not simple:
+            return text, None
+        return text[:brace].rstrip(" \t"), tokens[0][1:]
+    found = _ATTRIBUTES.search(text, max(brace - 1, 0))
+    if found is None:
+        return text, None
+    inner = found.group(1)
+    items = _ATTRIBUTE_TOKEN.findall(inner)
+    if not items or _ATTRIBUTE_TOKEN.sub("", inner).strip():
+        return text, None
+    ids = [item[1:] for item in items if item.startswith("#")]
+    if len(ids) != 1:
+        return text, None
+    return text[: found.start()], ids[0]

@@ -1,0 +1,543 @@
+"""The command line. The only module that imports click; every command is thin:
+parse options, call one core function, render, exit (0 clean, 1 violations, 2 errors)."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sys
+from collections.abc import Callable, Iterator
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+
+import click
+
+from chunkgate import __version__
+from chunkgate.errors import ChunkgateError
+
+if TYPE_CHECKING:
+    from chunkgate.chunking import ChunkedFile
+    from chunkgate.config import Config
+    from chunkgate.listing import Failure
+    from chunkgate.model import Heading
+
+F = TypeVar("F", bound=Callable[..., Any])
+_T = TypeVar("_T")
+
+
+def _fail(message: str) -> None:
+    click.echo(f"chunkgate: error: {message}", err=True)
+
+
+def reports_errors(command: F) -> F:
+    """Turn chunkgate's errors into a one-line message and exit code 2."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except ChunkgateError as exc:
+            _fail(str(exc))
+            sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("chunkgate: interrupted", err=True)
+            sys.exit(130)
+
+    return wrapper  # type: ignore[return-value]
+
+
+config_option = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Configuration file (default: .chunkgate.yaml or pyproject.toml at the repository root).",
+)
+quiet_option = click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+jobs_option = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Worker processes for many files (0: one per CPU).",
+)
+
+
+def _load(config_path: Path | None) -> Config:
+    from chunkgate.config import load_config
+
+    return load_config(Path.cwd(), config_path=config_path)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "-V", "--version", prog_name="chunkgate")
+def cli() -> None:
+    """Keep a RAG corpus's chunks stable, sized and clean.
+
+    Chunks Markdown by heading, Python by definition and text in windows,
+    each with a stable, citable ID; keeps a committed manifest of every
+    chunk; and fails a commit or CI run when the corpus gets worse.
+    """
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "table", "json", "jsonl"]),
+    default="auto",
+    show_default=True,
+    help="table: rich on a terminal, plain text otherwise.",
+)
+@click.option("--text", "with_text", is_flag=True, help="Include each chunk's text.")
+@jobs_option
+@config_option
+@quiet_option
+@reports_errors
+def chunks(
+    *,
+    paths: tuple[str, ...],
+    fmt: str,
+    with_text: bool,
+    jobs: int,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Print the chunks of files (folders: their corpus files)."""
+    from chunkgate.listing import Failure, chunk_named, whole
+    from chunkgate.parallel import default_jobs
+    from chunkgate.report import is_terminal
+    from chunkgate.report.listing import json_lines, write_chunks
+
+    config = _load(config_path)
+    failures: list[Failure] = []
+
+    def chunked(convert: Callable[[ChunkedFile], _T]) -> Iterator[_T]:
+        for result in chunk_named(config, paths, convert, jobs=jobs or default_jobs()):
+            if isinstance(result, Failure):
+                failures.append(result)
+            else:
+                yield result
+
+    out = sys.stdout
+    if fmt in ("auto", "table"):
+        fmt = "rich" if is_terminal(out) else "text"
+    if fmt == "jsonl":
+        # Each file's lines are rendered where it is chunked (in a worker, with
+        # jobs) and written as they come: a corpus's chunks are never all held.
+        for lines in chunked(functools.partial(json_lines, text=with_text)):
+            out.write(lines)
+    elif not quiet or fmt == "json":
+        write_chunks(chunked(whole), fmt, out, text=with_text)
+    else:
+        for _ in chunked(whole):  # still chunk every file, to report the ones that fail
+            pass
+    _report_failures(failures)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "tree", "json", "jsonl"]),
+    default="auto",
+    show_default=True,
+    help="tree: rich on a terminal, plain text otherwise.",
+)
+@config_option
+@quiet_option
+@reports_errors
+def outline(paths: tuple[str, ...], fmt: str, config_path: Path | None, quiet: bool) -> None:
+    """Print the Markdown heading tree of files, with each section's chunk ID."""
+    from chunkgate.listing import Failure, outline_named
+    from chunkgate.report import is_terminal
+    from chunkgate.report.listing import write_outline
+
+    config = _load(config_path)
+    outlines: list[list[Heading]] = []
+    failures: list[Failure] = []
+    for result in outline_named(config, paths):
+        if isinstance(result, Failure):
+            failures.append(result)
+        else:
+            outlines.append(result)
+    out = sys.stdout
+    if fmt in ("auto", "tree"):
+        fmt = "rich" if is_terminal(out) else "text"
+    if not quiet or fmt in ("json", "jsonl"):
+        write_outline(outlines, fmt, out)
+    _report_failures(failures)
+
+
+def _report_failures(failures: list[Failure]) -> None:
+    for failure in failures:
+        _fail(f"{failure.path}: {failure.message}")
+    if failures:
+        sys.exit(2)
+
+
+CHECK_FORMATS = ["auto", "rich", "text", "json", "github", "sarif"]
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--all", "whole", is_flag=True, help="Check the whole corpus (the default without PATHS)."
+)
+@click.option(
+    "--update",
+    is_flag=True,
+    help="Also rewrite the manifest entries of these files; exit 1 if the manifest changed "
+    "(what the pre-commit hook does).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(CHECK_FORMATS),
+    default="auto",
+    show_default=True,
+    help="auto: github under GitHub Actions, rich on a terminal, text otherwise.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to this file (e.g. results.sarif) instead of stdout.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Worker processes for large cold runs (0: one per CPU).",
+)
+@config_option
+@quiet_option
+@reports_errors
+def check(
+    *,
+    paths: tuple[str, ...],
+    whole: bool,
+    update: bool,
+    fmt: str,
+    output: Path | None,
+    jobs: int,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Check the corpus, or the named files, against the rules and the manifest.
+
+    Files listed in the manifest that no longer exist are checked too. Exit
+    status: 0 clean (warnings allowed), 1 errors found or (with --update) the
+    manifest changed, 2 usage, config or git errors.
+    """
+    from chunkgate.gate import run_check
+    from chunkgate.parallel import default_jobs
+
+    config = _load(config_path)
+    result = run_check(
+        config,
+        None if whole or not paths else list(paths),
+        update=update,
+        jobs=jobs or default_jobs(),
+    )
+    _write_report(result, fmt, output, quiet)
+    sys.exit(1 if result.errors or (update and result.manifest_changed) else 0)
+
+
+def _write_report(result: Any, fmt: str, output: Path | None, quiet: bool) -> None:
+    from chunkgate.report import resolve_format
+    from chunkgate.report.check import write_check
+
+    if output is None:
+        write_check(result, resolve_format(fmt, sys.stdout), sys.stdout, quiet=quiet)
+        return
+    import io
+
+    buffer = io.StringIO()
+    write_check(result, "text" if fmt == "auto" else fmt, buffer, quiet=quiet)
+    from chunkgate.manifest import write_atomic
+
+    write_atomic(output.resolve(), buffer.getvalue().encode("utf-8"))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--accept-moves",
+    is_flag=True,
+    help="Record detected moves (renamed headings, moved files) as moved_from.",
+)
+@jobs_option
+@config_option
+@quiet_option
+@reports_errors
+def update(
+    *, paths: tuple[str, ...], accept_moves: bool, jobs: int, config_path: Path | None, quiet: bool
+) -> None:
+    """Rewrite the manifest for the named files (all without PATHS)."""
+    from chunkgate.gate import run_check
+    from chunkgate.parallel import default_jobs
+
+    config = _load(config_path)
+    result = run_check(
+        config,
+        list(paths) or None,
+        update=True,
+        accept_moves=accept_moves,
+        jobs=jobs or default_jobs(),
+    )
+    if not quiet:
+        for note in result.notes:
+            click.echo(note)
+        if not result.manifest_changed:
+            click.echo(f"{result.manifest} is up to date")
+        problems = result.summary.errors + result.summary.warnings
+        if problems:
+            click.echo(
+                f"{result.summary.errors} errors and {result.summary.warnings} warnings: "
+                "run `chunkgate check` for details"
+            )
+
+
+@cli.command("merge-driver")
+@click.argument("base", type=click.Path(exists=True, dir_okay=False))
+@click.argument("ours", type=click.Path(exists=True, dir_okay=False))
+@click.argument("theirs", type=click.Path(exists=True, dir_okay=False))
+@reports_errors
+def merge_driver(base: str, ours: str, theirs: str) -> None:
+    """Three-way merge of the manifest for git (%O %A %B).
+
+    Configure with `.gitattributes`: `chunkgate.manifest.jsonl merge=chunkgate` and
+    `git config merge.chunkgate.driver "chunkgate merge-driver %O %A %B"`.
+    """
+    from chunkgate.mergedriver import run_merge_driver
+
+    status, messages = run_merge_driver(Path(base), Path(ours), Path(theirs))
+    for message in messages:
+        click.echo(f"chunkgate: {message}", err=True)
+    sys.exit(status)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "rich", "text", "json"]),
+    default="auto",
+    show_default=True,
+)
+@click.option(
+    "--largest",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="How many of the largest chunks to list.",
+)
+@config_option
+@reports_errors
+def stats(*, paths: tuple[str, ...], fmt: str, largest: int, config_path: Path | None) -> None:
+    """Chunk size distribution: percentiles, the largest chunks, a histogram against the limits."""
+    from chunkgate.listing import corpus_sizes
+    from chunkgate.report import resolve_format
+    from chunkgate.report.stats import write_stats
+    from chunkgate.stats import corpus_stats
+
+    config = _load(config_path)
+    options = config.chunking
+    result = corpus_stats(
+        corpus_sizes(config, list(paths) or None),
+        max_size=options.max,
+        min_size=options.min,
+        unit=options.unit,
+        largest=largest,
+    )
+    write_stats(result, resolve_format(fmt, sys.stdout, github=False), sys.stdout)
+
+
+@cli.command()
+@click.argument("code", required=False)
+@reports_errors
+def rules(code: str | None) -> None:
+    """List the rules, or print one rule's documentation."""
+    from chunkgate.rules import RULES, rule_docs
+
+    docs = rule_docs()
+    if code is not None:
+        key = code.upper()
+        if key not in RULES:
+            by_name = {rule.name: rule.code for rule in RULES.values()}
+            key = by_name.get(code.lower(), key)
+        if key not in RULES:
+            raise click.BadParameter(f"unknown rule {code!r}; see `chunkgate rules`")
+        rule = RULES[key]
+        click.echo(f"{rule.code} {rule.name} (default: {rule.severity})\n")
+        click.echo(docs.get(key, rule.summary))
+        return
+    for rule in RULES.values():
+        click.echo(f"{rule.code}  {rule.name:<18} {rule.severity:<8} {rule.summary}")
+    click.echo("\n`chunkgate rules CODE` prints a rule's documentation.")
+
+
+@cli.command()
+@click.option("--force", is_flag=True, help="Overwrite an existing .chunkgate.yaml.")
+@reports_errors
+def init(force: bool) -> None:
+    """Write a commented .chunkgate.yaml and print the pre-commit and Actions snippets."""
+    from chunkgate import git
+    from chunkgate.config import DEFAULT_CONFIG_YAML
+
+    root = git.find_root(Path.cwd()) or Path.cwd()
+    target = root / ".chunkgate.yaml"
+    if target.exists() and not force:
+        click.echo(f"{target} exists; leaving it alone (use --force to overwrite)")
+    else:
+        from chunkgate.manifest import write_atomic
+
+        write_atomic(target, DEFAULT_CONFIG_YAML.encode("utf-8"))
+        click.echo(f"wrote {target}")
+    click.echo(INIT_SNIPPETS)
+
+
+INIT_SNIPPETS = """
+Next steps:
+
+1. Build the manifest and commit it:
+
+    chunkgate update && git add chunkgate.manifest.jsonl .chunkgate.yaml
+
+2. Let git merge the manifest line by line (optional, recommended):
+
+    echo 'chunkgate.manifest.jsonl merge=chunkgate' >> .gitattributes
+    git config merge.chunkgate.driver "chunkgate merge-driver %O %A %B"
+
+3. Add the pre-commit hook (.pre-commit-config.yaml), with REV a commit SHA or
+   release tag of chunkgate that you pin (chunkgate is not on PyPI yet):
+
+    repos:
+      - repo: https://github.com/chunkgate/chunkgate
+        rev: REV
+        hooks:
+          - id: chunkgate
+
+   `pre-commit autoupdate --repo https://github.com/chunkgate/chunkgate` fills
+   in REV; `git ls-remote https://github.com/chunkgate/chunkgate HEAD` prints
+   the newest commit's SHA.
+
+4. Gate pull requests (.github/workflows/chunkgate.yml), with the same REV:
+
+    on: pull_request
+    jobs:
+      chunkgate:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              fetch-depth: 0
+          - uses: chunkgate/chunkgate@REV
+            with:
+              fail-on: unstable
+
+To install chunkgate elsewhere: pip install git+https://github.com/chunkgate/chunkgate@REV
+"""
+
+
+DIFF_FORMATS = ["auto", "rich", "text", "json", "markdown", "github"]
+
+
+@cli.command()
+@click.argument("base", required=False)
+@click.argument("head", required=False)
+@click.option(
+    "--base",
+    "base_option",
+    metavar="auto|REV",
+    help="The base revision; auto: the pull request's base under GitHub Actions, "
+    "else the merge base with origin's default branch.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(DIFF_FORMATS),
+    default="auto",
+    show_default=True,
+    help="auto: github under GitHub Actions, rich on a terminal, text otherwise.",
+)
+@click.option(
+    "--fail-on",
+    default="",
+    metavar="LIST",
+    help="Exit 1 when any of these is present (comma-separated): unstable, removed, oversized.",
+)
+@config_option
+@quiet_option
+@reports_errors
+def diff(
+    *,
+    base: str | None,
+    head: str | None,
+    base_option: str | None,
+    fmt: str,
+    fail_on: str,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Compare chunks between two revisions: BASE (default HEAD) and HEAD (default:
+    the working tree). A...B compares the merge base of A and B with B.
+
+    Reports added, removed, modified and moved chunks (old ID → new ID). Exit
+    status: 0, 1 when a --fail-on category is present, 2 usage, config or git errors.
+    """
+    from chunkgate.diff import diff_revisions, fail_reasons, parse_fail_on
+    from chunkgate.report import resolve_format
+    from chunkgate.report.diff import write_diff
+    from chunkgate.revisions import resolve_auto_base
+
+    categories = parse_fail_on(fail_on)
+    if base_option is not None:
+        if head is not None:
+            raise click.UsageError("give the base either as --base or as an argument, not both")
+        base, head = base_option, base
+    root = Path.cwd()
+    if base == "auto":
+        base = resolve_auto_base(root, os.environ)
+    result = diff_revisions(root, base or "HEAD", head, config_path=config_path)
+    fmt = resolve_format(fmt, sys.stdout)
+    if not quiet or fmt in ("json", "github"):
+        write_diff(result, fmt, sys.stdout, fail_on=categories)
+    reasons = fail_reasons(result, categories)
+    for reason in reasons:
+        _fail(reason)
+    sys.exit(1 if reasons else 0)
+
+
+def main() -> NoReturn:
+    import atexit
+
+    if os.environ.get("CHUNKGATE_DEBUG_GIT") == "1":
+        from chunkgate import git
+
+        atexit.register(
+            lambda: print(f"chunkgate: {git.process_count()} git processes", file=sys.stderr)
+        )
+    try:
+        cli(prog_name="chunkgate")
+    except SystemExit as exc:
+        code = exc.code
+    else:
+        code = None
+    # Exit as sys.exit would (exit handlers run, output is flushed), but without
+    # tearing the interpreter down: freeing a large manifest's index object by
+    # object took 10-15 ms, a twentieth of a pre-commit run. Everything chunkgate
+    # writes is on disk by now (written atomically), and no worker is left.
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+    atexit._run_exitfuncs()  # what the interpreter's own exit would call
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe, a closed stream
+            stream.flush()
+    os._exit(code if isinstance(code, int) else 0 if code is None else 1)

@@ -1,0 +1,480 @@
+"""Configuration: found once, validated once, into a frozen ``Config``.
+
+Sources, first found wins: ``--config PATH``; ``.chunkgate.yaml`` (or ``.yml``)
+at the repository root; ``[tool.chunkgate]`` in its ``pyproject.toml``;
+the defaults. Every problem is a ``ConfigError`` naming the file, the key,
+the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from chunkgate import configcache, git
+from chunkgate.chunking.base import ChunkOptions
+from chunkgate.errors import ConfigError
+from chunkgate.patterns import PathPatterns
+from chunkgate.rules import RULES, SEVERITIES, Severity
+
+YAML_NAMES = (".chunkgate.yaml", ".chunkgate.yml")
+DEFAULT_INCLUDE = ("**/*.md", "**/*.markdown", "**/*.mdx", "**/*.py", "**/*.pyi")
+DEFAULT_MANIFEST = "chunkgate.manifest.jsonl"
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+_TOKENIZER = re.compile(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
+
+
+def _default_severities() -> Mapping[str, Severity]:
+    return MappingProxyType({code: rule.severity for code, rule in RULES.items()})
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    root: Path
+    source: Path | None = None
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: tuple[str, ...] = ()
+    manifest: str = DEFAULT_MANIFEST
+    chunking: ChunkOptions = field(default_factory=ChunkOptions)
+    severities: Mapping[str, Severity] = field(default_factory=_default_severities)
+    denylist_paths: tuple[str, ...] = ()
+    denylist_content: tuple[re.Pattern[str], ...] = ()
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    include_spec: PathPatterns = field(init=False, repr=False, compare=False)
+    exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
+    _never: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Library callers may pass lists or a partial severity mapping; normalise both.
+        object.__setattr__(self, "include", tuple(self.include))
+        object.__setattr__(self, "exclude", tuple(self.exclude))
+        severities = {**_default_severities(), **self.severities}
+        object.__setattr__(self, "severities", MappingProxyType(severities))
+        object.__setattr__(self, "include_spec", PathPatterns(self.include))
+        object.__setattr__(self, "exclude_spec", PathPatterns(self.exclude))
+        object.__setattr__(self, "_never", frozenset((self.manifest, *YAML_NAMES)))
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.root,
+                self.source,
+                self.include,
+                self.exclude,
+                self.manifest,
+                self.chunking,
+                tuple(sorted(self.severities.items())),
+                self.denylist_paths,
+                self.denylist_content,
+                self.max_file_bytes,
+            )
+        )
+
+    def selects(self, path: str) -> bool:
+        """Whether a root-relative POSIX path belongs to the corpus by include/exclude."""
+        if path in self._never:
+            return False
+        if not self.include_spec.match(path):
+            return False
+        return not (self.exclude_spec and self.exclude_spec.match(path))
+
+    def selected(self, paths: Iterable[str]) -> list[str]:
+        """The paths ``selects``, in their order: one pass for a whole corpus."""
+        never = self._never
+        chosen = self.include_spec.filter(path for path in paths if path not in never)
+        if self.exclude_spec:
+            excluded = set(self.exclude_spec.filter(chosen))
+            chosen = [path for path in chosen if path not in excluded]
+        return chosen
+
+    def severity(self, code: str) -> Severity:
+        return self.severities[code]
+
+
+def load_config(start: Path | None = None, *, config_path: Path | None = None) -> Config:
+    """Find the repository root from ``start`` (default: cwd) and load its configuration."""
+    begin = (start or Path.cwd()).resolve()
+    if not begin.is_dir():
+        begin = begin.parent
+    root = git.find_root(begin) or begin
+    source: Path | None
+    if config_path is not None:
+        source = config_path.resolve()
+        if not source.is_file():
+            raise ConfigError(f"{config_path}: config file not found")
+        data = _read_explicit(source)
+    else:
+        source, data = _discover(root)
+    if data is None:
+        return Config(root=root, source=source)
+    return _Validator(source, root).build(data)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{_shown(path)}: cannot read: {exc.strerror}") from None
+
+
+def _discover(root: Path) -> tuple[Path | None, object]:
+    found = [root / name for name in YAML_NAMES if (root / name).is_file()]
+    if len(found) > 1:
+        raise ConfigError(f"{root}: both {YAML_NAMES[0]} and {YAML_NAMES[1]} exist; keep one")
+    if found:
+        return found[0], _load_yaml(found[0])
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        raw = _read_bytes(pyproject)
+        # Most pyproject files never mention us: skip parsing them (and their errors).
+        if b"chunkgate" in raw:
+            table = _tool_table(_load_toml(pyproject, raw))
+            if table is not None:
+                return pyproject, table
+    return None, None
+
+
+def load_config_at(root: Path, reader: Callable[[str], bytes | None], *, label: str) -> Config:
+    """The configuration committed in one revision's tree, validated like ``load_config``.
+
+    ``reader(name)`` returns the bytes of the root-level file ``name`` in that
+    tree, or None; ``label`` (e.g. ``"HEAD~1"``) prefixes file names in errors.
+    """
+    found = [(name, raw) for name in YAML_NAMES if (raw := reader(name)) is not None]
+    if len(found) > 1:
+        raise ConfigError(f"{label}: both {YAML_NAMES[0]} and {YAML_NAMES[1]} exist; keep one")
+    source: Path | None = None
+    data: object = None
+    if found:
+        source = Path(f"{label}:{found[0][0]}")
+        data = _load_yaml(source, found[0][1])
+    else:
+        toml = reader("pyproject.toml")
+        if toml is not None and b"chunkgate" in toml:
+            pyproject = Path(f"{label}:pyproject.toml")
+            data = _tool_table(_load_toml(pyproject, toml))
+            source = pyproject if data is not None else None
+    if data is None:
+        return Config(root=root, source=source)
+    return _Validator(source, root).build(data)
+
+
+def _read_explicit(source: Path) -> object:
+    if source.suffix != ".toml":
+        return _load_yaml(source)
+    document = _load_toml(source, _read_bytes(source))
+    if source.name != "pyproject.toml":
+        return document
+    table = _tool_table(document)
+    if table is None:
+        raise ConfigError(f"{_shown(source)}: no [tool.chunkgate] table")
+    return table
+
+
+def _tool_table(document: dict[str, Any]) -> object:
+    tool = document.get("tool")
+    return tool.get("chunkgate") if isinstance(tool, dict) else None
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _load_toml(path: Path, raw: bytes) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    try:
+        document: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{_shown(path)}: not UTF-8 ({exc.reason})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{_shown(path)}: invalid TOML: {exc}") from None
+    return document
+
+
+def _load_yaml(path: Path, raw: bytes | None = None) -> object:
+    raw = _read_bytes(path) if raw is None else raw
+    cached = configcache.lookup(raw)
+    if not configcache.is_missing(cached):
+        return cached
+    document = _parse_yaml(path, raw)
+    configcache.store(raw, document)
+    return document
+
+
+def _parse_yaml(path: Path, raw: bytes) -> object:
+    import yaml  # type: ignore[import-untyped, unused-ignore]
+
+    loader_class: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        loader = loader_class(raw)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            _reject_duplicate_keys(path, node, yaml.MappingNode)
+            return loader.construct_document(node)
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f":{mark.line + 1}" if mark is not None else ""
+        message = exc.problem or exc.context or "syntax error"
+        if exc.problem and exc.context and exc.context_mark is not None:
+            message += f" ({exc.context} started on line {exc.context_mark.line + 1})"
+        raise ConfigError(f"{_shown(path)}{where}: invalid YAML: {message}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{_shown(path)}: invalid YAML: {exc}") from None
+
+
+def _reject_duplicate_keys(path: Path, node: Any, mapping_node: Any) -> None:
+    # safe_load silently keeps the last of two equal keys; a config should say so.
+    if isinstance(node, mapping_node):
+        seen: set[object] = set()
+        for key, value in node.value:
+            name = getattr(key, "value", None)
+            if isinstance(name, str):
+                if name in seen and name != "<<":
+                    line = key.start_mark.line + 1
+                    raise ConfigError(f"{_shown(path)}:{line}: duplicate key {name!r}")
+                seen.add(name)
+            _reject_duplicate_keys(path, value, mapping_node)
+    elif isinstance(getattr(node, "value", None), list):
+        for child in node.value:
+            _reject_duplicate_keys(path, child, mapping_node)
+
+
+_TOP_KEYS = (
+    "include",
+    "exclude",
+    "manifest",
+    "size",
+    "tokenizer",
+    "markdown",
+    "python",
+    "rules",
+    "denylist",
+    "max_file_bytes",
+)
+_SIZE_KEYS = ("unit", "max", "min", "overlap")
+_UNITS = ("chars", "tokens")
+
+
+class _Validator:
+    def __init__(self, source: Path | None, root: Path) -> None:
+        self.name = _shown(source) if source is not None else "configuration"
+        self.source = source
+        self.root = root
+        in_pyproject = source is not None and source.name == "pyproject.toml"
+        self.prefix = "tool.chunkgate." if in_pyproject else ""
+
+    def fail(self, message: str) -> NoReturn:
+        raise ConfigError(f"{self.name}: {message}")
+
+    def wrong(self, key: str, value: object, allowed: str, note: str = "") -> NoReturn:
+        shown = f"{self.prefix}{key}" if key else self.prefix.rstrip(".") or "top level"
+        self.fail(f"{shown}: expected {allowed}, got {value!r}{note}")
+
+    def table(self, key: str, value: object, known: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.wrong(key, value, "a mapping")
+        parent = f"{self.prefix}{key}." if key else self.prefix
+        for name in value:
+            if name not in known:
+                close = _close_matches(str(name), known, n=1)
+                hint = f"did you mean '{parent}{close[0]}'?" if close else "known keys: "
+                hint += "" if close else ", ".join(known)
+                self.fail(f"unknown key '{parent}{name}' ({hint})")
+        return value
+
+    def integer(self, key: str, value: object, minimum: int) -> int:
+        if type(value) is not int or value < minimum:
+            self.wrong(key, value, f"an integer >= {minimum}")
+        return value
+
+    def boolean(self, key: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            self.wrong(key, value, "true or false")
+        return value
+
+    def strings(self, key: str, value: object) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            self.wrong(key, value, "a list of strings")
+        return tuple(value)
+
+    def globs(self, key: str, value: object) -> tuple[str, ...]:
+        patterns = self.strings(key, value)
+        for index, pattern in enumerate(patterns):
+            if PathPatterns((pattern,)).simple:
+                continue  # "*.md" and the like are valid by their shape
+            try:
+                PathPatterns((pattern,)).spec()
+            except Exception as exc:  # pathspec raises its own error types per version
+                self.wrong(f"{key}[{index}]", pattern, f"a gitignore-style pattern ({exc})")
+        return patterns
+
+    def build(self, data: object) -> Config:
+        top = self.table("", data, _TOP_KEYS)
+        include = self.globs("include", top.get("include", list(DEFAULT_INCLUDE)))
+        exclude = self.globs("exclude", top.get("exclude", []))
+        denylist = self.table("denylist", top.get("denylist", {}), ("paths", "content"))
+        return Config(
+            root=self.root,
+            source=self.source,
+            include=include,
+            exclude=exclude,
+            manifest=self.manifest(top.get("manifest", DEFAULT_MANIFEST)),
+            chunking=self.chunking(top),
+            severities=self.severities(top.get("rules", {})),
+            denylist_paths=self.globs("denylist.paths", denylist.get("paths", [])),
+            denylist_content=self.regexes("denylist.content", denylist.get("content", [])),
+            max_file_bytes=self.integer(
+                "max_file_bytes", top.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES), 1
+            ),
+        )
+
+    def manifest(self, value: object) -> str:
+        allowed = "a relative POSIX path inside the repository"
+        if not isinstance(value, str) or not value.strip():
+            self.wrong("manifest", value, allowed)
+        if "\\" in value:
+            self.wrong("manifest", value, f"{allowed}, with '/' separators")
+        normal = posixpath.normpath(value)
+        if normal.startswith("/") or normal == ".." or normal.startswith("../") or normal == ".":
+            self.wrong("manifest", value, allowed)
+        return normal
+
+    def chunking(self, top: dict[str, Any]) -> ChunkOptions:
+        defaults = ChunkOptions()
+        size = self.table("size", top.get("size", {}), _SIZE_KEYS)
+        unit = size.get("unit", defaults.unit)
+        if unit not in _UNITS:
+            self.wrong("size.unit", unit, "'chars' or 'tokens'")
+        maximum = self.integer("size.max", size.get("max", defaults.max), 1)
+        minimum = self.integer("size.min", size.get("min", defaults.min), 0)
+        overlap = self.integer("size.overlap", size.get("overlap", defaults.overlap), 0)
+        if minimum > maximum:
+            default = "" if "min" in size else " (the default; set size.min too)"
+            self.wrong("size.min", minimum, f"at most size.max ({maximum})", default)
+        if overlap >= maximum:
+            self.wrong("size.overlap", overlap, f"less than size.max ({maximum})")
+        tokenizer = top.get("tokenizer", defaults.tokenizer)
+        if not isinstance(tokenizer, str) or not _TOKENIZER.fullmatch(tokenizer):
+            self.wrong("tokenizer", tokenizer, "'estimate' or 'tiktoken:<encoding>'")
+        markdown = self.table("markdown", top.get("markdown", {}), ("split_level",))
+        level = markdown.get("split_level", defaults.split_level)
+        if type(level) is not int or not 1 <= level <= 6:
+            self.wrong("markdown.split_level", level, "an integer from 1 to 6")
+        python = self.table("python", top.get("python", {}), ("split_classes",))
+        split_classes = self.boolean(
+            "python.split_classes", python.get("split_classes", defaults.split_classes)
+        )
+        try:
+            return ChunkOptions(
+                unit=unit,
+                max=maximum,
+                min=minimum,
+                overlap=overlap,
+                split_level=level,
+                split_classes=split_classes,
+                tokenizer=tokenizer,
+            )
+        except ValueError as exc:  # pragma: no cover - every case is caught above
+            self.fail(str(exc))
+
+    def severities(self, value: object) -> Mapping[str, Severity]:
+        if not isinstance(value, dict):
+            self.wrong("rules", value, "a mapping of rule code to 'error', 'warning' or 'off'")
+        names = {rule.name: code for code, rule in RULES.items()}
+        result = dict(_default_severities())
+        for key, setting in value.items():
+            code = str(key).upper()
+            if code not in RULES:
+                close = names.get(str(key)) or next(
+                    iter(_close_matches(code, list(RULES), n=1)), None
+                )
+                hint = f"did you mean '{close}'? " if close else ""
+                self.fail(
+                    f"{self.prefix}rules.{key}: unknown rule code {key!r} "
+                    f"({hint}known codes: {', '.join(RULES)})"
+                )
+            # YAML 1.1 reads a bare `off` as false.
+            severity = "off" if setting is False else setting
+            if severity not in SEVERITIES:
+                self.wrong(f"rules.{code}", setting, "'error', 'warning' or 'off'")
+            result[code] = severity
+        return MappingProxyType(result)
+
+    def regexes(self, key: str, value: object) -> tuple[re.Pattern[str], ...]:
+        compiled = []
+        for index, pattern in enumerate(self.strings(key, value)):
+            try:
+                compiled.append(re.compile(pattern))
+            except re.error as exc:
+                self.wrong(f"{key}[{index}]", pattern, f"a Python regular expression ({exc})")
+        return tuple(compiled)
+
+
+def _close_matches(word: str, known: Sequence[str], n: int) -> list[str]:
+    import difflib  # only when there is a mistake to point out
+
+    return difflib.get_close_matches(word, known, n=n)
+
+
+def _default_config_yaml() -> str:
+    rule_lines = "".join(
+        f"#   {code}: {rule.severity:<8} # {rule.name}: {rule.summary}\n"
+        for code, rule in RULES.items()
+    )
+    return f"""\
+# chunkgate configuration. Every key is optional; these are the defaults.
+# Patterns are gitignore-style, matched against POSIX paths from the repository root.
+
+# Files that form the corpus (tracked or untracked, never .gitignored ones).
+include: ["**/*.md", "**/*.markdown", "**/*.mdx", "**/*.py", "**/*.pyi"]
+# Files to leave out of the corpus, e.g. ["docs/generated/**"].
+exclude: []
+# The committed manifest of chunk IDs and sizes, relative to the repository root.
+manifest: {DEFAULT_MANIFEST}
+
+size:
+  unit: chars       # what max/min/overlap count: chars | tokens
+  max: 2000         # CG201: a chunk larger than this is oversized
+  min: 40           # CG202: a chunk smaller than this is undersized
+  overlap: 0        # plain-text windows share this much with the previous one (< max)
+
+# How tokens are counted: estimate (bytes / 4) | tiktoken:<encoding>, e.g. tiktoken:cl100k_base.
+tokenizer: estimate
+
+markdown:
+  split_level: 6    # headings at levels 1..split_level start a new chunk
+
+python:
+  split_classes: true   # split a class larger than size.max into its head and methods
+
+# Severity per rule code: error | warning | off. Defaults:
+{rule_lines}rules: {{}}
+
+# Added to the built-in denylist: gitignore-style path patterns and Python regexes
+# searched in file contents (use inline flags such as (?i) or (?m) where needed).
+denylist:
+  paths: []
+  content: []
+
+# CG305: files larger than this many bytes are data dumps and are not chunked.
+max_file_bytes: {DEFAULT_MAX_FILE_BYTES}
+"""
+
+
+DEFAULT_CONFIG_YAML = _default_config_yaml()

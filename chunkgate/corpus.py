@@ -1,0 +1,284 @@
+"""Which files chunkgate looks at: the corpus of SPEC §3.
+
+In a git repository the corpus comes from the index (plus untracked files no
+ignore rule excludes); elsewhere from walking the folder, honouring every
+``.gitignore`` on the way. Either way it is filtered by the config's
+include/exclude, symlinks are skipped, and paths are root-relative POSIX
+strings sorted by their UTF-8 bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
+
+if TYPE_CHECKING:
+    import pathspec
+
+from chunkgate import git
+from chunkgate.config import Config
+from chunkgate.errors import ChunkgateError
+
+_T = TypeVar("_T")
+
+
+class SelectedFile(NamedTuple):
+    path: str
+    blob: str | None  # the index blob when the work tree file matches it, else None
+
+
+class Selection(NamedTuple):
+    files: tuple[SelectedFile, ...]
+    missing: tuple[str, ...] = ()  # explicit or tracked paths with no file: deletions
+    explicit: bool = False
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(file.path for file in self.files)
+
+
+def select_files(
+    config: Config, paths: Sequence[str] | None = None, *, include_untracked: bool = True
+) -> Selection:
+    """The corpus, or the part of it named by ``paths`` (relative to cwd, or absolute)."""
+    root = config.root
+    named = None
+    if paths is not None:
+        # Pre-commit passes every staged text file: drop the ones the config never
+        # selects before asking git about them. Folders stay, to be expanded.
+        named = [
+            path
+            for path in _normalise(root, paths)
+            if config.selects(path) or path == "." or (root / path).is_dir()
+        ]
+    if _is_work_tree(root):
+        found, missing = _from_git(root, named, include_untracked=include_untracked)
+    else:
+        found, missing = _from_walk(root, named)
+    if named is not None:
+        missing |= {path for path in named if not os.path.lexists(root / path)}
+    chosen = config.selected(found)
+    chosen.sort(key=_sort_key)
+    blobs = map(found.__getitem__, chosen)
+    return Selection(
+        files=tuple(map(SelectedFile._make, zip(chosen, blobs, strict=True))),
+        missing=tuple(sorted(config.selected(missing), key=_sort_key)),
+        explicit=named is not None,
+    )
+
+
+def _sort_key(path: str) -> bytes:
+    return path.encode("utf-8", "surrogateescape")
+
+
+def _is_work_tree(root: Path) -> bool:
+    # config.root is the top of the work tree whenever there is one, so .git sits there.
+    return os.path.lexists(root / ".git") and git.installed()
+
+
+def _normalise(root: Path, paths: Sequence[str]) -> list[str]:
+    """Root-relative POSIX paths; refuses anything outside the root, symlinks included."""
+    result: dict[str, None] = {}
+    for given in paths:
+        full = Path(os.path.abspath(given))
+        # Resolve the folders (symlinked ones included) but not the name itself, so a
+        # symlinked file is seen as the link it is.
+        located = full.parent.resolve() / full.name if full.name else full.resolve()
+        relative = _relative_to(located, root)
+        if relative is not None and located.is_symlink():
+            relative = relative if _relative_to(located.resolve(), root) is not None else None
+        if relative is None:
+            raise ChunkgateError(f"path outside the repository: {given}")
+        result[relative] = None
+    return list(result)
+
+
+def _relative_to(path: Path, root: Path) -> str | None:
+    try:
+        relative = path.relative_to(root)
+    except ValueError:
+        return None
+    return relative.as_posix()
+
+
+def _from_git(
+    root: Path, named: list[str] | None, *, include_untracked: bool
+) -> tuple[dict[str, str | None], set[str]]:
+    if named is not None and not named:
+        return {}, set()
+    pathspecs = None if named is None or "." in named else named
+    # The listings are independent; each git process mostly waits on the file system,
+    # so running them side by side costs about as much as the slowest one.
+    modified = in_background(git.modified_paths, root, pathspecs)
+    untracked = None
+    if include_untracked and pathspecs is None:
+        untracked = in_background(git.untracked_paths, root, None)
+    found: dict[str, str | None] = dict(git.index_blobs(root, pathspecs))
+    missing: set[str] = set()
+    # os.path on strings: a pathlib join per file costs more than the lstat.
+    top = os.fspath(root)
+    for path in modified():
+        if path not in found:
+            continue
+        if not os.path.lexists(os.path.join(top, path)):
+            del found[path]
+            missing.add(path)
+        elif os.path.islink(os.path.join(top, path)):
+            del found[path]  # a tracked file replaced by a symlink
+        else:
+            found[path] = None
+    if include_untracked and untracked is None and pathspecs is not None:
+        # Explicit paths that are all tracked files (what pre-commit passes) need no
+        # listing of untracked files at all.
+        rest = [
+            path
+            for path in pathspecs
+            if path not in found
+            and path not in missing
+            and os.path.lexists(os.path.join(top, path))
+        ]
+        if rest:
+            untracked = in_background(git.untracked_paths, root, rest)
+    if untracked is not None:
+        for path in untracked():
+            if not os.path.islink(os.path.join(top, path)):
+                found[path] = None
+    return found, missing
+
+
+def in_background(function: Callable[..., _T], *args: object) -> Callable[[], _T]:
+    """Start ``function(*args)`` in a thread; the returned callable waits for its result."""
+    outcome: list[_T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            outcome.append(function(*args))
+        except BaseException as exc:  # handed to the caller by wait()
+            failure.append(exc)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+
+    def wait() -> _T:
+        thread.join()
+        if failure:
+            raise failure[0]
+        return outcome[0]
+
+    return wait
+
+
+def _from_walk(root: Path, named: list[str] | None) -> tuple[dict[str, str | None], set[str]]:
+    ignores = _Ignores(root)
+    found: dict[str, str | None] = {}
+    starts = [""] if named is None else ["" if path == "." else path for path in named]
+    for start in starts:
+        parts = start.split("/") if start else []
+        if ".git" in parts or any(
+            ignores.ignored("/".join(parts[: i + 1]), is_dir=True) for i in range(len(parts) - 1)
+        ):
+            continue
+        full = root / start
+        if full.is_symlink():
+            continue
+        if full.is_dir():
+            if not start or not ignores.ignored(start, is_dir=True):
+                found.update(dict.fromkeys(ignores.walk(start)))
+        elif full.is_file() and not ignores.ignored(start, is_dir=False):
+            found[start] = None
+    return found, set()
+
+
+class _Ignores:
+    """The ``.gitignore`` files of a tree that is not a git repository.
+
+    A deeper ``.gitignore`` overrides a shallower one, and nothing inside an
+    ignored folder can be re-included, as in git.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._chains: dict[str, tuple[tuple[str, _Rules], ...]] = {}
+
+    def _chain(self, folder: str) -> tuple[tuple[str, _Rules], ...]:
+        chain = self._chains.get(folder)
+        if chain is None:
+            parent = () if not folder else self._chain(folder.rpartition("/")[0])
+            rules = _Rules.load(self._root / folder / ".gitignore")
+            chain = parent if rules is None else (*parent, (folder, rules))
+            self._chains[folder] = chain
+        return chain
+
+    def ignored(self, path: str, *, is_dir: bool) -> bool:
+        folder = path.rpartition("/")[0]
+        for base, rules in reversed(self._chain(folder)):
+            relative = path[len(base) + 1 :] if base else path
+            verdict = rules.verdict(relative + "/" if is_dir else relative)
+            if verdict is not None:
+                return verdict
+        return False
+
+    def walk(self, folder: str) -> Iterator[str]:
+        try:
+            with os.scandir(self._root / folder) as scan:
+                entries = list(scan)
+        except OSError:
+            return
+        prefix = f"{folder}/" if folder else ""
+        for entry in entries:
+            path = prefix + entry.name
+            if entry.is_symlink():
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != ".git" and not self.ignored(path, is_dir=True):
+                    yield from self.walk(path)
+            elif entry.is_file(follow_symlinks=False) and not self.ignored(path, is_dir=False):
+                yield path
+
+
+class _Rules(NamedTuple):
+    spec: pathspec.GitIgnoreSpec
+    # The same patterns with negations dropped: tells whether any pattern matches at
+    # all, which decides whether this file has a say or its parent's does.
+    probe: pathspec.GitIgnoreSpec
+
+    @classmethod
+    def load(cls, path: Path) -> _Rules | None:
+        try:
+            lines = path.read_text("utf-8", "surrogateescape").splitlines()
+        except OSError:
+            return None
+        patterns = [line for line in lines if line.strip() and not line.startswith("#")]
+        if not patterns:
+            return None
+        positive = [line[1:] if line.startswith("!") else line for line in patterns]
+        return cls(_compile(patterns), _compile(positive))
+
+    def verdict(self, path: str) -> bool | None:
+        if not self.probe.match_file(path):
+            return None
+        return self.spec.match_file(path)
+
+
+def _compile(lines: Sequence[str]) -> pathspec.GitIgnoreSpec:
+    import pathspec  # only outside git, where .gitignore files are read by hand
+
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except Exception:  # a malformed line: git skips it, so drop the bad ones
+        return pathspec.GitIgnoreSpec.from_lines(_valid_lines(lines))
+
+
+def _valid_lines(lines: Sequence[str]) -> list[str]:
+    valid = []
+    for line in lines:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([line])
+        except Exception:
+            continue
+        valid.append(line)
+    return valid

@@ -1,0 +1,452 @@
+"""Git through one door: every git process chunkgate starts is made by ``_popen``.
+
+Output is read with ``-z`` wherever git offers it, paths are decoded as UTF-8
+with ``surrogateescape`` (so names that are not UTF-8 survive a round trip),
+and many objects are streamed through one ``git cat-file --batch`` process.
+The caller's environment is kept on purpose: inside a git hook,
+``GIT_INDEX_FILE`` points at the index being committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import stat
+import subprocess
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+from chunkgate.errors import GitError
+
+_ENV = {
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_OPTIONAL_LOCKS": "0",
+    "LC_ALL": "C",
+    "GIT_PAGER": "cat",
+    "PAGER": "cat",
+}
+_REGULAR_MODES = ("100644", "100755")
+_GITLINK, _SYMLINK = "160000", "120000"
+# Keep command lines well under Windows' 32 KiB limit; pathspecs beyond it go in batches.
+_ARGV_BUDGET = 24_000
+# `ls-files -s` records: "<mode> <object> <stage>\t<path>", NUL-separated.
+_LS_STAGE = ("ls-files", "-z", "-s")
+_STAGE_RECORD = re.compile(r"(\d+) ([0-9a-f]+) (\d)\t([^\0]*)")
+
+_started = {"processes": 0}
+_count_lock = threading.Lock()
+
+_Process = subprocess.Popen[bytes]
+
+
+class GitCommandError(GitError):
+    """A git command exited non-zero; keeps the exit code and stderr for callers."""
+
+    def __init__(self, args: Sequence[str], returncode: int, stderr: str) -> None:
+        shown = " ".join(args)
+        if len(shown) > 120:
+            shown = shown[:119] + "…"
+        super().__init__(f"git {shown}: {stderr or 'failed'} (exit {returncode})")
+        self.command = tuple(args)
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+def process_count() -> int:
+    """How many git processes this interpreter has started (reported in benchmarks)."""
+    return _started["processes"]
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _encode(path: str) -> bytes:
+    return path.encode("utf-8", "surrogateescape")
+
+
+def _clean_stderr(raw: bytes) -> str:
+    lines = []
+    for line in _decode(raw).splitlines():
+        text = line.strip()
+        for prefix in ("fatal: ", "error: "):
+            text = text.removeprefix(prefix)
+        if text:
+            lines.append(text)
+    return "; ".join(lines)
+
+
+def _popen(root: Path, args: Sequence[str], *, stdin: int, stdout: int, stderr: int) -> _Process:
+    command = ("git", "-C", os.fspath(root), "-c", "core.quotepath=off", *args)
+    try:
+        proc = subprocess.Popen(
+            command, stdin=stdin, stdout=stdout, stderr=stderr, env={**os.environ, **_ENV}
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed") from None
+    with _count_lock:
+        _started["processes"] += 1
+    return proc
+
+
+def _run(root: Path, *args: str, input: bytes | None = None, check: bool = True) -> bytes:
+    """Run one git command to completion and return its stdout."""
+    proc = _popen(
+        root,
+        args,
+        stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    stdout, stderr = proc.communicate(input)
+    if check and proc.returncode:
+        raise GitCommandError(args, proc.returncode, _clean_stderr(stderr))
+    return stdout
+
+
+def _records(output: bytes) -> Iterator[str]:
+    for record in _decode(output).split("\0"):
+        if record:
+            yield record
+
+
+def _pathspec_batches(paths: Sequence[str]) -> Iterator[list[str]]:
+    batch: list[str] = []
+    size = 0
+    for path in paths:
+        if batch and size + len(path) > _ARGV_BUDGET:
+            yield batch
+            batch, size = [], 0
+        batch.append(path)
+        size += len(path) + 1
+    if batch:
+        yield batch
+
+
+def _list(root: Path, args: Sequence[str], paths: Sequence[str] | None) -> Iterator[str]:
+    """Records of a ``-z`` listing command, limited to literal pathspecs when given."""
+    if paths is None:
+        yield from _records(_run(root, *args))
+        return
+    for batch in _pathspec_batches(paths):
+        yield from _records(_run(root, "--literal-pathspecs", *args, "--", *batch))
+
+
+def installed() -> bool:
+    """Whether a git executable is on PATH (as ``shutil.which`` tells, without its import)."""
+    if os.name == "nt":
+        import shutil
+
+        return shutil.which("git") is not None
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or ".", "git")
+        if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+            return True
+    return False
+
+
+def find_root(start: Path) -> Path | None:
+    """The top of the work tree holding ``start``; None outside one or without git."""
+    folder = start if start.is_dir() else start.parent
+    try:
+        out = _run(folder, "rev-parse", "--show-toplevel")
+    except GitCommandError as exc:
+        if "dubious ownership" in exc.stderr:
+            raise
+        return None
+    except GitError:
+        return None
+    top = _decode(out).rstrip("\n")
+    return Path(top) if top else None
+
+
+def index_blobs(root: Path, paths: Sequence[str] | None = None) -> dict[str, str]:
+    """POSIX path → blob id of every regular file in the index (stage 0, else "ours")."""
+    blobs: dict[str, str] = {}
+    ours: dict[str, str] = {}
+    for mode, oid, stage, path in _STAGE_RECORD.findall("\0".join(_list(root, _LS_STAGE, paths))):
+        if mode in (_GITLINK, _SYMLINK):
+            continue
+        if stage == "0":
+            blobs[path] = oid
+        elif stage == "2":
+            ours[path] = oid
+    for path, blob in ours.items():
+        blobs.setdefault(path, blob)
+    return blobs
+
+
+def modified_paths(root: Path, paths: Sequence[str] | None = None) -> set[str]:
+    """Tracked paths whose work tree file differs from the index, deleted ones included:
+    what ``ls-files -m`` lists.
+
+    ``diff-files`` trusts stat data, so it also reports files that were merely
+    touched; those are compared by content (``hash-object``, with the path's
+    filters) in one more process, and only when there are any. ``ls-files -m``
+    itself is not used because given more than one pathspec it stats every
+    tracked file, which on a hook run costs more than the rest of git's work.
+    """
+    modified: set[str] = set()
+    touched: dict[str, str] = {}  # path -> index blob, when only stat data differs
+    records = _list(root, ("diff-files", "-z", "--no-ext-diff"), paths)
+    for meta, path in zip(records, records, strict=True):  # records alternate: meta, path
+        # ":<index mode> <work tree mode> <index blob> <work tree blob> <status>"
+        index_mode, tree_mode, index_blob, tree_blob, status = meta[1:].split(" ")
+        unhashed = tree_blob.strip("0") == "" and index_blob.strip("0") != ""
+        if status == "M" and unhashed and index_mode == tree_mode in _REGULAR_MODES:
+            touched.setdefault(path, index_blob)
+        else:
+            modified.add(path)
+    candidates = [path for path in touched if path not in modified]
+    if candidates:
+        hashed = hash_blobs(root, candidates)
+        modified.update(path for path in candidates if hashed.get(path) != touched[path])
+    return modified
+
+
+def untracked_paths(root: Path, paths: Sequence[str] | None = None) -> list[str]:
+    """Untracked files that no ignore rule excludes (nested repositories left out)."""
+    listing = _list(root, ("ls-files", "-z", "-o", "--exclude-standard"), paths)
+    # A nested repository is listed as its folder, with a trailing slash.
+    return [record for record in listing if not record.endswith("/")]
+
+
+def _quote_stdin_path(path: str) -> bytes:
+    # hash-object --stdin-paths unquotes a line that starts with '"' (C-style), which
+    # is the one way to pass a name holding a newline or ending in CR.
+    raw = _encode(path)
+    if b"\n" not in raw and not raw.startswith(b'"') and not raw.endswith(b"\r"):
+        return raw
+    escaped = raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+    escaped = escaped.replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+    return b'"' + escaped + b'"'
+
+
+def _is_regular_file(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
+def hash_blobs(root: Path, paths: Iterable[str]) -> dict[str, str]:
+    """Blob ids of work tree files as git would store them (clean filters, eol applied).
+
+    One process for all paths. Paths that are not regular files are left out.
+    """
+    wanted = [p for p in dict.fromkeys(paths) if _is_regular_file(root / p)]
+    if not wanted:
+        return {}
+    stdin = b"".join(_quote_stdin_path(p) + b"\n" for p in wanted)
+    oids = _run(root, "hash-object", "--stdin-paths", input=stdin).split()
+    if len(oids) != len(wanted):
+        raise GitError(f"git hash-object returned {len(oids)} ids for {len(wanted)} paths")
+    return {path: oid.decode("ascii") for path, oid in zip(wanted, oids, strict=True)}
+
+
+def hash_bytes(data: bytes) -> str:
+    """The blob id git gives these exact bytes (no filters)."""
+    digest = hashlib.sha1(b"blob %d\0" % len(data))
+    digest.update(data)  # not header + data: that would copy a whole manifest
+    return digest.hexdigest()
+
+
+def resolve(root: Path, rev: str) -> str:
+    """The full sha of the commit ``rev`` names."""
+    try:
+        out = _run(
+            root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
+        )
+    except GitCommandError as exc:
+        if exc.returncode == 1:  # --verify --quiet: not a commit, nothing on stderr
+            raise GitError(f"git rev-parse: unknown revision {rev!r}") from None
+        raise
+    return out.decode("ascii").strip()
+
+
+def object_id(root: Path, spec: str) -> str | None:
+    """The object ``spec`` names (``HEAD:path``, a blob id...), or None when there is none."""
+    try:
+        out = _run(root, "rev-parse", "--verify", "--quiet", "--end-of-options", spec)
+    except GitCommandError as exc:
+        if exc.returncode in (1, 128):  # no such object (or no HEAD yet)
+            return None
+        raise
+    return out.decode("ascii").strip() or None
+
+
+def merge_base(root: Path, a: str, b: str) -> str:
+    """The best common ancestor of two revisions (for ``A...B``)."""
+    first, second = resolve(root, a), resolve(root, b)
+    try:
+        return _run(root, "merge-base", first, second).decode("ascii").strip()
+    except GitCommandError as exc:
+        if exc.returncode == 1:
+            raise GitError(f"git merge-base: {a!r} and {b!r} have no common ancestor") from None
+        raise
+
+
+def is_shallow(root: Path) -> bool:
+    return _run(root, "rev-parse", "--is-shallow-repository").strip() == b"true"
+
+
+def tree_blobs(root: Path, rev: str) -> dict[str, str]:
+    """POSIX path → blob id of every regular file in the tree of ``rev``."""
+    try:
+        out = _run(root, "ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev)
+    except GitCommandError as exc:
+        if "not a valid object name" in exc.stderr.lower():
+            raise GitError(f"git ls-tree: unknown revision {rev!r}") from None
+        raise
+    blobs: dict[str, str] = {}
+    for record in _records(out):
+        meta, _, path = record.partition("\t")
+        mode, kind, oid = meta.split(" ")
+        if kind == "blob" and mode in _REGULAR_MODES:
+            blobs[path] = oid
+    return blobs
+
+
+def fetch(root: Path, remote: str, sha: str, depth: int | None = None) -> None:
+    """Fetch one commit a shallow clone lacks (e.g. a pull request's base)."""
+    args = ["fetch", "--quiet", "--no-tags"]
+    if depth is not None:
+        args.append(f"--depth={depth}")
+    _run(root, *args, "--end-of-options", remote, sha)
+
+
+def gitattributes_flags(
+    root: Path,
+    paths: Iterable[str],
+    attrs: Sequence[str] = ("linguist-generated", "linguist-vendored"),
+) -> dict[str, set[str]]:
+    """Which of ``attrs`` are set for each path (only paths with at least one)."""
+    wanted = list(dict.fromkeys(paths))
+    if not wanted or not attrs:
+        return {}
+    stdin = b"".join(_encode(p) + b"\0" for p in wanted)
+    fields = _run(root, "check-attr", "-z", "--stdin", *attrs, input=stdin).split(b"\0")
+    flags: dict[str, set[str]] = {}
+    for i in range(0, len(fields) - 2, 3):
+        path, attr, value = fields[i : i + 3]
+        if value.lower() in (b"set", b"true"):
+            flags.setdefault(_decode(path), set()).add(_decode(attr))
+    return flags
+
+
+def read_blob(root: Path, oid: str) -> bytes | None:
+    """One blob's bytes (None when there is no such blob), through a temporary file.
+
+    For a large blob read on a helper thread (the committed manifest, while the
+    current one is parsed): from a pipe, Python takes 64 KB at a time and needs
+    the GIL back after each read, waiting out the switch interval hundreds of
+    times; git writing a file needs it back once.
+    """
+    import tempfile  # its imports (shutil, random...) cost a hook run 6 ms otherwise
+
+    with tempfile.TemporaryFile() as out:
+        proc = _popen(
+            root,
+            ("cat-file", "blob", oid),
+            stdin=subprocess.DEVNULL,
+            stdout=out.fileno(),
+            stderr=subprocess.DEVNULL,
+        )
+        if proc.wait():
+            return None
+        out.seek(0)
+        return out.read()
+
+
+class BlobReader:
+    """Stream many objects through one ``git cat-file --batch`` process.
+
+    ``read(spec)`` takes a blob id or ``rev:path`` and returns the blob's bytes,
+    or None when there is no such blob.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._proc: _Process | None = None
+
+    def __enter__(self) -> BlobReader:
+        self._proc = _popen(
+            self._root,
+            ("cat-file", "--batch"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._proc is None else self._proc.pid
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        # EOF on stdin ends cat-file; kill it only if it does not go (e.g. interrupted mid-reply).
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        except BaseException:  # Ctrl-C while waiting: still reap the child, then go on
+            proc.kill()
+            proc.wait()
+            raise
+
+    def read(self, spec: str) -> bytes | None:
+        if self._proc is None:
+            raise RuntimeError("BlobReader is not open; use it as a context manager")
+        if not spec:
+            return None
+        raw = _encode(spec)
+        if b"\n" in raw or raw.endswith(b"\r"):
+            # The batch protocol is line based; such a name needs its own process.
+            try:
+                return _run(self._root, "cat-file", "blob", spec)
+            except GitCommandError:
+                return None
+        stdin, stdout = self._streams()
+        stdin.write(raw + b"\n")
+        stdin.flush()
+        header = stdout.readline()
+        if not header.endswith(b"\n"):
+            raise GitError("git cat-file --batch ended unexpectedly")
+        parts = header[:-1].rsplit(b" ", 2)
+        if len(parts) == 3 and parts[2].isdigit():
+            size = int(parts[2])
+            body = stdout.read(size + 1)  # the content and the newline that ends it
+            if len(body) != size + 1:
+                raise GitError("git cat-file --batch ended unexpectedly")
+            return body[:-1] if parts[1] == b"blob" else None
+        if header.endswith((b" missing\n", b" ambiguous\n")):
+            return None
+        raise GitError(f"git cat-file --batch: unexpected reply {_decode(header)!r}")
+
+    def _streams(self) -> tuple[IO[bytes], IO[bytes]]:
+        proc = self._proc
+        assert proc is not None
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+        return proc.stdin, proc.stdout

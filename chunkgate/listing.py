@@ -1,0 +1,123 @@
+"""Chunk, outline or size up files (the ``chunks``, ``outline`` and ``stats`` commands)."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from chunkgate.chunking import ChunkedFile, chunk_bytes, language_of
+from chunkgate.config import Config
+from chunkgate.corpus import select_files
+from chunkgate.errors import ChunkgateError, ManifestError, UnreadableError
+from chunkgate.manifest import ManifestIndex
+from chunkgate.model import Heading
+from chunkgate.outline import outline_bytes
+from chunkgate.parallel import ordered_map
+from chunkgate.sizes import make_counter
+
+_Out = TypeVar("_Out")
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    path: str
+    message: str
+
+
+def named_files(config: Config, paths: Sequence[str]) -> list[str]:
+    """Root-relative POSIX paths for the files and folders named on the command line.
+
+    Files are taken as named, whatever the config includes; folders expand to
+    the corpus files under them.
+    """
+    root = config.root.resolve()
+    out: list[str] = []
+    for name in paths:
+        path = Path(name)
+        absolute = (path if path.is_absolute() else Path.cwd() / path).resolve()
+        try:
+            relative = absolute.relative_to(root).as_posix()
+        except ValueError:
+            raise ChunkgateError(f"path outside the repository: {name}") from None
+        if absolute.is_dir():
+            out.extend(select_files(config, [os.fspath(absolute)]).paths)
+        else:
+            out.append(relative)
+    return list(dict.fromkeys(out))
+
+
+def chunk_named(
+    config: Config,
+    paths: Sequence[str],
+    convert: Callable[[ChunkedFile], _Out],
+    *,
+    jobs: int = 1,
+) -> Iterator[_Out | Failure]:
+    """``convert`` of each named file's chunks, in order, or why the file has none.
+
+    With ``jobs`` > 1 and enough files, the files are chunked and converted in
+    worker processes: ``convert`` must be picklable (a module-level function or
+    a ``functools.partial`` of one), and what it returns should be smaller than
+    the chunks, such as their output text.
+    """
+    work = functools.partial(_chunk_one, convert)
+    return ordered_map(work, config, named_files(config, paths), jobs, path_of=str)
+
+
+def whole(file: ChunkedFile) -> ChunkedFile:
+    """The ``convert`` for output that needs the chunks themselves."""
+    return file
+
+
+def _chunk_one(convert: Callable[[ChunkedFile], _Out], config: Config, path: str) -> _Out | Failure:
+    try:
+        data = (config.root / path).read_bytes()
+        counter = make_counter(config.chunking.tokenizer)
+        return convert(chunk_bytes(data, path, options=config.chunking, counter=counter))
+    except UnreadableError as exc:
+        return Failure(path, exc.reason)
+    except OSError as exc:
+        return Failure(path, exc.strerror or str(exc))
+
+
+def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading] | Failure]:
+    for path in named_files(config, paths):
+        if language_of(path) != "markdown":
+            continue
+        try:
+            yield outline_bytes((config.root / path).read_bytes(), path)
+        except UnreadableError as exc:
+            yield Failure(path, exc.reason)
+        except OSError as exc:
+            yield Failure(path, exc.strerror or str(exc))
+
+
+def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> list[tuple[str, int]]:
+    """(chunk ID, size in the configured unit) of every chunk, from the manifest where current."""
+    from chunkgate.gate import expected_header, same_chunking
+
+    try:
+        current = ManifestIndex.load(config.root / config.manifest)
+    except ManifestError:
+        current = None
+    if current is not None and not same_chunking(current.header, expected_header(config)):
+        current = None
+    tokens = config.chunking.unit == "tokens"
+    counter = make_counter(config.chunking.tokenizer)
+    sizes: list[tuple[str, int]] = []
+    for file in select_files(config, paths).files:
+        entry = current.entry(file.path) if current is not None else None
+        if entry is not None and file.blob is not None and file.blob == entry.blob:
+            sizes.extend((c.id, c.tokens if tokens else c.chars) for c in entry.chunks)
+            continue
+        try:
+            data = (config.root / file.path).read_bytes()
+            chunks = chunk_bytes(data, file.path, options=config.chunking, counter=counter).chunks
+        except (OSError, UnreadableError):
+            continue
+        sizes.extend((c.id, c.tokens if tokens else c.chars) for c in chunks)
+    return sizes

@@ -1,0 +1,197 @@
+"""The manifest's records: what one header, file line and chunk line hold.
+
+Each record refuses, with a ``ValueError``, what could not be written and
+read back: ``render`` of valid records always parses to equal records.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from chunkgate.model import Chunk
+
+FORMAT_VERSION = 1
+
+HEX16 = re.compile(r"[0-9a-f]{16}")
+# [0-9], not \d: \d also matches other scripts' digits.
+RULE_CODE = re.compile(r"CG[0-9]{3}")
+
+
+def fingerprint(text: str) -> str:
+    """The 16 hex digits the header stores for a settings string."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def path_key(path: str) -> bytes:
+    """Sort key of manifest paths: their bytes, as git orders them."""
+    return path.encode("utf-8", "surrogateescape")
+
+
+def belongs(chunk_id: str, path: str) -> bool:
+    """``chunk_id`` is ``path#identity`` with a non-empty identity."""
+    return len(chunk_id) > len(path) + 1 and chunk_id.startswith(path + "#")
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    format: int
+    chunking: int
+    config: str
+    rules: str
+
+    def __post_init__(self) -> None:
+        for key in ("config", "rules"):
+            value = getattr(self, key)
+            if not isinstance(value, str) or not HEX16.fullmatch(value):
+                raise ValueError(f"Header.{key} must be 16 hex digits (fingerprint()): {value!r}")
+
+    @classmethod
+    def build(cls, *, chunking: int, config: str, rules: str) -> Header:
+        """The current header for the given settings strings (hashed here)."""
+        return cls(FORMAT_VERSION, chunking, fingerprint(config), fingerprint(rules))
+
+    @property
+    def settings(self) -> tuple[int, str, str]:
+        """What decides a manifest's chunks: entries made under other settings are stale."""
+        return self.chunking, self.config, self.rules
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFinding:
+    """A file-level rule's finding as the manifest records it (severity comes from the
+    config when it is reported). ``chunk_id`` is None for a finding on the whole file."""
+
+    rule: str
+    line: int
+    chunk_id: str | None
+    message: str
+    fix: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rule, str) or not RULE_CODE.fullmatch(self.rule):
+            raise ValueError(f"StoredFinding.rule must be a rule code like CG201: {self.rule!r}")
+        if type(self.line) is not int or self.line < 1:
+            raise ValueError(f"StoredFinding.line must be an integer ≥ 1: {self.line!r}")
+        if not isinstance(self.message, str) or not isinstance(self.fix, str):
+            raise ValueError("StoredFinding.message and .fix must be strings")
+
+    def sort_key(self) -> tuple[int, str, str, str, str]:
+        """The manifest's order of one file's findings."""
+        return self.line, self.rule, self.chunk_id or "", self.message, self.fix
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkEntry:
+    """One chunk line. ``suppressed`` is kept sorted and unique whatever order it is
+    given in: the rule codes an inline ``chunkgate: disable=`` turns off for it."""
+
+    id: str
+    lines: tuple[int, int]
+    chars: int
+    tokens: int
+    hash: str
+    moved_from: str | None = None
+    suppressed: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.suppressed:
+            codes = tuple(sorted(set(self.suppressed)))
+            for code in codes:
+                if not isinstance(code, str) or not RULE_CODE.fullmatch(code):
+                    raise ValueError(f"ChunkEntry.suppressed holds {code!r}, not a rule code")
+            object.__setattr__(self, "suppressed", codes)
+
+    @classmethod
+    def from_chunk(cls, chunk: Chunk, moved_from: str | None = None) -> ChunkEntry:
+        # A disable comment may name anything; only rule codes can suppress a rule.
+        suppressed = tuple(sorted(c for c in chunk.suppressed if RULE_CODE.fullmatch(c)))
+        return cls(
+            chunk.id, (chunk.start_line, chunk.end_line), chunk.chars, chunk.tokens, chunk.hash,
+            moved_from, suppressed,
+        )  # fmt: skip
+
+    def placeholder(self, path: str) -> Chunk:
+        """A text-less ``Chunk`` standing in for this entry when its text cannot be read:
+        only its ID, path, span, sizes, hash and suppressions are known."""
+        start, end = self.lines
+        return Chunk(
+            id=self.id, path=path, kind="text", language="text", symbol=None, heading_path=(),
+            level=0, start_line=start, end_line=end, chars=self.chars, tokens=self.tokens,
+            hash=self.hash, text="", body_line=start, suppressed=frozenset(self.suppressed),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntry:
+    """One file's block. ``findings`` is kept in the manifest's order (``sort_key``)
+    without repeats, whatever order it is given in."""
+
+    path: str
+    blob: str | None
+    chunks: tuple[ChunkEntry, ...]
+    findings: tuple[StoredFinding, ...] = ()
+
+    def __post_init__(self) -> None:
+        path_key(self.path)  # a lone surrogate that is not an undecodable byte: ValueError
+        prefix = self.path + "#"
+        for chunk in self.chunks:
+            if len(chunk.id) <= len(prefix) or not chunk.id.startswith(prefix):
+                raise ValueError(f"chunk {chunk.id!r} does not belong to {self.path!r}")
+        findings = tuple(sorted(set(self.findings), key=StoredFinding.sort_key))
+        for finding in findings:
+            if finding.chunk_id is not None and not belongs(finding.chunk_id, self.path):
+                raise ValueError(f"finding on {finding.chunk_id!r}, not a chunk of {self.path!r}")
+        object.__setattr__(self, "chunks", tuple(self.chunks))
+        object.__setattr__(self, "findings", findings)
+
+    @classmethod
+    def from_chunks(
+        cls,
+        path: str,
+        blob: str | None,
+        chunks: Iterable[Chunk],
+        *,
+        findings: Iterable[StoredFinding] = (),
+        moved: Mapping[str, str] | None = None,
+    ) -> FileEntry:
+        """The entry of chunked file; ``moved`` maps a chunk ID to the ID it moved from."""
+        moved = moved or {}
+        entries = tuple(ChunkEntry.from_chunk(c, moved.get(c.id)) for c in chunks)
+        return cls(path, blob, entries, tuple(findings))
+
+    def moved_from(self, chunk_id: str) -> str | None:
+        """The ID the chunk ``chunk_id`` is recorded as moved from, if any."""
+        return next((c.moved_from for c in self.chunks if c.id == chunk_id), None)
+
+    def with_moved_from(self, chunk_id: str, old_id: str | None) -> FileEntry:
+        """This entry with the move of ``chunk_id`` recorded (or cleared); unchanged
+        when it has no such chunk."""
+        chunks = tuple(
+            dataclasses.replace(c, moved_from=old_id) if c.id == chunk_id else c
+            for c in self.chunks
+        )
+        return self if chunks == self.chunks else dataclasses.replace(self, chunks=chunks)
+
+    def same_chunks(self, other: FileEntry) -> bool:
+        """Both list the same chunks (IDs, spans, sizes, hashes); blob, findings,
+        suppressions and recorded moves are not compared."""
+
+        def core(entry: FileEntry) -> list[tuple[object, ...]]:
+            return [(c.id, c.lines, c.chars, c.tokens, c.hash) for c in entry.chunks]
+
+        return core(self) == core(other)
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    header: Header
+    files: Mapping[str, FileEntry]
+
+    def __post_init__(self) -> None:
+        for path, entry in self.files.items():
+            if entry.path != path:
+                raise ValueError(f"Manifest.files[{path!r}] holds the entry of {entry.path!r}")

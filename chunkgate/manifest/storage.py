@@ -1,0 +1,173 @@
+"""Writing the manifest: atomic replacement and a lock that makes writers take turns."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from chunkgate.errors import ManifestError
+
+LOCK_TIMEOUT = 30.0
+STALE_LOCK_AGE = 600.0
+
+
+def _token(size: int) -> str:
+    """A random hex string (what ``secrets.token_hex`` gives, without importing it)."""
+    return os.urandom(size).hex()
+
+
+def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Replace ``path`` with ``data`` (bytes, or parts to write one after the other) all at
+    once: readers and crashes (Ctrl-C included) see the old file or the new one, never a
+    mix. Permission bits are kept."""
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = None
+    temp = path.with_name(f".{path.name}.{_token(6)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    fd = os.open(temp, flags, 0o666)  # a new manifest gets the umask's usual bits
+    try:
+        try:
+            for part in [data] if isinstance(data, bytes) else data:
+                view = memoryview(part)
+                while view:
+                    view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if mode is not None:
+            os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    # The rename itself is durable only once the directory entry is; Windows has no such fsync.
+    if os.name == "nt":
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def manifest_lock(
+    path: Path, *, timeout: float = LOCK_TIMEOUT, stale_after: float = STALE_LOCK_AGE
+) -> Iterator[None]:
+    """Hold ``<manifest>.lock`` so that concurrent writers take turns.
+
+    Read the manifest, change it and write it back all inside the lock: a read
+    made before taking it may miss another writer's entries, and writing it
+    back would drop them. Keep slow work (chunking) outside. A lock file is a
+    plain file created exclusively, so it works on every OS and file system;
+    one older than ``stale_after`` seconds is left from a crash and is broken.
+    Not reentrant: taking it again inside itself waits for ``timeout`` and fails.
+    """
+    lock = path.with_name(path.name + ".lock")
+    token = _acquire(lock, timeout, stale_after)
+    try:
+        yield
+    finally:
+        _release(lock, token)
+
+
+def _acquire(lock: Path, timeout: float, stale_after: float) -> bytes:
+    token = f"{os.getpid()} {_token(8)}\n".encode()
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    deadline = time.monotonic() + timeout
+    delay = 0.005
+    while True:
+        try:
+            fd = os.open(lock, flags, 0o644)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            # Windows refuses to create a file that is still being deleted: a busy lock.
+            if not (isinstance(exc, PermissionError) and os.name == "nt"):
+                raise ManifestError(f"{lock}: cannot create the lock: {exc.strerror}") from None
+        else:
+            try:
+                os.write(fd, token)
+            except BaseException:
+                os.close(fd)
+                with contextlib.suppress(OSError):
+                    os.unlink(lock)
+                raise
+            os.close(fd)
+            return token
+        if _break_stale(lock, stale_after):
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ManifestError(
+                f"{lock}: another chunkgate{_holder(lock)} has been writing the manifest "
+                f"for over {timeout:g} s; if no chunkgate is running, delete {lock}"
+            )
+        time.sleep(min(delay, left))
+        delay = min(delay * 2, 0.25)
+
+
+def _holder(lock: Path) -> str:
+    try:
+        pid = lock.read_bytes().split(b" ", 1)[0]
+    except OSError:
+        return ""
+    return f" (process {pid.decode()})" if pid.isdigit() else ""
+
+
+def _break_stale(lock: Path, stale_after: float) -> bool:
+    """Remove a lock older than ``stale_after``; True when the caller should retry at once."""
+    try:
+        seen = os.stat(lock)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    if time.time() - seen.st_mtime < stale_after:
+        return False
+    # Rename rather than delete: of several waiters that all found the lock stale,
+    # only one moves it, and one that moved a fresh lock taken meanwhile puts it back.
+    grave = lock.with_name(f"{lock.name}.{_token(6)}.stale")
+    try:
+        os.rename(lock, grave)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    try:
+        moved = os.stat(grave)
+        if (moved.st_ino, moved.st_mtime_ns) != (seen.st_ino, seen.st_mtime_ns):
+            with contextlib.suppress(OSError):
+                os.link(grave, lock)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(grave)
+    return True
+
+
+def _release(lock: Path, token: bytes) -> None:
+    try:
+        ours = lock.read_bytes() == token
+    except FileNotFoundError:
+        return
+    except OSError:
+        ours = True  # unreadable yet there: most likely ours, and a left lock blocks everyone
+    if ours:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(lock)

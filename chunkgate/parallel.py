@@ -1,0 +1,117 @@
+"""Many files over worker processes, in input order, safe against Ctrl-C.
+
+A rebuild of the manifest and ``chunks`` over a corpus fan their files out
+this way. Each worker gets the config once, when it starts; a task is one
+file. Results come back in input order, so the output is the same as with
+one job.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from chunkgate.config import Config
+
+# Starting worker processes pays for this many files, or for fewer of this many
+# bytes in all (a few long chapters).
+THRESHOLD = 64
+THRESHOLD_BYTES = 2_000_000
+
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
+
+_worker_config: Config | None = None
+
+
+def default_jobs() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def ordered_map(
+    work: Callable[[Config, _Item], _Result],
+    config: Config,
+    items: Sequence[_Item],
+    jobs: int,
+    *,
+    path_of: Callable[[_Item], str],
+) -> Iterator[_Result]:
+    """``work(config, item)`` for each item, in order: over ``jobs`` worker processes
+    when the files (``path_of`` an item, relative to the root) are enough work, else
+    here. ``work`` must be picklable (a module-level function, or a
+    ``functools.partial`` of one)."""
+    if jobs > 1 and _worth_workers(config.root, map(path_of, items)):
+        return _in_workers(work, config, items, jobs)
+    return (work(config, item) for item in items)
+
+
+def _worth_workers(root: Path, paths: Iterator[str]) -> bool:
+    """At least THRESHOLD files, or fewer of THRESHOLD_BYTES or more (stat is cheap
+    for so few)."""
+    size = 0
+    for count, path in enumerate(paths, 1):
+        if count >= THRESHOLD:
+            return True
+        with contextlib.suppress(OSError):
+            size += os.stat(os.path.join(root, path)).st_size
+    return size >= THRESHOLD_BYTES
+
+
+def _in_workers(
+    work: Callable[[Config, _Item], _Result], config: Config, items: Sequence[_Item], jobs: int
+) -> Iterator[_Result]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(config,))
+    try:
+        # map keeps the input order. It starts the workers, which must not see a
+        # Ctrl-C before they ignore it.
+        with _sigint_held():
+            results = pool.map(
+                functools.partial(_run, work),
+                items,
+                chunksize=max(1, min(64, len(items) // (jobs * 8))),
+            )
+        yield from results
+    finally:
+        # After Ctrl-C or an error the items not handed out yet are dropped.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _init_worker(config: Config) -> None:
+    global _worker_config  # noqa: PLW0603 - one config per worker process
+    _worker_config = config
+    # Ctrl-C is the parent's to handle: it stops handing out work and waits for
+    # the items in hand. A worker that died of its own KeyboardInterrupt would
+    # break the pool, and a broken pool can hang the parent's exit. The worker
+    # was started with SIGINT blocked (see _sigint_held); ignoring it drops one
+    # that came meanwhile.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _run(work: Callable[[Config, _Item], _Result], item: _Item) -> _Result:
+    assert _worker_config is not None
+    return work(_worker_config, item)
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Block SIGINT in this thread for a while: processes started meanwhile start with it
+    blocked, and this process gets a Ctrl-C that came meanwhile when the block ends.
+    (No signal masks on Windows.)"""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -1,0 +1,204 @@
+"""Output of ``check``/``update``: plain text, a rich terminal view, JSON, or the CI formats.
+
+``quiet`` keeps only the errors (and the notes of a run that rewrote the
+manifest, since that alone fails it); ``json`` and ``sarif`` are always complete.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import IO, TYPE_CHECKING
+
+from chunkgate.model import CheckResult, Summary, Violation
+from chunkgate.report.console import make_console
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+FORMATS = ("rich", "text", "json", "github", "sarif")
+
+
+def write_check(
+    result: CheckResult,
+    fmt: str,
+    stream: IO[str],
+    *,
+    quiet: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> None:
+    if fmt == "json":
+        stream.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    elif fmt == "sarif":
+        from chunkgate.report.sarif import write_sarif
+
+        write_sarif(result, stream)
+    elif fmt == "github":
+        from chunkgate.report.github import write_github
+
+        write_github(result, stream, quiet=quiet, env=env)
+    elif fmt == "rich":
+        _write_rich(result, stream, quiet=quiet)
+    elif fmt == "text":
+        _write_text(result, stream, quiet=quiet)
+    else:
+        raise ValueError(f"unknown check format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def problems(summary: Summary) -> str:
+    """``2 errors, 1 warning``, or ``no problems``."""
+    parts = [
+        plural(count, noun)
+        for count, noun in ((summary.errors, "error"), (summary.warnings, "warning"))
+        if count
+    ]
+    return ", ".join(parts) or "no problems"
+
+
+def totals(summary: Summary) -> str:
+    """``12 files, 80 chunks: 2 errors, 1 warning``."""
+    files, chunks = plural(summary.files, "file"), plural(summary.chunks, "chunk")
+    return f"{files}, {chunks}: {problems(summary)}"
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.splitlines())
+
+
+def shown(result: CheckResult, *, quiet: bool) -> list[Violation]:
+    """The violations a human view lists, by path and line."""
+    violations = result.errors if quiet else result.violations
+    return sorted(violations, key=Violation.sort_key)
+
+
+def shown_notes(result: CheckResult, *, quiet: bool) -> tuple[str, ...]:
+    return result.notes if not quiet or result.manifest_changed else ()
+
+
+def text_line(violation: Violation) -> str:
+    """``path:line: severity CODE name: message [chunk id] (fix: ...)``, one line for grep."""
+    line = (
+        f"{violation.path}:{violation.line}: {violation.severity} {violation.rule} "
+        f"{violation.name}: {one_line(violation.message)}"
+    )
+    if violation.chunk_id:
+        line += f" [{violation.chunk_id}]"
+    if violation.fix:
+        line += f" (fix: {one_line(violation.fix)})"
+    return line
+
+
+def _write_text(result: CheckResult, stream: IO[str], *, quiet: bool) -> None:
+    violations = shown(result, quiet=quiet)
+    for violation in violations:
+        stream.write(text_line(violation) + "\n")
+    if not quiet:
+        if violations:
+            stream.write("\n")
+        stream.write(totals(result.summary) + "\n")
+    for note in shown_notes(result, quiet=quiet):
+        stream.write(note + "\n")
+
+
+def rich_console(stream: IO[str]) -> Console:
+    """``make_console``, but with no ANSI codes at all under NO_COLOR.
+
+    rich's own NO_COLOR support drops colours and keeps bold and dim, which
+    still litters logs and pipes with escape codes.
+    """
+    console = make_console(stream)
+    if console.no_color and console.color_system is not None:
+        from rich.console import Console
+
+        console = Console(file=stream, highlight=False, soft_wrap=False, color_system=None)
+    return console
+
+
+_MARKS = {"error": ("✖", "bold red"), "warning": ("⚠", "bold yellow")}
+
+
+def _chunk_label(violation: Violation) -> str:
+    """The chunk ID, short (``#identity``) under its own file's header."""
+    chunk_id = violation.chunk_id or ""
+    prefix = f"{violation.path}#"
+    return chunk_id[len(prefix) - 1 :] if chunk_id.startswith(prefix) else chunk_id
+
+
+def _rich_violation(violation: Violation) -> list[RenderableType]:
+    from rich.padding import Padding
+    from rich.text import Text
+
+    mark, style = _MARKS.get(violation.severity, ("·", "dim"))
+    head = Text.assemble(
+        (mark, style),
+        " ",
+        (violation.rule, style),
+        " ",
+        (violation.name, "bold"),
+        "  ",
+        (f"line {violation.line}", "dim"),
+    )
+    label = _chunk_label(violation)
+    if label:
+        head.append("  ")
+        head.append(label, style="cyan")
+    parts: list[RenderableType] = [Padding(head, (0, 0, 0, 2), expand=False)]
+    parts.append(Padding(Text(violation.message), (0, 0, 0, 4), expand=False))
+    if violation.fix:
+        fix = Text.assemble(("→ ", "green"), violation.fix)
+        parts.append(Padding(fix, (0, 0, 0, 4), expand=False))
+    return parts
+
+
+def _by_file(violations: Iterable[Violation]) -> dict[str, list[Violation]]:
+    files: dict[str, list[Violation]] = {}
+    for violation in violations:
+        files.setdefault(violation.path, []).append(violation)
+    return files
+
+
+def _rule_table(violations: list[Violation]) -> RenderableType:
+    from rich.table import Table
+    from rich.text import Text
+
+    counts = Counter((v.rule, v.name, v.severity) for v in violations)
+    table = Table(show_edge=False, box=None, pad_edge=False, padding=(0, 2, 0, 0))
+    table.add_column("rule", no_wrap=True)
+    table.add_column("name", no_wrap=True)
+    table.add_column("count", justify="right")
+    for (rule, name, severity), count in sorted(counts.items()):
+        _, style = _MARKS.get(severity, ("·", "dim"))
+        table.add_row(Text(rule, style=style), name, f"{count:,}")
+    return table
+
+
+def _write_rich(result: CheckResult, stream: IO[str], *, quiet: bool) -> None:
+    from rich.text import Text
+
+    console = rich_console(stream)
+    violations = shown(result, quiet=quiet)
+    for path, group in _by_file(violations).items():
+        console.print(Text(path, style="bold"), overflow="fold")
+        for violation in group:
+            for part in _rich_violation(violation):
+                console.print(part, overflow="fold")
+        console.print()
+    if not quiet:
+        if violations:
+            console.print(_rule_table(violations))
+            console.print()
+        summary = result.summary
+        if summary.errors:
+            style, mark = "bold red", "✖"
+        elif summary.warnings:
+            style, mark = "bold yellow", "⚠"
+        else:
+            style, mark = "bold green", "✔"
+        console.print(Text(f"{mark} {totals(summary)}", style=style))
+    for note in shown_notes(result, quiet=quiet):
+        console.print(Text(note, style="cyan"), overflow="fold")

@@ -1,0 +1,147 @@
+"""Output of ``chunks`` and ``outline``: a table or tree, JSON, or JSON lines."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import IO
+
+from chunkgate.chunking import ChunkedFile
+from chunkgate.model import Chunk, Heading
+from chunkgate.report.console import make_console
+
+_string = json.encoder.encode_basestring  # a str as JSON, non-ASCII kept
+
+
+def dump_json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def write_chunks(files: Iterable[ChunkedFile], fmt: str, stream: IO[str], *, text: bool) -> None:
+    """The chunks as a JSON list, or a table (``rich`` or plain ``text``); these need
+    every chunk first. JSON lines are written file by file (``json_lines``)."""
+    files = list(files)
+    chunks = [chunk for file in files for chunk in file.chunks]
+    if fmt == "json":
+        stream.write(dump_json([chunk.to_dict(text=text) for chunk in chunks]) + "\n")
+    elif fmt == "rich":
+        _rich_chunks(files, stream, text=text)
+    else:
+        _plain_chunks(chunks, stream, text=text)
+
+
+def json_lines(file: ChunkedFile, *, text: bool) -> str:
+    """A file's chunks as JSON lines, each ending in a newline (one write a file: a
+    text stream encodes each write call on its own)."""
+    return "".join([f"{json_line(chunk, text=text)}\n" for chunk in file.chunks])
+
+
+def json_line(chunk: Chunk, *, text: bool) -> str:
+    """``json.dumps(chunk.to_dict(text=text), ensure_ascii=False)``, written out directly:
+    for a corpus, building and encoding a dict per chunk took as long as the rest of
+    the output. A test keeps the two equal."""
+    symbol = "null" if chunk.symbol is None else _string(chunk.symbol)
+    line = (
+        f'{{"id": {_string(chunk.id)}, "path": {_string(chunk.path)}, '
+        f'"kind": {_string(chunk.kind)}, "language": {_string(chunk.language)}, '
+        f'"symbol": {symbol}, "heading_path": [{", ".join(map(_string, chunk.heading_path))}], '
+        f'"level": {chunk.level:d}, "start_line": {chunk.start_line:d}, '
+        f'"end_line": {chunk.end_line:d}, "chars": {chunk.chars:d}, '
+        f'"tokens": {chunk.tokens:d}, "hash": {_string(chunk.hash)}'
+    )
+    metadata = []
+    if chunk.title is not None:
+        metadata.append(f'"title": {_string(chunk.title)}')
+    if chunk.tags:
+        metadata.append(f'"tags": [{", ".join(map(_string, chunk.tags))}]')
+    if metadata:
+        line += f', "metadata": {{{", ".join(metadata)}}}'
+    if text:
+        line += f', "text": {_string(chunk.text)}'
+    return line + "}"
+
+
+def _label(chunk: Chunk) -> str:
+    if chunk.symbol:
+        return chunk.symbol
+    return " › ".join(chunk.heading_path)
+
+
+def _plain_chunks(chunks: Sequence[Chunk], stream: IO[str], *, text: bool) -> None:
+    rows = [
+        (
+            chunk.id,
+            chunk.kind,
+            f"{chunk.start_line}-{chunk.end_line}",
+            str(chunk.chars),
+            str(chunk.tokens),
+            _label(chunk),
+        )
+        for chunk in chunks
+    ]
+    header = ("ID", "KIND", "LINES", "CHARS", "TOKENS", "HEADING/SYMBOL")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(5)]
+    for row, chunk in zip([header, *rows], [None, *chunks], strict=True):
+        cells = [
+            row[i].rjust(widths[i]) if i in (3, 4) else row[i].ljust(widths[i]) for i in range(5)
+        ]
+        stream.write("  ".join([*cells, row[5]]).rstrip() + "\n")
+        if text and chunk is not None:
+            stream.write("".join(f"    {line}\n" for line in chunk.text.split("\n")))
+
+
+def _rich_chunks(files: Sequence[ChunkedFile], stream: IO[str], *, text: bool) -> None:
+    from rich.table import Table
+
+    console = make_console(stream)
+    for file in files:
+        table = Table(title=file.path, title_justify="left", show_edge=False, expand=False)
+        table.add_column("identity", style="cyan", no_wrap=True)
+        table.add_column("kind")
+        table.add_column("lines", justify="right")
+        table.add_column("chars", justify="right")
+        table.add_column("tokens", justify="right")
+        table.add_column("heading / symbol", overflow="fold")
+        for chunk in file.chunks:
+            table.add_row(
+                chunk.identity,
+                chunk.kind,
+                f"{chunk.start_line}-{chunk.end_line}",
+                str(chunk.chars),
+                str(chunk.tokens),
+                _label(chunk),
+            )
+            if text:
+                table.add_row("", "", "", "", "", chunk.text, style="dim")
+        console.print(table)
+        if not file.chunks:
+            console.print("  [dim](no chunks)[/dim]")
+
+
+def write_outline(outlines: Sequence[Sequence[Heading]], fmt: str, stream: IO[str]) -> None:
+    headings = [heading for outline in outlines for heading in outline]
+    if fmt == "json":
+        stream.write(dump_json([heading.to_dict() for heading in headings]) + "\n")
+    elif fmt == "jsonl":
+        for heading in headings:
+            stream.write(json.dumps(heading.to_dict(), ensure_ascii=False) + "\n")
+    elif fmt == "rich":
+        from rich.markup import escape
+
+        console = make_console(stream)
+        for outline in outlines:
+            if outline:
+                console.print(f"[bold]{escape(outline[0].path)}[/bold]")
+            for heading in outline:
+                indent = "  " * heading.level
+                console.print(
+                    f"{indent}{escape(heading.text)}  [cyan]#{escape(heading.id.partition('#')[2])}"
+                    f"[/cyan] [dim]:{heading.line}[/dim]"
+                )
+    else:
+        for outline in outlines:
+            if outline:
+                stream.write(f"{outline[0].path}\n")
+            for heading in outline:
+                anchor = heading.id.partition("#")[2]
+                stream.write(f"{'  ' * heading.level}{heading.text}  #{anchor}  :{heading.line}\n")

@@ -1,0 +1,157 @@
+"""SARIF 2.1.0 for GitHub code scanning: every rule's metadata and one result per violation.
+
+Each result carries ``partialFingerprints["chunkgate/v1"]``: a hash of the
+rule and the chunk ID (the path for file-level findings), plus its
+occurrence number among results with the same key, so that code scanning
+keeps tracking an alert when lines move above the chunk or the sizes in the
+message change. Nothing depends on time or the machine: the same result
+gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import IO
+from urllib.parse import quote
+
+from chunkgate import __version__
+from chunkgate.model import CheckResult, Violation
+from chunkgate.report.check import one_line
+from chunkgate.rules import RULES
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/chunkgate/chunkgate"
+FINGERPRINT = "chunkgate/v1"
+SRCROOT = "%SRCROOT%"
+
+_HEADING = re.compile(r"\A#+ ")  # the section's own heading line
+_LEVELS = {"error": "error", "warning": "warning", "off": "none"}
+_FAMILIES = {
+    "CG0": "readability",
+    "CG1": "chunk-ids",
+    "CG2": "chunk-size",
+    "CG3": "never-embed",
+    "CG4": "manifest",
+    "CG5": "duplicates",
+}
+
+
+def write_sarif(result: CheckResult, stream: IO[str]) -> None:
+    stream.write(json.dumps(sarif_log(result), ensure_ascii=False, indent=2) + "\n")
+
+
+def sarif_log(result: CheckResult) -> dict[str, object]:
+    codes = sorted(RULES)
+    docs = _rule_docs()
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "chunkgate",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": [_rule(code, docs) for code in codes],
+                    }
+                },
+                "originalUriBaseIds": {
+                    SRCROOT: {"description": {"text": "The root of the git repository checked."}}
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": _results(result, {code: i for i, code in enumerate(codes)}),
+            }
+        ],
+    }
+
+
+def artifact_uri(path: str) -> str:
+    """A relative URI reference to a POSIX repository path: spaces, ``:``, non-ASCII escaped."""
+    return quote(path, safe="/")
+
+
+def _identity(violation: Violation) -> str:
+    if violation.chunk_id:
+        return f"{violation.rule}\0chunk\0{violation.chunk_id}"
+    return f"{violation.rule}\0path\0{violation.path}"
+
+
+def fingerprint(violation: Violation, occurrence: int = 1) -> str:
+    """Rule + chunk ID (or path), and which of the results with that key this is."""
+    digest = hashlib.sha256(_identity(violation).encode()).hexdigest()[:32]
+    return f"{digest}:{occurrence}"
+
+
+def _rule_docs() -> Mapping[str, str]:
+    from chunkgate import rules
+
+    # Each rule's section of its module docstring; guarded, as older versions lack it.
+    docs = getattr(rules, "rule_docs", None)
+    found = docs() if callable(docs) else None
+    return found if isinstance(found, Mapping) else {}
+
+
+def _rule(code: str, docs: Mapping[str, str]) -> dict[str, object]:
+    rule = RULES[code]
+    summary = rule.summary[:1].upper() + rule.summary[1:] + "."
+    doc = docs.get(code)
+    markdown = doc.strip() if isinstance(doc, str) and doc.strip() else summary
+    paragraphs = [one_line(p) for p in markdown.split("\n\n") if p and not p.startswith("#")]
+    return {
+        "id": code,
+        "name": rule.name,
+        "shortDescription": {"text": summary},
+        "fullDescription": {"text": paragraphs[0] if paragraphs else summary},
+        "help": {"text": _HEADING.sub("", markdown), "markdown": markdown},
+        "defaultConfiguration": {"level": _LEVELS[rule.severity]},
+        "properties": {
+            "tags": ["chunkgate", _FAMILIES.get(code[:3], "other")],
+            "precision": "very-high",
+            "problem.severity": "error" if rule.severity == "error" else "warning",
+        },
+    }
+
+
+def _results(result: CheckResult, index: Mapping[str, int]) -> list[dict[str, object]]:
+    seen: Counter[str] = Counter()
+    out: list[dict[str, object]] = []
+    for violation in sorted(result.violations, key=Violation.sort_key):
+        key = _identity(violation)
+        seen[key] += 1
+        text = one_line(violation.message)
+        if violation.fix:
+            text += f" (fix: {one_line(violation.fix)})"
+        location: dict[str, object] = {
+            "physicalLocation": {
+                "artifactLocation": {"uri": artifact_uri(violation.path), "uriBaseId": SRCROOT},
+                "region": {"startLine": max(violation.line, 1)},
+            }
+        }
+        if violation.chunk_id:
+            location["logicalLocations"] = [
+                {
+                    "name": violation.chunk_id.partition("#")[2] or violation.chunk_id,
+                    "fullyQualifiedName": violation.chunk_id,
+                }
+            ]
+        entry: dict[str, object] = {"ruleId": violation.rule}
+        if violation.rule in index:
+            entry["ruleIndex"] = index[violation.rule]
+        entry.update(
+            {
+                "level": _LEVELS.get(violation.severity, "warning"),
+                "message": {"text": text},
+                "locations": [location],
+                "partialFingerprints": {FINGERPRINT: fingerprint(violation, seen[key])},
+            }
+        )
+        if violation.chunk_id:
+            entry["properties"] = {"chunkId": violation.chunk_id}
+        out.append(entry)
+    return out

@@ -1,0 +1,150 @@
+"""Output of ``stats``: a histogram against the limits, the largest chunks, percentiles."""
+
+from __future__ import annotations
+
+import json
+from typing import IO, TYPE_CHECKING
+
+from chunkgate.report.check import plural, rich_console
+from chunkgate.stats import Bucket, Stats
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+BAR_WIDTH = 30
+_STYLES = {"under": "yellow", "within": "green", "over": "red"}
+
+
+def write_stats(stats: Stats, fmt: str, stream: IO[str]) -> None:
+    if fmt == "json":
+        stream.write(json.dumps(stats.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    elif fmt == "rich":
+        _write_rich(stats, stream)
+    elif fmt == "text":
+        _write_text(stats, stream)
+    else:
+        raise ValueError(f"unknown stats format {fmt!r}; expected one of rich, text, json")
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def headline(stats: Stats) -> str:
+    return (
+        f"{plural(stats.count, 'chunk')}, {stats.total:,} {stats.unit} in total "
+        f"(size.min {stats.min_size:,}, size.max {stats.max_size:,} {stats.unit})"
+    )
+
+
+def figures(stats: Stats) -> list[tuple[str, str]]:
+    return [
+        ("mean", _number(stats.mean)),
+        ("median", _number(stats.median)),
+        ("p90", f"{stats.p90:,}"),
+        ("p99", f"{stats.p99:,}"),
+        ("max", f"{stats.max:,}"),
+    ]
+
+
+def limits(stats: Stats) -> str:
+    return f"{stats.over_max:,} over size.max (CG201), {stats.under_min:,} under size.min (CG202)"
+
+
+def _bar(count: int, peak: int, char: str) -> str:
+    if not count:
+        return ""
+    return char * max(1, round(count / peak * BAR_WIDTH))
+
+
+def _percent(count: int, total: int) -> str:
+    return f"{count / total:.0%}" if total else "0%"
+
+
+def _write_text(stats: Stats, stream: IO[str]) -> None:
+    stream.write(headline(stats) + "\n")
+    if not stats.count:
+        return
+    stream.write("  ".join(f"{name} {value}" for name, value in figures(stats)) + "\n")
+    stream.write(limits(stats) + "\n\n")
+    stream.write(f"histogram ({stats.unit})\n")
+    peak = max(bucket.count for bucket in stats.histogram)
+    width = max(len(bucket.label) for bucket in stats.histogram)
+    for bucket in stats.histogram:
+        bar = _bar(bucket.count, peak, "#").ljust(BAR_WIDTH)
+        count = f"{bucket.count:,}"
+        stream.write(f"  {bucket.label.rjust(width)}  {bar}  {count:>7} {_marker(bucket)}".rstrip())
+        stream.write("\n")
+    stream.write(f"\nlargest chunks ({stats.unit})\n")
+    size_width = max(len(f"{size:,}") for _, size in stats.largest)
+    for chunk_id, size in stats.largest:
+        stream.write(f"  {size:>{size_width},}  {chunk_id}\n")
+
+
+def _marker(bucket: Bucket) -> str:
+    if bucket.kind == "under":
+        return "below size.min (CG202)"
+    if bucket.kind == "over":
+        return "over size.max (CG201)"
+    return ""
+
+
+def _limit_line(label: str, style: str) -> Text:
+    from rich.text import Text
+
+    return Text(f"┄┄ {label} ".ljust(BAR_WIDTH, "┄"), style=style)
+
+
+def _write_rich(stats: Stats, stream: IO[str]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    console = rich_console(stream)
+    console.print(Text(headline(stats), style="bold"), overflow="fold")
+    if not stats.count:
+        console.print(Text("no chunks", style="dim"))
+        return
+    line = Text()
+    for name, value in figures(stats):
+        line.append(f"{name} ", style="dim")
+        line.append(f"{value}  ")
+    console.print(line)
+    console.print(Text(limits(stats), style="red" if stats.over_max else "dim"), overflow="fold")
+    console.print()
+
+    peak = max(bucket.count for bucket in stats.histogram)
+    histogram = Table(
+        title=f"sizes ({stats.unit})",
+        title_justify="left",
+        show_header=False,
+        show_edge=False,
+        box=None,
+        padding=(0, 1),
+    )
+    histogram.add_column("size", justify="right", no_wrap=True)
+    histogram.add_column("bar", no_wrap=True, min_width=BAR_WIDTH)
+    histogram.add_column("count", justify="right", no_wrap=True)
+    histogram.add_column("share", justify="right", no_wrap=True, style="dim")
+    for bucket in stats.histogram:
+        style = _STYLES[bucket.kind]
+        if bucket.kind == "over":
+            histogram.add_row("", _limit_line(f"size.max {stats.max_size:,}", "red"), "", "")
+        histogram.add_row(
+            Text(bucket.label, style=style if bucket.kind != "within" else ""),
+            Text(_bar(bucket.count, peak, "█"), style=style),
+            f"{bucket.count:,}",
+            _percent(bucket.count, stats.count),
+        )
+        if bucket.kind == "under":
+            histogram.add_row("", _limit_line(f"size.min {stats.min_size:,}", "yellow"), "", "")
+    console.print(histogram)
+    console.print()
+
+    largest = Table(title="largest chunks", title_justify="left", show_edge=False, box=None)
+    largest.add_column(stats.unit, justify="right", no_wrap=True)
+    largest.add_column("chunk", overflow="fold")
+    for chunk_id, size in stats.largest:
+        largest.add_row(
+            Text(f"{size:,}", style="red" if size > stats.max_size else ""), Text(chunk_id)
+        )
+    console.print(largest)
