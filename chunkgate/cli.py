@@ -16,6 +16,7 @@ import click
 
 from chunkgate import __version__
 from chunkgate.errors import ChunkgateError
+from chunkgate.report import formats
 
 if TYPE_CHECKING:
     from chunkgate.chunking import ChunkedFile
@@ -64,6 +65,19 @@ jobs_option = click.option(
 )
 
 
+def format_option(command: formats.Formats) -> Callable[[F], F]:
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(command.choices()),
+        default="auto",
+        show_default=True,
+        help="auto: github under GitHub Actions, rich on a terminal, text otherwise."
+        if command.github
+        else "auto: rich on a terminal, text otherwise.",
+    )
+
+
 def _load(config_path: Path | None) -> Config:
     from chunkgate.config import load_config
 
@@ -83,14 +97,7 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["auto", "table", "json", "jsonl"]),
-    default="auto",
-    show_default=True,
-    help="table: rich on a terminal, plain text otherwise.",
-)
+@format_option(formats.CHUNKS)
 @click.option("--text", "with_text", is_flag=True, help="Include each chunk's text.")
 @jobs_option
 @config_option
@@ -108,7 +115,6 @@ def chunks(
     """Print the chunks of files (folders: their corpus files)."""
     from chunkgate.listing import Failure, chunk_named, whole
     from chunkgate.parallel import default_jobs
-    from chunkgate.report import is_terminal
     from chunkgate.report.listing import json_lines, write_chunks
 
     config = _load(config_path)
@@ -122,13 +128,11 @@ def chunks(
                 yield result
 
     out = sys.stdout
-    if fmt in ("auto", "table"):
-        fmt = "rich" if is_terminal(out) else "text"
+    fmt = formats.CHUNKS.resolve(fmt, out)
     if fmt == "jsonl":
         # Each file's lines are rendered where it is chunked (in a worker, with
         # jobs) and written as they come: a corpus's chunks are never all held.
-        for lines in chunked(functools.partial(json_lines, text=with_text)):
-            out.write(lines)
+        write_chunks(chunked(functools.partial(json_lines, text=with_text)), fmt, out, text=True)
     elif not quiet or fmt == "json":
         write_chunks(chunked(whole), fmt, out, text=with_text)
     else:
@@ -139,21 +143,13 @@ def chunks(
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["auto", "tree", "json", "jsonl"]),
-    default="auto",
-    show_default=True,
-    help="tree: rich on a terminal, plain text otherwise.",
-)
+@format_option(formats.OUTLINE)
 @config_option
 @quiet_option
 @reports_errors
 def outline(paths: tuple[str, ...], fmt: str, config_path: Path | None, quiet: bool) -> None:
     """Print the Markdown heading tree of files, with each section's chunk ID."""
     from chunkgate.listing import Failure, outline_named
-    from chunkgate.report import is_terminal
     from chunkgate.report.listing import write_outline
 
     config = _load(config_path)
@@ -165,8 +161,7 @@ def outline(paths: tuple[str, ...], fmt: str, config_path: Path | None, quiet: b
         else:
             outlines.append(result)
     out = sys.stdout
-    if fmt in ("auto", "tree"):
-        fmt = "rich" if is_terminal(out) else "text"
+    fmt = formats.OUTLINE.resolve(fmt, out)
     if not quiet or fmt in ("json", "jsonl"):
         write_outline(outlines, fmt, out)
     _report_failures(failures)
@@ -177,9 +172,6 @@ def _report_failures(failures: list[Failure]) -> None:
         _fail(f"{failure.path}: {failure.message}")
     if failures:
         sys.exit(2)
-
-
-CHECK_FORMATS = ["auto", "rich", "text", "json", "github", "sarif"]
 
 
 @cli.command()
@@ -193,14 +185,7 @@ CHECK_FORMATS = ["auto", "rich", "text", "json", "github", "sarif"]
     help="Also rewrite the manifest entries of these files; exit 1 if the manifest changed "
     "(what the pre-commit hook does).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(CHECK_FORMATS),
-    default="auto",
-    show_default=True,
-    help="auto: github under GitHub Actions, rich on a terminal, text otherwise.",
-)
+@format_option(formats.CHECK)
 @click.option(
     "-o",
     "--output",
@@ -249,11 +234,10 @@ def check(
 
 
 def _write_report(result: Any, fmt: str, output: Path | None, quiet: bool) -> None:
-    from chunkgate.report import resolve_format
     from chunkgate.report.check import write_check
 
     if output is None:
-        write_check(result, resolve_format(fmt, sys.stdout), sys.stdout, quiet=quiet)
+        write_check(result, formats.CHECK.resolve(fmt, sys.stdout), sys.stdout, quiet=quiet)
         return
     import io
 
@@ -324,13 +308,7 @@ def merge_driver(base: str, ours: str, theirs: str) -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["auto", "rich", "text", "json"]),
-    default="auto",
-    show_default=True,
-)
+@format_option(formats.STATS)
 @click.option(
     "--largest",
     type=click.IntRange(min=0),
@@ -343,7 +321,6 @@ def merge_driver(base: str, ours: str, theirs: str) -> None:
 def stats(*, paths: tuple[str, ...], fmt: str, largest: int, config_path: Path | None) -> None:
     """Chunk size distribution: percentiles, the largest chunks, a histogram against the limits."""
     from chunkgate.listing import corpus_sizes
-    from chunkgate.report import resolve_format
     from chunkgate.report.stats import write_stats
     from chunkgate.stats import corpus_stats
 
@@ -356,7 +333,7 @@ def stats(*, paths: tuple[str, ...], fmt: str, largest: int, config_path: Path |
         unit=options.unit,
         largest=largest,
     )
-    write_stats(result, resolve_format(fmt, sys.stdout, github=False), sys.stdout)
+    write_stats(result, formats.STATS.resolve(fmt, sys.stdout), sys.stdout)
 
 
 @cli.command()
@@ -389,7 +366,7 @@ def rules(code: str | None) -> None:
 def init(force: bool) -> None:
     """Write a commented .chunkgate.yaml and print the pre-commit and Actions snippets."""
     from chunkgate import git
-    from chunkgate.config import DEFAULT_CONFIG_YAML
+    from chunkgate.config import default_config_yaml
 
     root = git.find_root(Path.cwd()) or Path.cwd()
     target = root / ".chunkgate.yaml"
@@ -398,7 +375,7 @@ def init(force: bool) -> None:
     else:
         from chunkgate.manifest import write_atomic
 
-        write_atomic(target, DEFAULT_CONFIG_YAML.encode("utf-8"))
+        write_atomic(target, default_config_yaml().encode("utf-8"))
         click.echo(f"wrote {target}")
     click.echo(INIT_SNIPPETS)
 
@@ -446,9 +423,6 @@ To install chunkgate elsewhere: pip install git+https://github.com/chunkgate/chu
 """
 
 
-DIFF_FORMATS = ["auto", "rich", "text", "json", "markdown", "github"]
-
-
 @cli.command()
 @click.argument("base", required=False)
 @click.argument("head", required=False)
@@ -459,14 +433,7 @@ DIFF_FORMATS = ["auto", "rich", "text", "json", "markdown", "github"]
     help="The base revision; auto: the pull request's base under GitHub Actions, "
     "else the merge base with origin's default branch.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(DIFF_FORMATS),
-    default="auto",
-    show_default=True,
-    help="auto: github under GitHub Actions, rich on a terminal, text otherwise.",
-)
+@format_option(formats.DIFF)
 @click.option(
     "--fail-on",
     default="",
@@ -493,7 +460,6 @@ def diff(
     status: 0, 1 when a --fail-on category is present, 2 usage, config or git errors.
     """
     from chunkgate.diff import diff_revisions, fail_reasons, parse_fail_on
-    from chunkgate.report import resolve_format
     from chunkgate.report.diff import write_diff
     from chunkgate.revisions import resolve_auto_base
 
@@ -506,7 +472,7 @@ def diff(
     if base == "auto":
         base = resolve_auto_base(root, os.environ)
     result = diff_revisions(root, base or "HEAD", head, config_path=config_path)
-    fmt = resolve_format(fmt, sys.stdout)
+    fmt = formats.DIFF.resolve(fmt, sys.stdout)
     if not quiet or fmt in ("json", "github"):
         write_diff(result, fmt, sys.stdout, fail_on=categories)
     reasons = fail_reasons(result, categories)

@@ -15,37 +15,41 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar, cast
 
-from chunkgate import configcache, git
+from chunkgate import configcache, git, languages, rules
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.errors import ConfigError
 from chunkgate.patterns import PathPatterns
-from chunkgate.rules import RULES, SEVERITIES, Severity
+from chunkgate.rules import RULES, SEVERITIES, Option, Severity
+from chunkgate.rules.datadump import MAX_FILE_BYTES
 
 YAML_NAMES = (".chunkgate.yaml", ".chunkgate.yml")
-DEFAULT_INCLUDE = ("**/*.md", "**/*.markdown", "**/*.mdx", "**/*.py", "**/*.pyi")
 DEFAULT_MANIFEST = "chunkgate.manifest.jsonl"
-DEFAULT_MAX_FILE_BYTES = 1_000_000
 _TOKENIZER = re.compile(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
+_T = TypeVar("_T")
 
 
 def _default_severities() -> Mapping[str, Severity]:
     return MappingProxyType({code: rule.severity for code, rule in RULES.items()})
 
 
+def _default_options() -> Mapping[str, object]:
+    return MappingProxyType({option.key: option.default for option in rules.options()})
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     root: Path
     source: Path | None = None
-    include: tuple[str, ...] = DEFAULT_INCLUDE
+    include: tuple[str, ...] = field(default_factory=languages.default_include)
     exclude: tuple[str, ...] = ()
     manifest: str = DEFAULT_MANIFEST
     chunking: ChunkOptions = field(default_factory=ChunkOptions)
     severities: Mapping[str, Severity] = field(default_factory=_default_severities)
-    denylist_paths: tuple[str, ...] = ()
-    denylist_content: tuple[re.Pattern[str], ...] = ()
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    # The values of the options the rules declare (``chunkgate.rules.options()``),
+    # by key: read them with ``option()``.
+    options: Mapping[str, object] = field(default_factory=_default_options)
     include_spec: PathPatterns = field(init=False, repr=False, compare=False)
     exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
     _never: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -56,6 +60,9 @@ class Config:
         object.__setattr__(self, "exclude", tuple(self.exclude))
         severities = {**_default_severities(), **self.severities}
         object.__setattr__(self, "severities", MappingProxyType(severities))
+        object.__setattr__(
+            self, "options", MappingProxyType({**_default_options(), **self.options})
+        )
         object.__setattr__(self, "include_spec", PathPatterns(self.include))
         object.__setattr__(self, "exclude_spec", PathPatterns(self.exclude))
         object.__setattr__(self, "_never", frozenset((self.manifest, *YAML_NAMES)))
@@ -70,9 +77,7 @@ class Config:
                 self.manifest,
                 self.chunking,
                 tuple(sorted(self.severities.items())),
-                self.denylist_paths,
-                self.denylist_content,
-                self.max_file_bytes,
+                tuple(self.options.items()),
             )
         )
 
@@ -94,7 +99,22 @@ class Config:
         return chosen
 
     def severity(self, code: str) -> Severity:
-        return self.severities[code]
+        """The configured severity; a rule registered after the configuration was made
+        (a plugin) has its default one."""
+        found = self.severities.get(code)
+        return found if found is not None else RULES[code].severity
+
+    def option(self, option: Option[_T]) -> _T:
+        return cast(_T, self.options[option.key])
+
+    @property
+    def max_file_bytes(self) -> int:
+        """Files larger than this are not read at all (CG305 reports them)."""
+        return self.option(MAX_FILE_BYTES)
+
+    def findings_fingerprint(self) -> str:
+        """What changes the file-level rules' findings (the manifest header records it)."""
+        return rules.findings_fingerprint(dict(self.options))
 
 
 def load_config(start: Path | None = None, *, config_path: Path | None = None) -> Config:
@@ -255,18 +275,7 @@ def _reject_duplicate_keys(path: Path, node: Any, mapping_node: Any) -> None:
             _reject_duplicate_keys(path, child, mapping_node)
 
 
-_TOP_KEYS = (
-    "include",
-    "exclude",
-    "manifest",
-    "size",
-    "tokenizer",
-    "markdown",
-    "python",
-    "rules",
-    "denylist",
-    "max_file_bytes",
-)
+_CORE_KEYS = ("include", "exclude", "manifest", "size", "tokenizer", "markdown", "python", "rules")
 _SIZE_KEYS = ("unit", "max", "min", "overlap")
 _UNITS = ("chars", "tokens")
 
@@ -325,10 +334,9 @@ class _Validator:
         return patterns
 
     def build(self, data: object) -> Config:
-        top = self.table("", data, _TOP_KEYS)
-        include = self.globs("include", top.get("include", list(DEFAULT_INCLUDE)))
+        top = self.table("", data, (*_CORE_KEYS, *_option_tables()))
+        include = self.globs("include", top.get("include", list(languages.default_include())))
         exclude = self.globs("exclude", top.get("exclude", []))
-        denylist = self.table("denylist", top.get("denylist", {}), ("paths", "content"))
         return Config(
             root=self.root,
             source=self.source,
@@ -337,12 +345,25 @@ class _Validator:
             manifest=self.manifest(top.get("manifest", DEFAULT_MANIFEST)),
             chunking=self.chunking(top),
             severities=self.severities(top.get("rules", {})),
-            denylist_paths=self.globs("denylist.paths", denylist.get("paths", [])),
-            denylist_content=self.regexes("denylist.content", denylist.get("content", [])),
-            max_file_bytes=self.integer(
-                "max_file_bytes", top.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES), 1
-            ),
+            options=self.options(top),
         )
+
+    def options(self, top: dict[str, Any]) -> Mapping[str, object]:
+        """The rules' options (``chunkgate.rules.options()``), each validated by its kind."""
+        tables = _option_tables()
+        values: dict[str, object] = {}
+        for option in rules.options():
+            table, _, name = option.key.rpartition(".")
+            given = self.table(table, top.get(table, {}), tables[table]) if table else top
+            if name not in given:
+                values[option.key] = option.default
+            elif option.kind == "globs":
+                values[option.key] = self.globs(option.key, given[name])
+            elif option.kind == "regexes":
+                values[option.key] = self.regexes(option.key, given[name])
+            else:
+                values[option.key] = self.integer(option.key, given[name], 1)
+        return MappingProxyType(values)
 
     def manifest(self, value: object) -> str:
         allowed = "a relative POSIX path inside the repository"
@@ -426,23 +447,38 @@ class _Validator:
         return tuple(compiled)
 
 
+def _option_tables() -> dict[str, tuple[str, ...]]:
+    """The configuration's keys that hold rule options: a table name and its keys, or
+    a top-level option's name and ()."""
+    tables: dict[str, tuple[str, ...]] = {}
+    for option in rules.options():
+        table, _, name = option.key.rpartition(".")
+        if table:
+            tables[table] = (*tables.get(table, ()), name)
+        else:
+            tables[name] = ()
+    return tables
+
+
 def _close_matches(word: str, known: Sequence[str], n: int) -> list[str]:
     import difflib  # only when there is a mistake to point out
 
     return difflib.get_close_matches(word, known, n=n)
 
 
-def _default_config_yaml() -> str:
+def default_config_yaml() -> str:
+    """What `chunkgate init` writes: every key with its default, commented."""
     rule_lines = "".join(
         f"#   {code}: {rule.severity:<8} # {rule.name}: {rule.summary}\n"
         for code, rule in RULES.items()
     )
+    include = ", ".join(f'"{pattern}"' for pattern in languages.default_include())
     return f"""\
 # chunkgate configuration. Every key is optional; these are the defaults.
 # Patterns are gitignore-style, matched against POSIX paths from the repository root.
 
 # Files that form the corpus (tracked or untracked, never .gitignored ones).
-include: ["**/*.md", "**/*.markdown", "**/*.mdx", "**/*.py", "**/*.pyi"]
+include: [{include}]
 # Files to leave out of the corpus, e.g. ["docs/generated/**"].
 exclude: []
 # The committed manifest of chunk IDs and sizes, relative to the repository root.
@@ -465,16 +501,27 @@ python:
 
 # Severity per rule code: error | warning | off. Defaults:
 {rule_lines}rules: {{}}
-
-# Added to the built-in denylist: gitignore-style path patterns and Python regexes
-# searched in file contents (use inline flags such as (?i) or (?m) where needed).
-denylist:
-  paths: []
-  content: []
-
-# CG305: files larger than this many bytes are data dumps and are not chunked.
-max_file_bytes: {DEFAULT_MAX_FILE_BYTES}
-"""
+{_options_yaml()}"""
 
 
-DEFAULT_CONFIG_YAML = _default_config_yaml()
+def _options_yaml() -> str:
+    """The rules' options with their defaults, a comment above each, grouped by table."""
+    lines: list[str] = []
+    table_open = ""
+    for option in rules.options():
+        table, _, name = option.key.rpartition(".")
+        if table != table_open or not table:
+            lines.append("")
+            if table:
+                lines.append(f"{table}:")
+            table_open = table
+        indent = "  " if table else ""
+        lines.append(f"{indent}# {option.comment}")
+        lines.append(f"{indent}{name}: {_yaml_value(option.default)}")
+    return "\n".join(lines) + "\n"
+
+
+def _yaml_value(value: object) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(f'"{item}"' for item in value) + "]"
+    return str(value)

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import git, rules
-from chunkgate.chunking import chunk_document, language_of
+from chunkgate import git, languages, rules
+from chunkgate.chunking import chunk_document
 from chunkgate.config import Config
 from chunkgate.errors import UnreadableError
 from chunkgate.manifest import ChunkEntry, FileEntry, StoredFinding
@@ -24,10 +24,6 @@ from chunkgate.parallel import ordered_map
 from chunkgate.rules import RULES, FileContext, Finding
 from chunkgate.sizes import TokenCounter, make_counter
 from chunkgate.source import decode
-
-# Findings that say "this file should not be in the corpus at all": when one
-# fires, the chunk-level findings of the file are noise and are dropped.
-NEVER_EMBED = frozenset({"CG301", "CG302", "CG303", "CG305"})
 
 
 class FileOutcome(NamedTuple):
@@ -77,16 +73,16 @@ def check_file(
         data = Path(absolute).read_bytes()
         if blob is None:
             blob = git.hash_bytes(data)
-        language = language_of(path)
+        language = languages.language_for(path)
         try:
-            text = decode(data, path, python=language == "python")
+            text = decode(data, path, python=language.encoding == "python")
         except UnreadableError as exc:
             unreadable = exc.reason
         else:
             chunked = chunk_document(
                 text,
                 path,
-                language=language,
+                language=language.name,
                 options=config.chunking,
                 counter=counter or make_counter(config.chunking.tokenizer),
             )
@@ -120,7 +116,7 @@ def check_file(
 
 def _findings(context: FileContext) -> list[Finding]:
     findings = [finding for check in rules.FILE_CHECKS for finding in check(context)]
-    if any(f.code in NEVER_EMBED and f.chunk is None for f in findings):
+    if any(f.code in rules.NEVER_EMBED and f.chunk is None for f in findings):
         findings = [f for f in findings if f.chunk is None]
     return sorted(findings, key=lambda f: (f.line, f.code, f.chunk.id if f.chunk else ""))
 
@@ -143,14 +139,16 @@ def _unsuppressed(findings: Iterable[Finding]) -> Iterator[StoredFinding]:
 def to_violations(
     config: Config, path: str, findings: Iterable[StoredFinding]
 ) -> Iterator[Violation]:
-    """Give stored findings their configured severity; drop the rules that are off."""
+    """Give stored findings their configured severity; drop the rules that are off (and
+    the findings of a rule no longer registered, which a manifest may still record)."""
     for finding in findings:
-        severity = config.severity(finding.rule)
-        if severity == "off":
+        rule = RULES.get(finding.rule)
+        severity = config.severity(finding.rule) if rule is not None else "off"
+        if rule is None or severity == "off":
             continue
         yield Violation(
             rule=finding.rule,
-            name=RULES[finding.rule].name,
+            name=rule.name,
             severity=severity,
             path=path,
             line=finding.line,

@@ -52,7 +52,6 @@ from chunkgate.manifest import (
 )
 from chunkgate.manifest.codec import parse_block, render_block, render_header
 from chunkgate.model import CheckResult, Chunk, Summary, Violation
-from chunkgate.rules import RULES_VERSION
 from chunkgate.rules.duplicates import duplicate_violations
 from chunkgate.rules.stability import (
     moved_violation,
@@ -67,16 +66,7 @@ def expected_header(config: Config) -> Header:
         format=FORMAT_VERSION,
         chunking=CHUNKING_VERSION,
         config=fingerprint(config.chunking.fingerprint()),
-        rules=fingerprint(rules_fingerprint(config)),
-    )
-
-
-def rules_fingerprint(config: Config) -> str:
-    """Everything that changes what the file-level rules find (not their severity)."""
-    content = ";".join(pattern.pattern for pattern in config.denylist_content)
-    return (
-        f"rules={RULES_VERSION};denylist.paths={','.join(config.denylist_paths)};"
-        f"denylist.content={content};max_file_bytes={config.max_file_bytes}"
+        rules=fingerprint(config.findings_fingerprint()),
     )
 
 

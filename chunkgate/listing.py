@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from chunkgate.chunking import ChunkedFile, chunk_bytes, language_of
+from chunkgate import languages
+from chunkgate.chunking import ChunkedFile, chunk_bytes
 from chunkgate.config import Config
 from chunkgate.corpus import select_files
 from chunkgate.errors import ChunkgateError, ManifestError, UnreadableError
@@ -86,7 +87,7 @@ def _chunk_one(convert: Callable[[ChunkedFile], _Out], config: Config, path: str
 
 def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading] | Failure]:
     for path in named_files(config, paths):
-        if language_of(path) != "markdown":
+        if languages.language_for(path).outline is None:
             continue
         try:
             yield outline_bytes((config.root / path).read_bytes(), path)

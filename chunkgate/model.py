@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-ChunkKind = Literal["section", "preamble", "function", "class", "method", "module", "text"]
-Language = Literal["markdown", "python", "text"]
 Severity = Literal["error", "warning", "off"]
 
 
@@ -27,8 +25,8 @@ class Chunk(NamedTuple):
 
     id: str
     path: str
-    kind: ChunkKind
-    language: Language
+    kind: str  # one of its language's chunk kinds (chunkgate.languages)
+    language: str
     symbol: str | None
     heading_path: tuple[str, ...]
     level: int

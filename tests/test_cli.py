@@ -139,7 +139,7 @@ def test_a_few_large_files_are_chunked_in_workers(
     assert os.getpid() not in pids[:2]
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "json", "table"])
+@pytest.mark.parametrize("fmt", ["jsonl", "json", "text"])
 def test_chunks_with_several_jobs_print_the_same(repo: Path, fmt: str) -> None:
     """Over enough files to start workers, ``--jobs 2`` prints the same bytes as one
     job, failures included and in the same order."""

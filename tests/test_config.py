@@ -7,9 +7,10 @@ import pytest
 from helpers import pin_git_env, write
 
 from chunkgate.chunking.base import ChunkOptions
-from chunkgate.config import DEFAULT_CONFIG_YAML, DEFAULT_INCLUDE, Config, load_config
+from chunkgate.config import Config, default_config_yaml, load_config
 from chunkgate.errors import ConfigError
-from chunkgate.rules import RULES
+from chunkgate.languages import default_include
+from chunkgate.rules import RULES, denylist
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def test_no_configuration_gives_the_defaults(root: Path) -> None:
     config = load_config(root)
     assert config == Config(root=root)
     assert config.source is None
-    assert config.include == DEFAULT_INCLUDE
+    assert config.include == default_include()
     assert config.exclude == ()
     assert config.manifest == "chunkgate.manifest.jsonl"
     assert config.chunking == ChunkOptions()
@@ -36,26 +37,26 @@ def test_no_configuration_gives_the_defaults(root: Path) -> None:
     assert config.chunking.min == 40
     assert config.chunking.unit == "chars"
     assert dict(config.severities) == {code: rule.severity for code, rule in RULES.items()}
-    assert config.denylist_paths == ()
-    assert config.denylist_content == ()
+    assert config.option(denylist.PATHS) == ()
+    assert config.option(denylist.CONTENT) == ()
     assert config.max_file_bytes == 1_000_000
 
 
 def test_default_config_yaml_loads_as_exactly_the_defaults(root: Path) -> None:
-    config = load_yaml(root, DEFAULT_CONFIG_YAML)
+    config = load_yaml(root, default_config_yaml())
     assert config.source == root / ".chunkgate.yaml"
     assert config == Config(root=root, source=root / ".chunkgate.yaml")
 
 
 def test_default_config_yaml_names_every_key_and_rule() -> None:
     for key in ("include:", "exclude:", "manifest:", "size:", "unit:", "max:", "min:"):
-        assert key in DEFAULT_CONFIG_YAML
+        assert key in default_config_yaml()
     for key in ("overlap:", "tokenizer:", "split_level:", "split_classes:", "rules:"):
-        assert key in DEFAULT_CONFIG_YAML
+        assert key in default_config_yaml()
     for key in ("denylist:", "paths:", "content:", "max_file_bytes:"):
-        assert key in DEFAULT_CONFIG_YAML
+        assert key in default_config_yaml()
     for code in RULES:
-        assert f"#   {code}: " in DEFAULT_CONFIG_YAML
+        assert f"#   {code}: " in default_config_yaml()
 
 
 def test_start_in_a_subfolder_finds_the_root(root: Path) -> None:
@@ -118,8 +119,8 @@ max_file_bytes: 5000
     assert config.severity("CG501") == "off"
     assert config.severity("CG304") == "off"
     assert config.severity("CG201") == "error"
-    assert config.denylist_paths == ("secrets/**",)
-    assert config.denylist_content == (re.compile("(?i)confidential"),)
+    assert config.option(denylist.PATHS) == ("secrets/**",)
+    assert config.option(denylist.CONTENT) == (re.compile("(?i)confidential"),)
     assert config.max_file_bytes == 5000
 
 

@@ -10,7 +10,6 @@ from chunkgate.model import CheckResult, Summary, Violation
 from chunkgate.report.check import write_check
 from chunkgate.report.github import (
     MAX_ANNOTATIONS,
-    RULE_PRIORITY,
     SUMMARY_LIMIT,
     annotation,
     by_priority,
@@ -20,7 +19,7 @@ from chunkgate.report.github import (
     escape_property,
     job_summary,
 )
-from chunkgate.rules import RULES
+from chunkgate.rules import PRIORITY, RULES
 
 
 def violation(
@@ -104,8 +103,8 @@ def test_annotation_without_a_line() -> None:
 
 
 def test_every_rule_has_a_priority() -> None:
-    assert sorted(RULE_PRIORITY) == sorted(RULES)
-    assert len(set(RULE_PRIORITY)) == len(RULE_PRIORITY)
+    assert sorted(PRIORITY) == sorted(RULES)
+    assert len(set(PRIORITY)) == len(PRIORITY)
 
 
 def test_priority_errors_first_then_rule_order_then_path_and_line() -> None:

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 import chunkgate
-import chunkgate.rules
+import chunkgate.report.sarif
 from chunkgate.model import CheckResult, Summary, Violation
 from chunkgate.report.check import write_check
 from chunkgate.report.sarif import FINGERPRINT, SCHEMA_URI, artifact_uri, fingerprint, sarif_log
@@ -159,7 +159,7 @@ def test_levels(severity: str, level: str) -> None:
 
 def test_an_off_rule_is_level_none(monkeypatch: pytest.MonkeyPatch) -> None:
     rule = RULES["CG501"]
-    monkeypatch.setitem(RULES, "CG501", type(rule)(rule.code, rule.name, "off", rule.summary))
+    monkeypatch.setitem(RULES, "CG501", rule._replace(severity="off"))
     rules = sarif_log(result_of([]))["runs"][0]["tool"]["driver"]["rules"]  # type: ignore[index]
     assert rules[-1]["defaultConfiguration"] == {"level": "none"}
 
@@ -207,7 +207,7 @@ def test_output_is_deterministic() -> None:
 
 def test_help_comes_from_rule_docs_when_there(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = "## CG201 oversized\n\nFires when a chunk is larger\nthan size.max.\n\n**Fix:** split it."
-    monkeypatch.setattr(chunkgate.rules, "rule_docs", lambda: {"CG201": doc}, raising=False)
+    monkeypatch.setattr(chunkgate.report.sarif, "rule_docs", lambda: {"CG201": doc})
     rules = sarif_log(result_of([]))["runs"][0]["tool"]["driver"]["rules"]  # type: ignore[index]
     oversized = next(rule for rule in rules if rule["id"] == "CG201")
     assert oversized["help"]["markdown"] == doc
@@ -218,7 +218,7 @@ def test_help_comes_from_rule_docs_when_there(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_help_falls_back_to_the_summary(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delattr(chunkgate.rules, "rule_docs", raising=False)
+    monkeypatch.setattr(chunkgate.report.sarif, "rule_docs", dict)  # no rule documented
     rules = sarif_log(result_of([]))["runs"][0]["tool"]["driver"]["rules"]  # type: ignore[index]
     for rule in rules:
         summary = RULES[rule["id"]].summary

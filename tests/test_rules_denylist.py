@@ -16,7 +16,7 @@ def _findings(
     attributes: frozenset[str] = frozenset(),
     patterns: tuple[str, ...] = (),
 ) -> list[Finding]:
-    config = Config(root=tmp_path, denylist_paths=patterns)
+    config = Config(root=tmp_path, options={"denylist.paths": patterns})
     file = FileContext(path, 5, "text\n", (), config, attributes=attributes)
     return list(denylist.check(file))
 
@@ -199,7 +199,9 @@ def test_denylist_content_fires_on_the_matching_chunk(tmp_path: Path) -> None:
 
     text = "# Public\n\nAll good.\n\n# Secret\n\nThis is INTERNAL use only.\n"
     chunks = chunk_document(text, "docs/a.md").chunks
-    config = Config(root=tmp_path, denylist_content=(re.compile(r"(?i)internal use only"),))
+    config = Config(
+        root=tmp_path, options={"denylist.content": (re.compile(r"(?i)internal use only"),)}
+    )
     findings = list(check(FileContext("docs/a.md", len(text), text, chunks, config)))
     assert [(f.code, f.line, f.chunk.identity if f.chunk else None) for f in findings] == [
         ("CG301", 7, "secret")

@@ -217,5 +217,5 @@ def test_rich_report_of_an_empty_corpus() -> None:
 
 
 def test_unknown_format() -> None:
-    with pytest.raises(ValueError, match="stats format"):
+    with pytest.raises(ValueError, match="unknown format 'sarif' for `chunkgate stats`"):
         write_stats(stats_of([]), "sarif", io.StringIO())

@@ -1,15 +1,15 @@
-"""Chunk a file: dispatch by language to the Markdown, Python or text chunker."""
+"""Chunk a file: dispatch by language (``chunkgate.languages``) to its chunker."""
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Callable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import NamedTuple
 
+from chunkgate import languages
 from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions
-from chunkgate.model import Chunk, Language, Problem
+from chunkgate.languages import language_of
+from chunkgate.model import Chunk, Problem
 from chunkgate.sizes import TokenCounter, make_counter
 from chunkgate.source import decode
 
@@ -29,30 +29,12 @@ __all__ = [
 # for the same input: the manifest records it, so old manifests are rebuilt.
 CHUNKING_VERSION = 2  # 2: a setext heading whose text starts with '#' ends at its underline
 
-_LANGUAGES: dict[str, Language] = {
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".mdx": "markdown",
-    ".py": "python",
-    ".pyi": "python",
-}
-
 
 class ChunkedFile(NamedTuple):
     path: str
-    language: Language
+    language: str
     chunks: tuple[Chunk, ...]
     problems: tuple[Problem, ...] = ()
-
-
-def language_of(path: str) -> Language:
-    # PurePosixPath(path).suffix, without building a path object for every file.
-    name = path.rpartition("/")[2]
-    if name in ("", "."):  # "docs/" or "docs/.": the name is further left
-        name = PurePosixPath(path).name
-    dot = name.rfind(".")
-    suffix = name[dot:] if 0 < dot < len(name) - 1 else ""
-    return _LANGUAGES.get(suffix.lower(), "text")
 
 
 def context_for(
@@ -80,56 +62,36 @@ def chunk_document(
     text: str,
     path: str,
     *,
-    language: Language | None = None,
+    language: str | None = None,
     options: ChunkOptions | None = None,
     counter: TokenCounter | None = None,
 ) -> ChunkedFile:
     """Chunk already-decoded text; ``path`` is the POSIX path used in chunk IDs."""
-    language = language or language_of(path)
+    spec = languages.get(language) if language is not None else languages.language_for(path)
     ctx = context_for(text, path, options=options, counter=counter)
-    return _chunker(language)(ctx)
-
-
-@functools.cache
-def _chunker(language: Language) -> Callable[[ChunkContext], ChunkedFile]:
-    """The chunker of ``language``, imported when first needed: a hook run on Markdown
-    files never loads the Python one."""
-    if language == "markdown":
-        from chunkgate.chunking.markdown import chunk_markdown
-
-        return lambda ctx: ChunkedFile(ctx.path, "markdown", tuple(chunk_markdown(ctx)))
-    if language == "python":
-        from chunkgate.chunking.python import chunk_python
-
-        def python(ctx: ChunkContext) -> ChunkedFile:
-            chunks, problems = chunk_python(ctx)
-            return ChunkedFile(ctx.path, "python", tuple(chunks), tuple(problems))
-
-        return python
-    from chunkgate.chunking.plain import chunk_plain
-
-    return lambda ctx: ChunkedFile(ctx.path, language, tuple(chunk_plain(ctx)))
+    chunks, problems = languages.chunker(spec)(ctx)
+    return ChunkedFile(path, spec.name, tuple(chunks), tuple(problems))
 
 
 def chunk_bytes(
     data: bytes,
     path: str,
     *,
-    language: Language | None = None,
+    language: str | None = None,
     options: ChunkOptions | None = None,
     counter: TokenCounter | None = None,
 ) -> ChunkedFile:
     """Decode and chunk a file's bytes; raises UnreadableError for binary or bad encodings."""
-    language = language or language_of(path)
-    text = decode(data, path, python=language == "python")
-    return chunk_document(text, path, language=language, options=options, counter=counter)
+    spec = languages.get(language) if language is not None else languages.language_for(path)
+    text = decode(data, path, python=spec.encoding == "python")
+    return chunk_document(text, path, language=spec.name, options=options, counter=counter)
 
 
 def chunk_text(
     text: str,
     path: str = "<text>.md",
     *,
-    language: Language | None = None,
+    language: str | None = None,
     options: ChunkOptions | None = None,
     counter: TokenCounter | None = None,
 ) -> list[Chunk]:

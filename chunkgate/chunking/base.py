@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from chunkgate.model import Chunk, ChunkKind, Language
+from chunkgate.model import Chunk, Problem
 from chunkgate.sizes import TokenCounter, measure
 
 SizeUnit = Literal["chars", "tokens"]
@@ -53,6 +53,13 @@ class ChunkOptions:
 DEFAULT_OPTIONS = ChunkOptions()
 
 
+class Chunked(NamedTuple):
+    """What a language's chunker returns for one file."""
+
+    chunks: Sequence[Chunk]
+    problems: Sequence[Problem] = ()
+
+
 class ChunkContext(NamedTuple):
     """What every chunker of one file needs: where it is, its lines, how to size."""
 
@@ -68,8 +75,8 @@ class ChunkContext(NamedTuple):
     def make(
         self,
         identity: str,
-        kind: ChunkKind,
-        language: Language,
+        kind: str,
+        language: str,
         start: int,
         end: int,
         *,

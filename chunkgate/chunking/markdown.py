@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from chunkgate.chunking import cmark
 from chunkgate.chunking.base import BLANK_CHARS as _BLANK
-from chunkgate.chunking.base import ChunkContext, suppressions
+from chunkgate.chunking.base import ChunkContext, Chunked, suppressions
 from chunkgate.chunking.frontmatter import FrontMatter, parse_front_matter
 from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY, Slugger, split_explicit_id
 from chunkgate.model import Chunk, Heading
@@ -68,6 +68,10 @@ def outline(ctx: ChunkContext) -> list[Heading]:
         for h in found
         if not h.nested
     ]
+
+
+def chunk(ctx: ChunkContext) -> Chunked:
+    return Chunked(chunk_markdown(ctx))
 
 
 def chunk_markdown(ctx: ChunkContext) -> list[Chunk]:

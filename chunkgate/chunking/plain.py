@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from chunkgate.chunking.base import ChunkContext, is_blank
-from chunkgate.model import Chunk, Language
+from chunkgate.chunking.base import ChunkContext, Chunked, is_blank
+from chunkgate.model import Chunk
 from chunkgate.sizes import estimate_tokens
 
 # A half-open range of 0-based line indexes.
 _Span = tuple[int, int]
 
 
-def chunk_plain(ctx: ChunkContext, *, language: Language = "text") -> list[Chunk]:
+def chunk(ctx: ChunkContext) -> Chunked:
+    return Chunked(chunk_plain(ctx))
+
+
+def chunk_plain(ctx: ChunkContext, *, language: str = "text") -> list[Chunk]:
     size = _sizer(ctx)
     pieces = _pieces(ctx.lines, size, ctx.options.max)
     windows = _windows(ctx.lines, pieces, size, ctx.options.max, ctx.options.overlap)

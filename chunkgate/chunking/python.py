@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkgate.chunking import plain
-from chunkgate.chunking.base import ChunkContext, is_blank, suppressions
-from chunkgate.model import Chunk, ChunkKind, Problem
+from chunkgate.chunking.base import ChunkContext, Chunked, is_blank, suppressions
+from chunkgate.model import Chunk, Problem
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -47,6 +47,10 @@ class _Namer:
         # Python names cannot contain "-", so a suffixed identity never
         # collides with a real one.
         return identity if count == 0 else f"{identity}-{count}"
+
+
+def chunk(ctx: ChunkContext) -> Chunked:
+    return Chunked(*chunk_python(ctx))
 
 
 def chunk_python(ctx: ChunkContext) -> tuple[list[Chunk], list[Problem]]:
@@ -201,7 +205,7 @@ def _gap_chunks(
     identity: str,
     namer: _Namer,
     *,
-    kind: ChunkKind = "module",
+    kind: str = "module",
     symbol: str | None = None,
     suppressed: frozenset[str] = frozenset(),
 ) -> list[Chunk]:
@@ -233,7 +237,7 @@ def _unit_chunks(ctx: ChunkContext, unit: _Unit, namer: _Namer) -> list[Chunk]:
     return _split_class(ctx, unit, whole, namer) or [whole]
 
 
-def _make(ctx: ChunkContext, unit: _Unit, identity: str, kind: ChunkKind, symbol: str) -> Chunk:
+def _make(ctx: ChunkContext, unit: _Unit, identity: str, kind: str, symbol: str) -> Chunk:
     return ctx.make(
         identity,
         kind,

@@ -13,11 +13,10 @@ from typing import IO, TYPE_CHECKING
 
 from chunkgate.model import CheckResult, Summary, Violation
 from chunkgate.report.console import make_console
+from chunkgate.report.formats import CHECK
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
-
-FORMATS = ("rich", "text", "json", "github", "sarif")
 
 
 def write_check(
@@ -28,22 +27,14 @@ def write_check(
     quiet: bool = False,
     env: Mapping[str, str] | None = None,
 ) -> None:
-    if fmt == "json":
-        stream.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
-    elif fmt == "sarif":
-        from chunkgate.report.sarif import write_sarif
+    """Write ``result`` in one of ``formats.CHECK``'s formats (not ``auto``)."""
+    CHECK.writer(fmt)(result, stream, quiet=quiet, env=env)
 
-        write_sarif(result, stream)
-    elif fmt == "github":
-        from chunkgate.report.github import write_github
 
-        write_github(result, stream, quiet=quiet, env=env)
-    elif fmt == "rich":
-        _write_rich(result, stream, quiet=quiet)
-    elif fmt == "text":
-        _write_text(result, stream, quiet=quiet)
-    else:
-        raise ValueError(f"unknown check format {fmt!r}; expected one of {', '.join(FORMATS)}")
+def write_json(
+    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str] | None
+) -> None:
+    stream.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
 
 
 def plural(count: int, noun: str) -> str:
@@ -93,7 +84,9 @@ def text_line(violation: Violation) -> str:
     return line
 
 
-def _write_text(result: CheckResult, stream: IO[str], *, quiet: bool) -> None:
+def write_text(
+    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str] | None = None
+) -> None:
     violations = shown(result, quiet=quiet)
     for violation in violations:
         stream.write(text_line(violation) + "\n")
@@ -177,7 +170,9 @@ def _rule_table(violations: list[Violation]) -> RenderableType:
     return table
 
 
-def _write_rich(result: CheckResult, stream: IO[str], *, quiet: bool) -> None:
+def write_rich(
+    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str] | None = None
+) -> None:
     from rich.text import Text
 
     console = rich_console(stream)

@@ -10,9 +10,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import groupby
 from typing import IO
 
+from chunkgate import languages
 from chunkgate.diff import Change, ChangeKind, ChunkDiff
 from chunkgate.model import Chunk
 from chunkgate.report.console import make_console
+from chunkgate.report.formats import DIFF
 from chunkgate.report.github import escape_data, escape_property
 
 # GitHub shows at most this many annotations of each level per step.
@@ -44,18 +46,25 @@ def write_diff(
     fail_on: Sequence[str] = (),
     env: Mapping[str, str] | None = None,
 ) -> None:
-    """Render ``diff`` as ``rich``, ``text``, ``json``, ``markdown`` or ``github``."""
-    if fmt == "json":
-        stream.write(json.dumps(diff.to_dict(), ensure_ascii=False, indent=2) + "\n")
-    elif fmt == "markdown":
-        stream.write(markdown(diff))
-    elif fmt == "github":
-        write_github(diff, stream, fail_on=fail_on, env=os.environ if env is None else env)
-    elif fmt == "rich":
-        _rich(diff, stream)
-    else:
-        for line in text_lines(diff):
-            stream.write(line + "\n")
+    """Write ``diff`` in one of ``formats.DIFF``'s formats (not ``auto``)."""
+    DIFF.writer(fmt)(diff, stream, fail_on=fail_on, env=os.environ if env is None else env)
+
+
+def write_json(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+    stream.write(json.dumps(diff.to_dict(), ensure_ascii=False, indent=2) + "\n")
+
+
+def write_markdown(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+    stream.write(markdown(diff))
+
+
+def write_rich(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+    _rich(diff, stream)
+
+
+def write_text(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+    for line in text_lines(diff):
+        stream.write(line + "\n")
 
 
 def short(rev: str) -> str:
@@ -242,11 +251,8 @@ def unstable_message(change: Change) -> str:
     assert change.before is not None
     assert change.after is not None
     old = change.before
-    keep = (
-        f"keep the old ID with {{#{old.identity}}}"
-        if old.language == "markdown" and old.kind == "section"
-        else f"keep the old name ({old.identity})"
-    )
+    explicit = languages.get(old.language).keep_id(old)
+    keep = f"keep the old ID with {explicit}" if explicit else f"keep the old name ({old.identity})"
     return (
         f"ID changed from {old.id} to {change.after.id}: citations to {old.id} break; "
         f"{keep} or run `chunkgate update --accept-moves`"

@@ -1,19 +1,12 @@
 """GitHub Actions output: workflow-command annotations and a Markdown job summary.
 
 GitHub shows at most 10 error and 10 warning annotations per step, so the
-worst come first: errors before warnings, and within a severity by rule in
-``RULE_PRIORITY`` order (then path and line):
-
-1. CG001 unreadable: the file could not be checked at all;
-2. CG301, CG302, CG303, CG305, CG304: content that should never be embedded;
-3. CG402 unstable-id: a silent break of every citation of the chunk;
-4. CG201 oversized, CG101 duplicate-id, CG401 stale-manifest;
-5. CG403 removed-id, CG202 undersized, CG501 duplicate-content;
-
-and rules not listed here after those, by code. A last plain line says how
-many problems were not annotated. The job summary lists every violation in
-the same order, so that when it must be cut to stay under GitHub's 1 MiB
-limit the worst are kept.
+worst come first: errors before warnings, and within a severity by the
+priority each rule declares (unreadable files, then content that should never
+be embedded, then unstable IDs, then sizes and the manifest; then path and
+line). A last plain line says how many problems were not annotated. The job
+summary lists every violation in the same order, so that when it must be cut
+to stay under GitHub's 1 MiB limit the worst are kept.
 """
 
 from __future__ import annotations
@@ -23,28 +16,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import IO
 
+from chunkgate import rules
 from chunkgate.model import CheckResult, Violation
 from chunkgate.report.check import one_line, plural, totals
 
-RULE_PRIORITY = (
-    "CG001",
-    "CG301",
-    "CG302",
-    "CG303",
-    "CG305",
-    "CG304",
-    "CG402",
-    "CG201",
-    "CG101",
-    "CG401",
-    "CG403",
-    "CG202",
-    "CG501",
-)
 MAX_ANNOTATIONS = 10  # per severity and step
 SUMMARY_LIMIT = 1024 * 1024  # bytes per step summary
-
-_RANK = {code: rank for rank, code in enumerate(RULE_PRIORITY)}
 
 
 def escape_data(text: str) -> str:
@@ -58,7 +35,7 @@ def escape_property(text: str) -> str:
 def priority(violation: Violation) -> tuple[int, int, str, str, int, str]:
     return (
         0 if violation.severity == "error" else 1,
-        _RANK.get(violation.rule, len(_RANK)),
+        rules.RANK.get(violation.rule, len(rules.RANK)),
         violation.rule,
         violation.path,
         violation.line,

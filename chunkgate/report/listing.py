@@ -9,6 +9,7 @@ from typing import IO
 from chunkgate.chunking import ChunkedFile
 from chunkgate.model import Chunk, Heading
 from chunkgate.report.console import make_console
+from chunkgate.report.formats import CHUNKS, OUTLINE
 
 _string = json.encoder.encode_basestring  # a str as JSON, non-ASCII kept
 
@@ -17,17 +18,31 @@ def dump_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def write_chunks(files: Iterable[ChunkedFile], fmt: str, stream: IO[str], *, text: bool) -> None:
-    """The chunks as a JSON list, or a table (``rich`` or plain ``text``); these need
-    every chunk first. JSON lines are written file by file (``json_lines``)."""
-    files = list(files)
-    chunks = [chunk for file in files for chunk in file.chunks]
-    if fmt == "json":
-        stream.write(dump_json([chunk.to_dict(text=text) for chunk in chunks]) + "\n")
-    elif fmt == "rich":
-        _rich_chunks(files, stream, text=text)
-    else:
-        _plain_chunks(chunks, stream, text=text)
+def write_chunks(
+    files: Iterable[ChunkedFile | str], fmt: str, stream: IO[str], *, text: bool
+) -> None:
+    """Write the chunks in one of ``formats.CHUNKS``'s formats (not ``auto``). For
+    ``jsonl``, ``files`` may hold each file's lines already rendered (``json_lines``, made
+    where the file was chunked); the other formats need every chunk first."""
+    CHUNKS.writer(fmt)(files, stream, text=text)
+
+
+def write_jsonl_chunks(files: Iterable[ChunkedFile | str], stream: IO[str], *, text: bool) -> None:
+    for file in files:
+        stream.write(file if isinstance(file, str) else json_lines(file, text=text))
+
+
+def write_json_chunks(files: Iterable[ChunkedFile], stream: IO[str], *, text: bool) -> None:
+    chunks = [chunk.to_dict(text=text) for file in files for chunk in file.chunks]
+    stream.write(dump_json(chunks) + "\n")
+
+
+def write_rich_chunks(files: Iterable[ChunkedFile], stream: IO[str], *, text: bool) -> None:
+    _rich_chunks(list(files), stream, text=text)
+
+
+def write_text_chunks(files: Iterable[ChunkedFile], stream: IO[str], *, text: bool) -> None:
+    _plain_chunks([chunk for file in files for chunk in file.chunks], stream, text=text)
 
 
 def json_lines(file: ChunkedFile, *, text: bool) -> str:
@@ -119,29 +134,40 @@ def _rich_chunks(files: Sequence[ChunkedFile], stream: IO[str], *, text: bool) -
 
 
 def write_outline(outlines: Sequence[Sequence[Heading]], fmt: str, stream: IO[str]) -> None:
-    headings = [heading for outline in outlines for heading in outline]
-    if fmt == "json":
-        stream.write(dump_json([heading.to_dict() for heading in headings]) + "\n")
-    elif fmt == "jsonl":
-        for heading in headings:
-            stream.write(json.dumps(heading.to_dict(), ensure_ascii=False) + "\n")
-    elif fmt == "rich":
-        from rich.markup import escape
+    """Write the outlines in one of ``formats.OUTLINE``'s formats (not ``auto``)."""
+    OUTLINE.writer(fmt)(outlines, stream)
 
-        console = make_console(stream)
-        for outline in outlines:
-            if outline:
-                console.print(f"[bold]{escape(outline[0].path)}[/bold]")
-            for heading in outline:
-                indent = "  " * heading.level
-                console.print(
-                    f"{indent}{escape(heading.text)}  [cyan]#{escape(heading.id.partition('#')[2])}"
-                    f"[/cyan] [dim]:{heading.line}[/dim]"
-                )
-    else:
-        for outline in outlines:
-            if outline:
-                stream.write(f"{outline[0].path}\n")
-            for heading in outline:
-                anchor = heading.id.partition("#")[2]
-                stream.write(f"{'  ' * heading.level}{heading.text}  #{anchor}  :{heading.line}\n")
+
+def write_json_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None:
+    headings = [heading.to_dict() for outline in outlines for heading in outline]
+    stream.write(dump_json(headings) + "\n")
+
+
+def write_jsonl_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None:
+    for outline in outlines:
+        for heading in outline:
+            stream.write(json.dumps(heading.to_dict(), ensure_ascii=False) + "\n")
+
+
+def write_rich_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None:
+    from rich.markup import escape
+
+    console = make_console(stream)
+    for outline in outlines:
+        if outline:
+            console.print(f"[bold]{escape(outline[0].path)}[/bold]")
+        for heading in outline:
+            indent = "  " * heading.level
+            console.print(
+                f"{indent}{escape(heading.text)}  [cyan]#{escape(heading.id.partition('#')[2])}"
+                f"[/cyan] [dim]:{heading.line}[/dim]"
+            )
+
+
+def write_text_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None:
+    for outline in outlines:
+        if outline:
+            stream.write(f"{outline[0].path}\n")
+        for heading in outline:
+            anchor = heading.id.partition("#")[2]
+            stream.write(f"{'  ' * heading.level}{heading.text}  #{anchor}  :{heading.line}\n")

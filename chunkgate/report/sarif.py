@@ -21,7 +21,7 @@ from urllib.parse import quote
 from chunkgate import __version__
 from chunkgate.model import CheckResult, Violation
 from chunkgate.report.check import one_line
-from chunkgate.rules import RULES
+from chunkgate.rules import RULES, rule_docs
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/chunkgate/chunkgate"
@@ -40,13 +40,20 @@ _FAMILIES = {
 }
 
 
-def write_sarif(result: CheckResult, stream: IO[str]) -> None:
+def write_sarif(
+    result: CheckResult,
+    stream: IO[str],
+    *,
+    quiet: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> None:
+    """The whole report, whatever ``quiet`` says: code scanning wants every result."""
     stream.write(json.dumps(sarif_log(result), ensure_ascii=False, indent=2) + "\n")
 
 
 def sarif_log(result: CheckResult) -> dict[str, object]:
     codes = sorted(RULES)
-    docs = _rule_docs()
+    docs = rule_docs()
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -86,15 +93,6 @@ def fingerprint(violation: Violation, occurrence: int = 1) -> str:
     """Rule + chunk ID (or path), and which of the results with that key this is."""
     digest = hashlib.sha256(_identity(violation).encode()).hexdigest()[:32]
     return f"{digest}:{occurrence}"
-
-
-def _rule_docs() -> Mapping[str, str]:
-    from chunkgate import rules
-
-    # Each rule's section of its module docstring; guarded, as older versions lack it.
-    docs = getattr(rules, "rule_docs", None)
-    found = docs() if callable(docs) else None
-    return found if isinstance(found, Mapping) else {}
 
 
 def _rule(code: str, docs: Mapping[str, str]) -> dict[str, object]:

@@ -6,6 +6,7 @@ import json
 from typing import IO, TYPE_CHECKING
 
 from chunkgate.report.check import plural, rich_console
+from chunkgate.report.formats import STATS
 from chunkgate.stats import Bucket, Stats
 
 if TYPE_CHECKING:
@@ -16,14 +17,12 @@ _STYLES = {"under": "yellow", "within": "green", "over": "red"}
 
 
 def write_stats(stats: Stats, fmt: str, stream: IO[str]) -> None:
-    if fmt == "json":
-        stream.write(json.dumps(stats.to_dict(), ensure_ascii=False, indent=2) + "\n")
-    elif fmt == "rich":
-        _write_rich(stats, stream)
-    elif fmt == "text":
-        _write_text(stats, stream)
-    else:
-        raise ValueError(f"unknown stats format {fmt!r}; expected one of rich, text, json")
+    """Write ``stats`` in one of ``formats.STATS``'s formats (not ``auto``)."""
+    STATS.writer(fmt)(stats, stream)
+
+
+def write_json(stats: Stats, stream: IO[str]) -> None:
+    stream.write(json.dumps(stats.to_dict(), ensure_ascii=False, indent=2) + "\n")
 
 
 def _number(value: float) -> str:
@@ -61,7 +60,7 @@ def _percent(count: int, total: int) -> str:
     return f"{count / total:.0%}" if total else "0%"
 
 
-def _write_text(stats: Stats, stream: IO[str]) -> None:
+def write_text(stats: Stats, stream: IO[str]) -> None:
     stream.write(headline(stats) + "\n")
     if not stats.count:
         return
@@ -95,7 +94,7 @@ def _limit_line(label: str, style: str) -> Text:
     return Text(f"┄┄ {label} ".ljust(BAR_WIDTH, "┄"), style=style)
 
 
-def _write_rich(stats: Stats, stream: IO[str]) -> None:
+def write_rich(stats: Stats, stream: IO[str]) -> None:
     from rich.table import Table
     from rich.text import Text
 

@@ -1,113 +1,104 @@
-"""The rule registry: every rule code, its name, default severity and summary (SPEC §4).
+"""The rule registry, derived from the rule modules of this package (SPEC §4).
 
-``FILE_CHECKS`` are the rule families that look at one file at a time, in
-code order. Each family is a module whose docstring is its user
-documentation: one section per rule, headed ``## CODE name`` (or ``CODE name``
-alone on a line), with a ``Fires:`` and a ``Passes:`` example;
-``rule_docs()`` collects those sections.
+Every module here except ``base`` is a rule family: it declares ``RULES``
+(see ``base.Rule``) and its docstring is the user documentation, one section
+per rule headed ``## CODE name`` (or ``CODE name`` alone on a line) with a
+``Fires:`` and a ``Passes:`` example. A family that looks at one file at a
+time also defines ``check(FileContext)``; the others (the manifest and
+corpus rules) are functions the gate calls with the manifests and the
+checked files. Adding a rule is adding a module (or a ``Rule`` to one).
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import re
-from typing import TYPE_CHECKING, Any
+import textwrap
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
 
 from chunkgate.rules.base import (
     SEVERITIES,
     FileCheck,
     FileContext,
     Finding,
+    Option,
     Rule,
     Severity,
     Violation,
 )
 
-RULES: dict[str, Rule] = {
-    rule.code: rule
-    for rule in (
-        Rule(
-            "CG001",
-            "unreadable",
-            "error",
-            "a corpus file is binary, not decodable, or not parsable",
-        ),
-        Rule("CG101", "duplicate-id", "error", "two chunks share an ID"),
-        Rule("CG201", "oversized", "error", "a chunk exceeds size.max"),
-        Rule("CG202", "undersized", "warning", "a chunk is below size.min"),
-        Rule(
-            "CG301",
-            "denylisted-path",
-            "error",
-            "a corpus file matches the denylist (lockfiles, licenses, vendored, build output)",
-        ),
-        Rule(
-            "CG302",
-            "license-text",
-            "error",
-            "a file or chunk is mostly a known license text or copyright boilerplate",
-        ),
-        Rule("CG303", "generated", "error", "a file looks minified or machine-generated"),
-        Rule(
-            "CG304",
-            "link-farm",
-            "warning",
-            "a chunk is a table of contents or link list with little prose",
-        ),
-        Rule(
-            "CG305",
-            "data-dump",
-            "error",
-            "a file or chunk is a data blob (base64, huge tables, files over max_file_bytes)",
-        ),
-        Rule(
-            "CG401", "stale-manifest", "error", "the committed manifest does not match the corpus"
-        ),
-        Rule(
-            "CG402",
-            "unstable-id",
-            "error",
-            "a chunk's content survives under a different ID without the move being recorded",
-        ),
-        Rule(
-            "CG403",
-            "removed-id",
-            "warning",
-            "an ID in the manifest is gone and its content did not move",
-        ),
-        Rule("CG501", "duplicate-content", "warning", "two or more chunks have the same hash"),
+
+def _discover() -> list[ModuleType]:
+    names = sorted(
+        info.name
+        for info in pkgutil.iter_modules(__path__)
+        if not info.name.startswith("_") and info.name != "base"
     )
-}
-
-# Bump when a file check changes what it finds: manifests record each file's
-# findings, and a new version makes the gate look at every file again.
-RULES_VERSION = "1"
-
-# The file-level families in code order. They are imported on first use of
-# FILE_CHECKS: a whole-corpus check that reads no file never needs them.
-_FAMILIES = (
-    "unreadable",
-    "identity",
-    "size",
-    "denylist",
-    "license",
-    "generated",
-    "linkfarm",
-    "datadump",
-)
-
-if TYPE_CHECKING:
-    FILE_CHECKS: tuple[FileCheck, ...]
+    return [importlib.import_module(f"{__name__}.{name}") for name in names]
 
 
-def __getattr__(name: str) -> Any:
-    if name != "FILE_CHECKS":
-        raise AttributeError(f"module 'chunkgate.rules' has no attribute {name!r}")
-    checks = tuple(
-        importlib.import_module(f"chunkgate.rules.{family}").check for family in _FAMILIES
+FAMILIES: list[ModuleType] = _discover()
+# Derived from the families' declarations (and kept so, in place, by register):
+RULES: dict[str, Rule] = {}  # by code, in code order
+FILE_CHECKS: list[FileCheck] = []  # the file-level families' checks, by their first code
+FILE_RULES: set[str] = set()  # the codes those families report
+NEVER_EMBED: set[str] = set()
+PRIORITY: list[str] = []  # codes in display order: the worst first where space is short
+RANK: dict[str, int] = {}  # each code's place in PRIORITY
+
+
+def _derive() -> None:
+    families = sorted(FAMILIES, key=lambda family: min(rule.code for rule in family.RULES))
+    checking = [family for family in families if hasattr(family, "check")]
+    RULES.clear()
+    RULES.update(sorted((rule.code, rule) for family in families for rule in family.RULES))
+    FILE_CHECKS[:] = [family.check for family in checking]
+    FILE_RULES.clear()
+    FILE_RULES.update(rule.code for family in checking for rule in family.RULES)
+    NEVER_EMBED.clear()
+    NEVER_EMBED.update(code for code, rule in RULES.items() if rule.never_embed)
+    PRIORITY[:] = sorted(RULES, key=lambda code: (RULES[code].priority, code))
+    RANK.clear()
+    RANK.update((code, rank) for rank, code in enumerate(PRIORITY))
+
+
+def register(family: ModuleType) -> None:
+    """Add a rule family that lives outside this package (a plugin, a test)."""
+    FAMILIES.append(family)
+    _derive()
+
+
+def unregister(family: ModuleType) -> None:
+    FAMILIES.remove(family)
+    _derive()
+
+
+_derive()
+
+
+def options() -> Iterator[Option[Any]]:
+    """Every configuration option a rule declares, in code order, each once."""
+    seen: set[str] = set()
+    for rule in RULES.values():
+        for option in rule.options:
+            if option.key not in seen:
+                seen.add(option.key)
+                yield option
+
+
+def findings_fingerprint(values: dict[str, object]) -> str:
+    """Everything that changes what the file-level rules find (not their severity):
+    their codes and versions, and the values of the options they read."""
+    versions = ",".join(f"{code}.{RULES[code].version}" for code in sorted(FILE_RULES))
+    settings = "".join(
+        f";{option.key}={option.render(values[option.key])}"
+        for option in options()
+        if any(option in RULES[code].options for code in FILE_RULES)
     )
-    globals()["FILE_CHECKS"] = checks
-    return checks
+    return f"rules={versions}{settings}"
 
 
 _SECTION = re.compile(r"^(?:## )?(CG\d{3}) [a-z][a-z-]*[ \t]*$", re.MULTILINE)
@@ -118,24 +109,14 @@ def rule_docs() -> dict[str, str]:
 
     A section is the text under the rule's heading (the heading itself is left
     out: callers print the code and name their own way).
-
-    Every module of this package may document rules, so families that are not
-    file checks (the manifest and corpus rules) are found too.
     """
-    import pkgutil  # only `chunkgate rules` and the docs tests get here
-
     docs: dict[str, str] = {}
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_") or info.name == "base":
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        docs.update(_sections(module.__doc__ or ""))
+    for family in FAMILIES:
+        docs.update(_sections(family.__doc__ or ""))
     return dict(sorted(docs.items()))
 
 
 def _sections(docstring: str) -> dict[str, str]:
-    import textwrap
-
     heads = list(_SECTION.finditer(docstring))
     sections: dict[str, str] = {}
     for index, head in enumerate(heads):
@@ -145,15 +126,24 @@ def _sections(docstring: str) -> dict[str, str]:
 
 
 __all__ = [
+    "FAMILIES",
     "FILE_CHECKS",
+    "FILE_RULES",
+    "NEVER_EMBED",
+    "PRIORITY",
+    "RANK",
     "RULES",
-    "RULES_VERSION",
     "SEVERITIES",
     "FileCheck",
     "FileContext",
     "Finding",
+    "Option",
     "Rule",
     "Severity",
     "Violation",
+    "findings_fingerprint",
+    "options",
+    "register",
     "rule_docs",
+    "unregister",
 ]

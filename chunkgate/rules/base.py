@@ -1,9 +1,17 @@
-"""What a rule is, what it looks at, and what it reports."""
+"""What a rule is, what it looks at, and what it reports.
+
+Every rule module declares its rules (``RULES``: code, name, default
+severity, display priority, whether a finding means "never embed this file",
+and the configuration options it reads) next to the code that checks them.
+The registry in ``chunkgate.rules`` is derived from those declarations.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
 from chunkgate.model import Chunk, Problem, Severity, Violation
 
@@ -12,12 +20,47 @@ if TYPE_CHECKING:
 
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "off")
 
+T = TypeVar("T")
+OptionKind = Literal["globs", "regexes", "positive_int"]
+
+
+@dataclass(frozen=True, slots=True)
+class Option(Generic[T]):
+    """A configuration key a rule reads. ``key`` is ``table.name`` (``denylist.paths``)
+    or a top-level name (``max_file_bytes``). The configuration validates it by its
+    ``kind``; its value is part of the fingerprint of what file-level rules find."""
+
+    key: str
+    kind: OptionKind
+    default: T
+    comment: str  # the line above it in the default configuration `chunkgate init` writes
+
+    def render(self, value: object) -> str:
+        """The value as the findings fingerprint spells it."""
+        if self.kind == "regexes":
+            assert isinstance(value, tuple)
+            return ";".join(pattern.pattern for pattern in value if isinstance(pattern, re.Pattern))
+        if self.kind == "globs":
+            assert isinstance(value, tuple)
+            return ",".join(value)
+        return str(value)
+
 
 class Rule(NamedTuple):
     code: str
     name: str
     severity: Severity
     summary: str
+    # Display order where space is short (GitHub shows 10 annotations a step):
+    # lower first. Ties are broken by code.
+    priority: int
+    # A finding on the whole file says it should not be in the corpus at all; the
+    # file's chunk-level findings are then noise and are dropped.
+    never_embed: bool = False
+    options: tuple[Option[Any], ...] = ()
+    # Bump when the rule's check changes what it finds: manifests record each
+    # file's findings, and a new version makes the gate look at every file again.
+    version: int = 1
 
 
 class Finding(NamedTuple):
@@ -57,4 +100,32 @@ class FileContext(NamedTuple):
 # A file-level rule family: every finding it makes for one file.
 FileCheck = Callable[[FileContext], Iterator[Finding]]
 
-__all__ = ["SEVERITIES", "FileCheck", "FileContext", "Finding", "Rule", "Severity", "Violation"]
+
+def violation(
+    config: Config,
+    rule: Rule,
+    path: str,
+    line: int,
+    chunk_id: str | None,
+    *,
+    message: str,
+    fix: str,
+) -> Violation | None:
+    """A corpus-level rule's finding with its configured severity; None when the rule is off."""
+    severity = config.severity(rule.code)
+    if severity == "off":
+        return None
+    return Violation(rule.code, rule.name, severity, path, line, chunk_id, message, fix)
+
+
+__all__ = [
+    "SEVERITIES",
+    "FileCheck",
+    "FileContext",
+    "Finding",
+    "Option",
+    "Rule",
+    "Severity",
+    "Violation",
+    "violation",
+]

@@ -51,9 +51,26 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from chunkgate.model import Chunk
-from chunkgate.rules.base import FileContext, Finding
+from chunkgate.rules.base import FileContext, Finding, Option, Rule
 
-CODE = "CG305"
+MAX_FILE_BYTES: Option[int] = Option(
+    "max_file_bytes",
+    "positive_int",
+    1_000_000,
+    "CG305: files larger than this many bytes are data dumps and are not chunked.",
+)
+RULES = (
+    Rule(
+        "CG305",
+        "data-dump",
+        "error",
+        "a file or chunk is a data blob (base64, huge tables, files over max_file_bytes)",
+        priority=23,
+        never_embed=True,
+        options=(MAX_FILE_BYTES,),
+    ),
+)
+CODE = RULES[0].code
 
 # 1,000 characters is about 750 bytes of data: longer than any word, hash,
 # token or URL a document quotes, shorter than any image or archive.
@@ -97,7 +114,7 @@ class _Blob(NamedTuple):
 
 
 def check(file: FileContext) -> Iterator[Finding]:
-    limit = file.config.max_file_bytes
+    limit = file.config.option(MAX_FILE_BYTES)
     if file.size > limit:
         yield Finding(
             CODE,

@@ -71,9 +71,29 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pathspec
 
-from chunkgate.rules.base import FileContext, Finding
+from chunkgate.rules.base import FileContext, Finding, Option, Rule
 
-CODE = "CG301"
+PATHS: Option[tuple[str, ...]] = Option(
+    "denylist.paths", "globs", (), "gitignore-style path patterns added to the built-in denylist"
+)
+CONTENT: Option[tuple[re.Pattern[str], ...]] = Option(
+    "denylist.content",
+    "regexes",
+    (),
+    "Python regexes searched in file contents (inline flags such as (?i) or (?m) where needed)",
+)
+RULES = (
+    Rule(
+        "CG301",
+        "denylisted-path",
+        "error",
+        "a corpus file matches the denylist (lockfiles, licenses, vendored, build output)",
+        priority=20,
+        never_embed=True,
+        options=(PATHS, CONTENT),
+    ),
+)
+CODE = RULES[0].code
 
 # Compared lower-cased: checkouts on case-insensitive file systems keep
 # whatever case the author typed.
@@ -190,13 +210,13 @@ _ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 
 
 def check(file: FileContext) -> Iterator[Finding]:
-    matched = denylisted(file.path, file.attributes, file.config.denylist_paths)
+    matched = denylisted(file.path, file.attributes, file.config.option(PATHS))
     if matched is not None:
         what, glob = matched
         fix = f'exclude it in .chunkgate.yaml: exclude: ["{glob}"]'
         yield Finding(CODE, 1, f"denylisted: {what}", fix)
         return
-    for pattern in file.config.denylist_content:
+    for pattern in file.config.option(CONTENT):
         for chunk in file.chunks:
             found = pattern.search(chunk.text)
             if found is None:

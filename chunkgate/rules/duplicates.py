@@ -21,10 +21,24 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from chunkgate.config import Config
 from chunkgate.model import Violation
-from chunkgate.rules import RULES
+from chunkgate.rules.base import Rule
+
+if TYPE_CHECKING:
+    from chunkgate.config import Config
+
+RULES = (
+    Rule(
+        "CG501",
+        "duplicate-content",
+        "warning",
+        "two or more chunks have the same hash",
+        priority=52,
+    ),
+)
+CODE = RULES[0].code
 
 
 def duplicate_violations(
@@ -39,7 +53,7 @@ def duplicate_violations(
     files, each naming another copy, so that a hook run points at the file
     being committed.
     """
-    severity = config.severity("CG501")
+    severity = config.severity(CODE)
     if severity == "off":
         return
     rows = rows if isinstance(rows, list) else list(rows)
@@ -52,7 +66,7 @@ def duplicate_violations(
         if counts[chunk_hash] < 2:
             continue
         groups[chunk_hash].append((path, chunk_id, line))
-        if "CG501" in disabled:
+        if CODE in disabled:
             suppressed.add(chunk_id)
     for members in groups.values():
         if len(members) < 2:
@@ -67,8 +81,8 @@ def duplicate_violations(
                 continue
             original = members[1][1] if index == 0 else members[0][1]
             yield Violation(
-                "CG501",
-                RULES["CG501"].name,
+                CODE,
+                RULES[0].name,
                 severity,
                 path,
                 line,

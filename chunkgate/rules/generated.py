@@ -52,10 +52,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from chunkgate.chunking import language_of
-from chunkgate.rules.base import FileContext, Finding
+from chunkgate.languages import language_for
+from chunkgate.rules.base import FileContext, Finding, Rule
 
-CODE = "CG303"
+RULES = (
+    Rule(
+        "CG303",
+        "generated",
+        "error",
+        "a file looks minified or machine-generated",
+        priority=22,
+        never_embed=True,
+    ),
+)
+CODE = RULES[0].code
 
 # GitHub linguist's cut-off for minified JS/CSS: hand-written code and wrapped
 # prose stay well below it.
@@ -104,7 +114,7 @@ def check(file: FileContext) -> Iterator[Finding]:
         return
     fix = f'exclude it in .chunkgate.yaml: exclude: ["{file.path}"], and index its source'
     header = "\n".join(text.split("\n", HEADER_LINES)[:HEADER_LINES])
-    markers = _MARKDOWN_MARKERS if language_of(file.path) == "markdown" else _CODE_MARKERS
+    markers = _MARKDOWN_MARKERS if language_for(file.path).markup else _CODE_MARKERS
     marker = markers.search(header)
     if marker is not None:
         line = header.count("\n", 0, marker.start("marker")) + 1

@@ -42,10 +42,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from chunkgate import languages
 from chunkgate.model import Chunk
-from chunkgate.rules.base import FileContext, Finding
+from chunkgate.rules.base import FileContext, Finding, Rule
 
-CODE = "CG101"
+RULES = (Rule("CG101", "duplicate-id", "error", "two chunks share an ID", priority=41),)
+CODE = RULES[0].code
 
 
 def check(file: FileContext) -> Iterator[Finding]:
@@ -65,8 +67,4 @@ def check(file: FileContext) -> Iterator[Finding]:
 
 
 def _fix(chunk: Chunk) -> str:
-    if chunk.language == "markdown":
-        return "give the heading a unique {#id} or rename it"
-    if chunk.language == "python":
-        return "rename one of the definitions"
-    return "rename one of the files' sections, or exclude the file"
+    return languages.get(chunk.language).duplicate_fix

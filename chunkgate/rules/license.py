@@ -57,10 +57,21 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from chunkgate import languages
 from chunkgate.model import Chunk
-from chunkgate.rules.base import FileContext, Finding
+from chunkgate.rules.base import FileContext, Finding, Rule
 
-CODE = "CG302"
+RULES = (
+    Rule(
+        "CG302",
+        "license-text",
+        "error",
+        "a file or chunk is mostly a known license text or copyright boilerplate",
+        priority=21,
+        never_embed=True,
+    ),
+)
+CODE = RULES[0].code
 
 # Five-word runs: long enough that ordinary prose rarely repeats one from a
 # license ("the terms of the"), short enough that a reflowed, re-punctuated or
@@ -126,7 +137,7 @@ def check(file: FileContext) -> Iterator[Finding]:
     if (
         whole is not None
         and whole.total - whole.found < MIN_WORDS
-        and file.chunks[0].language != "python"
+        and not languages.get(file.chunks[0].language).code
     ):
         yield Finding(
             CODE,
@@ -174,7 +185,7 @@ def _finding(run: list[tuple[Chunk, _Match]]) -> Finding:
     else:
         where = f"lines {first.start_line}-{run[-1][0].end_line} ({len(run)} chunks) are"
     message = f"{where} {found / total:.0%} {match.spdx} license text ({words:,} words)"
-    if first.language == "python":
+    if languages.get(first.language).code:
         fix = f"shorten the license header to one line: # SPDX-License-Identifier: {match.spdx}"
     else:
         fix = "replace the license text with one line that names the license and links LICENSE"

@@ -52,10 +52,20 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from chunkgate import languages
 from chunkgate.model import Chunk
-from chunkgate.rules.base import FileContext, Finding
+from chunkgate.rules.base import FileContext, Finding, Rule
 
-CODE = "CG304"
+RULES = (
+    Rule(
+        "CG304",
+        "link-farm",
+        "warning",
+        "a chunk is a table of contents or link list with little prose",
+        priority=24,
+    ),
+)
+CODE = RULES[0].code
 
 # Fewer links are a "see also" line, not a list.
 MIN_LINKS = 5
@@ -122,7 +132,7 @@ class LinkStats(NamedTuple):
 
 def check(file: FileContext) -> Iterator[Finding]:
     for chunk in file.chunks:
-        if chunk.language == "python":
+        if languages.get(chunk.language).code:
             continue
         stats = link_stats(_body(chunk))
         if stats is not None and stats.is_link_farm():

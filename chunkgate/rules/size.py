@@ -72,26 +72,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from chunkgate import languages
 from chunkgate.model import Chunk
-from chunkgate.rules.base import FileContext, Finding
+from chunkgate.rules.base import FileContext, Finding, Rule
 
-OVERSIZED = "CG201"
-UNDERSIZED = "CG202"
+RULES = (
+    Rule("CG201", "oversized", "error", "a chunk exceeds size.max", priority=40),
+    Rule("CG202", "undersized", "warning", "a chunk is below size.min", priority=51),
+)
+OVERSIZED, UNDERSIZED = (rule.code for rule in RULES)
 
 # A section whose fenced code makes up at least half of it cannot be fixed with
 # a subheading (a fence is never split), so the fix names the code block.
 _CODE_HEAVY = 0.5
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
-
-_NOUNS = {
-    "section": "section",
-    "preamble": "preamble",
-    "function": "function",
-    "class": "class",
-    "method": "method",
-    "module": "module code",
-    "text": "text window",
-}
 
 
 def check(file: FileContext) -> Iterator[Finding]:
@@ -99,7 +93,7 @@ def check(file: FileContext) -> Iterator[Finding]:
     unit = options.unit
     for chunk in file.chunks:
         size = chunk.chars if unit == "chars" else chunk.tokens
-        noun = _NOUNS[chunk.kind]
+        noun = languages.get(chunk.language).noun(chunk.kind)
         if size > options.max:
             yield Finding(
                 OVERSIZED,

@@ -61,40 +61,50 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chunkgate.config import Config
+from chunkgate import languages
 from chunkgate.model import Chunk, Violation
-from chunkgate.rules import RULES
+from chunkgate.rules.base import Rule, violation
 
 if TYPE_CHECKING:
+    from chunkgate.config import Config
     from chunkgate.moves import Move
+
+RULES = (
+    Rule(
+        "CG401",
+        "stale-manifest",
+        "error",
+        "the committed manifest does not match the corpus",
+        priority=42,
+    ),
+    Rule(
+        "CG402",
+        "unstable-id",
+        "error",
+        "a chunk's content survives under a different ID without the move being recorded",
+        priority=30,
+    ),
+    Rule(
+        "CG403",
+        "removed-id",
+        "warning",
+        "an ID in the manifest is gone and its content did not move",
+        priority=50,
+    ),
+)
+STALE, UNSTABLE, REMOVED = RULES
 
 _UPDATE = "run `chunkgate update` and commit the manifest"
 
 
-def _violation(
-    config: Config,
-    code: str,
-    path: str,
-    line: int,
-    chunk_id: str | None,
-    *,
-    message: str,
-    fix: str,
-) -> Violation | None:
-    severity = config.severity(code)
-    if severity == "off":
-        return None
-    return Violation(code, RULES[code].name, severity, path, line, chunk_id, message, fix)
-
-
 def stale_manifest_violation(config: Config, message: str, *, line: int = 1) -> Violation | None:
-    return _violation(config, "CG401", config.manifest, line, None, message=message, fix=_UPDATE)
+    return violation(config, STALE, config.manifest, line, None, message=message, fix=_UPDATE)
 
 
 def stale_file_violation(config: Config, path: str, message: str) -> Violation | None:
-    return _violation(
+    return violation(
         config,
-        "CG401",
+        STALE,
         path,
         1,
         None,
@@ -111,14 +121,11 @@ def moved_violation(config: Config, move: Move) -> Violation | None:
         "body": "the same text under a renamed heading",
         "similar": f"{move.similarity:.0%} similar text",
     }[move.how]
-    hint = (
-        f"keep the old ID with `{{#{old.identity}}}` on the heading"
-        if new.language == "markdown" and new.kind == "section" and old.path == new.path
-        else "keep the old name or path"
-    )
-    return _violation(
+    keep = languages.get(new.language).keep_id(old) if old.path == new.path else None
+    hint = f"keep the old ID with `{keep}` on the heading" if keep else "keep the old name or path"
+    return violation(
         config,
-        "CG402",
+        UNSTABLE,
         new.path,
         new.start_line,
         new.id,
@@ -130,9 +137,9 @@ def moved_violation(config: Config, move: Move) -> Violation | None:
 
 def removed_violation(config: Config, chunk: Chunk, *, deleted: bool) -> Violation | None:
     where = "its file was deleted" if deleted else f"it was at line {chunk.start_line}"
-    return _violation(
+    return violation(
         config,
-        "CG403",
+        REMOVED,
         chunk.path,
         1 if deleted else chunk.start_line,
         chunk.id,

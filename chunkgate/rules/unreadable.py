@@ -35,9 +35,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chunkgate.rules.base import FileContext, Finding
+from chunkgate.rules.base import FileContext, Finding, Rule
 
-CODE = "CG001"
+RULES = (
+    Rule(
+        "CG001",
+        "unreadable",
+        "error",
+        "a corpus file is binary, not decodable, or not parsable",
+        priority=10,
+    ),
+)
+CODE = RULES[0].code
 
 
 def check(file: FileContext) -> Iterator[Finding]:
