@@ -130,7 +130,10 @@ def chunks(
         for lines in chunked(functools.partial(json_lines, text=with_text)):
             out.write(lines)
     elif not quiet or fmt == "json":
-        write_chunks(chunked(whole), fmt, out, text=with_text)
+        from chunkgate.chunking.markdown import anchors_shown
+
+        shown = functools.partial(anchors_shown, config.chunking)
+        write_chunks(chunked(whole), fmt, out, text=with_text, anchors=shown)
     else:
         for _ in chunked(whole):  # still chunk every file, to report the ones that fail
             pass

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from chunkgate.chunking.anchors import SETTINGS, Site, settings_key
+from chunkgate.chunking.anchors import SETTINGS, Site, describe_settings, settings_key
 from chunkgate.model import Chunk, ChunkKind, Language
 from chunkgate.sizes import TokenCounter, measure
 
@@ -52,6 +52,12 @@ class ChunkOptions:
             f"split_level={self.split_level};split_classes={int(self.split_classes)};"
             f"tokenizer={self.tokenizer};anchors={settings_key(self.anchors, self.sites)}"
         )
+
+
+def anchor_settings(options: ChunkOptions) -> str:
+    """The heading anchor settings in a few readable words (``markdown.anchors`` and the
+    sites found): ``mkdocs (docs/mkdocs.yml) for docs/, github elsewhere``."""
+    return describe_settings(options.anchors, options.sites)
 
 
 # The options of a call that names none (made once: a frozen dataclass is slow to build).

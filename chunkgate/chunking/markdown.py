@@ -53,8 +53,7 @@ class _Heading(NamedTuple):
 
 def file_style(options: ChunkOptions, path: str) -> tuple[AnchorStyle, Dialect]:
     """The anchor style and template dialect of the Markdown file at ``path``."""
-    style, site = style_of(path, options.anchors, options.sites)
-    return style, Dialect(liquid=site is not None and site.liquid, mdx=path.endswith(".mdx"))
+    return style_of(path, options.anchors, options.sites)[0], syntax.dialect_of(path, options)
 
 
 def headings(ctx: ChunkContext) -> tuple[FrontMatter | None, list[_Heading]]:
@@ -72,15 +71,19 @@ def _headings(ctx: ChunkContext, style: AnchorStyle) -> tuple[FrontMatter | None
     found = cmark.headings(text, lines)
     read_source = style.flavour in _READ_SOURCE
     sources = []
-    for _, first, last, content, nested in found:
-        raw = _source(lines, first, last, nested, content) if read_source or "{" in content else ""
-        if "{" in content:
-            raw, content = syntax.strip_inline(raw, content)
+    for _, first, last, rendered, nested in found:
+        raw = (
+            _source(lines, first, last, nested, rendered) if read_source or "{" in rendered else ""
+        )
+        shown = rendered
+        if "{" in rendered:
+            raw, shown = syntax.strip_inline(raw, rendered)
         below = lines[last] if read_source and last < len(lines) else ""
-        sources.append(HeadingSource(content, raw, below))
+        sources.append(HeadingSource(shown, raw, below))
+    made = anchors(sources, style)
     return front, [
         _Heading(level, first - 1, last - 1, _shown(anchor.text), anchor.identity, nested)
-        for (level, first, last, _, nested), anchor in zip(found, anchors(sources, style), strict=True)
+        for (level, first, last, _, nested), anchor in zip(found, made, strict=True)
     ]
 
 
@@ -103,12 +106,19 @@ def _source(lines: Sequence[str], first: int, last: int, nested: bool, text: str
 
 
 def outline(ctx: ChunkContext) -> list[Heading]:
-    _, found = headings(ctx)
+    style = file_style(ctx.options, ctx.path)[0]
+    _, found = _headings(ctx, style)
+    shown = style.describe()
     return [
-        Heading(ctx.path, h.level, h.text, h.first + 1, f"{ctx.path}#{h.identity}")
+        Heading(ctx.path, h.level, h.text, h.first + 1, f"{ctx.path}#{h.identity}", shown)
         for h in found
         if not h.nested
     ]
+
+
+def anchors_shown(options: ChunkOptions, path: str) -> str:
+    """The anchor flavour of a file and why, as ``outline`` and ``chunks`` show it."""
+    return file_style(options, path)[0].describe()
 
 
 def chunk_markdown(ctx: ChunkContext) -> list[Chunk]:
@@ -213,9 +223,9 @@ def _has_prose(
     embed: not only template syntax, nor (with ``comments``) HTML comments."""
     if comments and _COMMENTS.fullmatch("\n".join(lines[first : last + 1])):
         return False
-    if not syntax.may_be_syntax(lines[first], dialect):
-        if not comments or not lines[first].lstrip(_BLANK).startswith("<!--"):
-            return True  # the common case: a body that starts with prose
+    opens_comment = comments and lines[first].lstrip(_BLANK).startswith("<!--")
+    if not opens_comment and not syntax.may_be_syntax(lines[first], dialect):
+        return True  # the common case: a body that starts with prose
     block = lines[first : last + 1]
     flags = syntax.syntax_lines(block, dialect)
     rest = [line for line, flag in zip(block, flags, strict=True) if not flag]

@@ -18,7 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+from chunkgate.chunking.anchors import site_of
+
+if TYPE_CHECKING:
+    from chunkgate.chunking.base import ChunkOptions
 
 
 class Dialect(NamedTuple):
@@ -80,9 +85,9 @@ def syntax_lines(lines: Sequence[str], dialect: Dialect = PLAIN) -> list[bool]:
         stripped = line.strip()
         found = _CODE_FENCE.match(line)
         if fence is not None:
-            if found and found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence):
-                if not line[found.end() :].strip():
-                    fence = None
+            closes = found and found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence)
+            if closes and not line[found.end() :].strip():  # type: ignore[union-attr]
+                fence = None
             index += 1
             continue
         if found:
@@ -182,3 +187,10 @@ def prose(text: str, dialect: Dialect = PLAIN) -> str:
     if "{" not in joined:
         return joined
     return (_INLINE if dialect.liquid else _INLINE_TEMPLATE).sub("", joined)
+
+
+def dialect_of(path: str, options: ChunkOptions) -> Dialect:
+    """The template dialect of the Markdown file at ``path``: Liquid where its site runs
+    Liquid or Jinja over pages, MDX by the file's suffix."""
+    site = site_of(path, options.sites) if options.sites else None
+    return Dialect(liquid=site is not None and site.liquid, mdx=path.endswith(".mdx"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO
 
 from chunkgate.chunking import ChunkedFile
@@ -17,17 +17,39 @@ def dump_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def write_chunks(files: Iterable[ChunkedFile], fmt: str, stream: IO[str], *, text: bool) -> None:
+def write_chunks(
+    files: Iterable[ChunkedFile],
+    fmt: str,
+    stream: IO[str],
+    *,
+    text: bool,
+    anchors: Callable[[str], str] | None = None,
+) -> None:
     """The chunks as a JSON list, or a table (``rich`` or plain ``text``); these need
-    every chunk first. JSON lines are written file by file (``json_lines``)."""
+    every chunk first. JSON lines are written file by file (``json_lines``).
+    ``anchors(path)`` says which anchor flavour a Markdown file's IDs follow, and why."""
     files = list(files)
     chunks = [chunk for file in files for chunk in file.chunks]
     if fmt == "json":
         stream.write(dump_json([chunk.to_dict(text=text) for chunk in chunks]) + "\n")
     elif fmt == "rich":
-        _rich_chunks(files, stream, text=text)
+        _rich_chunks(files, stream, text=text, anchors=anchors)
     else:
         _plain_chunks(chunks, stream, text=text)
+        _plain_anchors(files, stream, anchors)
+
+
+def _plain_anchors(
+    files: Sequence[ChunkedFile], stream: IO[str], anchors: Callable[[str], str] | None
+) -> None:
+    # After the table, so that its columns stay the first lines a script reads.
+    if anchors is None:
+        return
+    shown = {file.path: anchors(file.path) for file in files if file.language == "markdown"}
+    for flavour in dict.fromkeys(shown.values()):
+        paths = [path for path, value in shown.items() if value == flavour]
+        where = paths[0] if len(paths) == 1 else f"{len(paths)} Markdown files"
+        stream.write(f"anchors: {flavour} for {where}\n")
 
 
 def json_lines(file: ChunkedFile, *, text: bool) -> str:
@@ -90,12 +112,28 @@ def _plain_chunks(chunks: Sequence[Chunk], stream: IO[str], *, text: bool) -> No
             stream.write("".join(f"    {line}\n" for line in chunk.text.split("\n")))
 
 
-def _rich_chunks(files: Sequence[ChunkedFile], stream: IO[str], *, text: bool) -> None:
+def _rich_chunks(
+    files: Sequence[ChunkedFile],
+    stream: IO[str],
+    *,
+    text: bool,
+    anchors: Callable[[str], str] | None = None,
+) -> None:
     from rich.table import Table
 
     console = make_console(stream)
     for file in files:
-        table = Table(title=file.path, title_justify="left", show_edge=False, expand=False)
+        caption = None
+        if anchors is not None and file.language == "markdown":
+            caption = f"anchors: {anchors(file.path)}"
+        table = Table(
+            title=file.path,
+            title_justify="left",
+            caption=caption,
+            caption_justify="left",
+            show_edge=False,
+            expand=False,
+        )
         table.add_column("identity", style="cyan", no_wrap=True)
         table.add_column("kind")
         table.add_column("lines", justify="right")
@@ -131,7 +169,10 @@ def write_outline(outlines: Sequence[Sequence[Heading]], fmt: str, stream: IO[st
         console = make_console(stream)
         for outline in outlines:
             if outline:
-                console.print(f"[bold]{escape(outline[0].path)}[/bold]")
+                console.print(
+                    f"[bold]{escape(outline[0].path)}[/bold]  "
+                    f"[dim]anchors: {escape(outline[0].anchors)}[/dim]"
+                )
             for heading in outline:
                 indent = "  " * heading.level
                 console.print(
@@ -141,7 +182,7 @@ def write_outline(outlines: Sequence[Sequence[Heading]], fmt: str, stream: IO[st
     else:
         for outline in outlines:
             if outline:
-                stream.write(f"{outline[0].path}\n")
+                stream.write(f"{outline[0].path}  anchors: {outline[0].anchors}\n")
             for heading in outline:
                 anchor = heading.id.partition("#")[2]
                 stream.write(f"{'  ' * heading.level}{heading.text}  #{anchor}  :{heading.line}\n")

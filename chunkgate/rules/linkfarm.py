@@ -52,6 +52,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from chunkgate.chunking.syntax import Dialect, dialect_of, prose
 from chunkgate.model import Chunk
 from chunkgate.rules.base import FileContext, Finding
 
@@ -121,10 +122,16 @@ class LinkStats(NamedTuple):
 
 
 def check(file: FileContext) -> Iterator[Finding]:
+    dialect: Dialect | None = None
     for chunk in file.chunks:
         if chunk.language == "python":
             continue
-        stats = link_stats(_body(chunk))
+        body = _body(chunk)
+        if chunk.language == "markdown":
+            # Template syntax (a `{: .label }` line, a JSX tag) is neither prose nor a link.
+            dialect = dialect or dialect_of(file.path, file.config.chunking)
+            body = prose(body, dialect)
+        stats = link_stats(body)
         if stats is not None and stats.is_link_farm():
             yield Finding(
                 CODE,

@@ -72,8 +72,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from chunkgate.chunking.syntax import Dialect, dialect_of, may_hold_syntax, prose
 from chunkgate.model import Chunk
 from chunkgate.rules.base import FileContext, Finding
+from chunkgate.sizes import make_counter
 
 OVERSIZED = "CG201"
 UNDERSIZED = "CG202"
@@ -97,9 +99,12 @@ _NOUNS = {
 def check(file: FileContext) -> Iterator[Finding]:
     options = file.config.chunking
     unit = options.unit
+    dialect = dialect_of(file.path, options) if file.chunks[:1] and _markdown(file) else None
     for chunk in file.chunks:
         size = chunk.chars if unit == "chars" else chunk.tokens
         noun = _NOUNS[chunk.kind]
+        if dialect is not None and size >= options.min and may_hold_syntax(chunk.text, dialect):
+            size = min(size, _prose_size(chunk.text, dialect, file))
         if size > options.max:
             yield Finding(
                 OVERSIZED,
@@ -109,13 +114,29 @@ def check(file: FileContext) -> Iterator[Finding]:
                 chunk=chunk,
             )
         elif size < options.min:
+            whole = chunk.chars if unit == "chars" else chunk.tokens
+            shown = f"{size:,} {unit}" if size == whole else f"{size:,} {unit} of prose"
             yield Finding(
                 UNDERSIZED,
                 chunk.start_line,
-                f"{noun} is {size:,} {unit}, under size.min {options.min:,}",
+                f"{noun} is {shown}, under size.min {options.min:,}",
                 _undersized_fix(chunk),
                 chunk=chunk,
             )
+
+
+def _markdown(file: FileContext) -> bool:
+    return file.chunks[0].language == "markdown"
+
+
+def _prose_size(text: str, dialect: Dialect, file: FileContext) -> int:
+    """The size of a chunk without its template syntax, which is not prose (CG202)."""
+    kept = prose(text, dialect)
+    if len(kept) == len(text):
+        return len(text) if file.config.chunking.unit == "chars" else 1 << 62
+    if file.config.chunking.unit == "chars":
+        return len(kept)
+    return make_counter(file.config.chunking.tokenizer)(kept)
 
 
 def _oversized_fix(chunk: Chunk, *, split_classes: bool) -> str:

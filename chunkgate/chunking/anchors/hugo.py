@@ -29,6 +29,11 @@ _ATTRIBUTES = re.compile(r"[ \t]*\{([^{}\n]*)\}[ \t]*$")
 _ID = re.compile(r"(?:^|\s)#([^\s#.{}=]+)")
 
 
+def _lower(char: str) -> str:
+    # Go's unicode.ToLower maps one rune to one rune: "İ" is "i", not "i̇".
+    return char.lower()[:1]
+
+
 def _github(text: str, *, ascii_only: bool) -> str:
     if ascii_only:
         text = unicodedata.normalize("NFD", text)
@@ -42,8 +47,7 @@ def _github(text: str, *, ascii_only: bool) -> str:
         if char in "- ":
             out.append("-")
         elif char == "_" or char.isalpha() or char.isdecimal():
-            lower = char.lower()
-            out.append(lower if len(lower) == 1 else char)
+            out.append(_lower(char))
     return "".join(out)
 
 
@@ -55,7 +59,7 @@ def _blackfriday(text: str) -> str:
             if dash and out:
                 out.append("-")
             dash = False
-            out.append(char.lower())
+            out.append(_lower(char))
         else:
             dash = True
     return "".join(out)

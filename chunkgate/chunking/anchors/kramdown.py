@@ -28,8 +28,11 @@ from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY
 # kramdown's header ID: `{#id}` at the end of the heading text.
 _HEADER_ID = re.compile(r"[ \t]*\{#([A-Za-z][\w:-]*)\}[ \t]*$")
 # A block IAL naming an id: `{: #id .class key="v"}` alone on a line.
-_IAL_ID = re.compile(r"[ \t]{0,3}\{:[ \t]*(?:[^{}\n]*?[ \t])?#([A-Za-z][\w:-]*)(?=[ \t}])[^{}\n]*\}[ \t]*")
+_IAL_ID = re.compile(
+    r"[ \t]{0,3}\{:[ \t]*(?:[^{}\n]*?[ \t])?#([A-Za-z][\w:-]*)(?=[ \t}])[^{}\n]*\}[ \t]*"
+)
 _DASHES = re.compile(r"-{2,3}")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _NOT_BASIC = re.compile(r"[^a-zA-Z0-9 -]")
 _LEADING_NON_LETTERS = re.compile(r"^[^a-zA-Z]+")
 
@@ -37,7 +40,11 @@ _LEADING_NON_LETTERS = re.compile(r"^[^a-zA-Z]+")
 class _GfmTable(dict[int, "int | None"]):
     """``str.translate`` table of kramdown-parser-gfm's ``[^\\p{Word}\\- \\t]``, filled lazily."""
 
-    _KEPT: ClassVar[frozenset[str]] = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Pc"})
+    # Onigmo's \p{Word}: Alphabetic (letters and letter numbers such as "Ⅷ"), marks,
+    # decimal digits and connector punctuation.
+    _KEPT: ClassVar[frozenset[str]] = frozenset(
+        {"Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Mn", "Mc", "Me", "Nd", "Pc"}
+    )
 
     def __missing__(self, code: int) -> int | None:
         char = chr(code)
@@ -61,10 +68,21 @@ def explicit_below(line: str) -> str | None:
 
 
 def gfm_slug(text: str, raw: str = "") -> str:
-    if "--" in text and "`" not in raw:
-        # Typographic dashes (code spans keep theirs, so only without one).
-        text = _DASHES.sub("", text)
+    if "--" in text:
+        text = _without_dashes(text, raw)
     return text.lower().translate(_TABLE)
+
+
+def _without_dashes(text: str, raw: str) -> str:
+    """``text`` without the ``--`` and ``---`` that kramdown makes typographic dashes:
+    all but those inside code spans (found in the heading's source)."""
+    kept = [m.group(2).strip(" ") for m in _CODE_SPAN.finditer(raw) if "--" in m.group(2)]
+    for index, code in enumerate(kept):
+        text = text.replace(code, f"\0{index}\0", 1)
+    text = _DASHES.sub("", text)
+    for index, code in enumerate(kept):
+        text = text.replace(f"\0{index}\0", code, 1)
+    return text
 
 
 def basic_slug(raw: str) -> str:

@@ -62,17 +62,15 @@ def unique(identity: str, used: set[str]) -> str:
     """Python-Markdown's ``toc.unique``: ``_1``, ``_2``, ... until unused."""
     while identity in used or not identity:
         counted = _COUNTED.match(identity)
-        if counted:
-            identity = f"{counted.group(1)}_{int(counted.group(2)) + 1}"
-        else:
-            identity = f"{identity}_1"
+        base, number = (counted.group(1), int(counted.group(2))) if counted else (identity, 0)
+        identity = f"{base}_{number + 1}"
     used.add(identity)
     return identity
 
 
 def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Anchor]:
     # toc reads the text with its whitespace collapsed (toc.strip_tags).
-    texts = [" ".join(h.text.split()) if "\n" in h.text else h.text for h in headings]
+    texts = [" ".join(h.text.split()) for h in headings]
     split = [split_explicit_id(text) if style.attributes else (text, None) for text in texts]
     used = {explicit for _, explicit in split if explicit}
     return [
