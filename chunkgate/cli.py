@@ -134,7 +134,10 @@ def chunks(
         # jobs) and written as they come: a corpus's chunks are never all held.
         write_chunks(chunked(functools.partial(json_lines, text=with_text)), fmt, out, text=True)
     elif not quiet or fmt == "json":
-        write_chunks(chunked(whole), fmt, out, text=with_text)
+        from chunkgate.chunking.markdown import anchors_shown
+
+        shown = functools.partial(anchors_shown, config.chunking)
+        write_chunks(chunked(whole), fmt, out, text=with_text, anchors=shown)
     else:
         for _ in chunked(whole):  # still chunk every file, to report the ones that fail
             pass

@@ -12,12 +12,14 @@ import posixpath
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn, TypeVar, cast
 
-from chunkgate import configcache, git, languages, rules
+from chunkgate import configcache, git, languages, rules, sites
+from chunkgate.chunking.anchors import SETTINGS as ANCHOR_SETTINGS
+from chunkgate.chunking.anchors import Site
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.errors import ConfigError
 from chunkgate.patterns import PathPatterns
@@ -122,7 +124,8 @@ def load_config(start: Path | None = None, *, config_path: Path | None = None) -
     begin = (start or Path.cwd()).resolve()
     if not begin.is_dir():
         begin = begin.parent
-    root = git.find_root(begin) or begin
+    found_root = git.find_root(begin)
+    root = found_root or begin
     source: Path | None
     if config_path is not None:
         source = config_path.resolve()
@@ -131,9 +134,18 @@ def load_config(start: Path | None = None, *, config_path: Path | None = None) -
         data = _read_explicit(source)
     else:
         source, data = _discover(root)
-    if data is None:
-        return Config(root=root, source=source)
-    return _Validator(source, root).build(data)
+    config = Config(root=root, source=source)
+    if data is not None:
+        config = _Validator(source, root).build(data)
+    return _with_sites(config, lambda: sites.working_tree_sites(root, git=found_root is not None))
+
+
+def _with_sites(config: Config, find: Callable[[], tuple[Site, ...]]) -> Config:
+    """``config`` with the site generators of its tree (markdown.anchors: auto uses them)."""
+    found = find()
+    if not found:
+        return config
+    return replace(config, chunking=replace(config.chunking, sites=found))
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -160,12 +172,24 @@ def _discover(root: Path) -> tuple[Path | None, object]:
     return None, None
 
 
-def load_config_at(root: Path, reader: Callable[[str], bytes | None], *, label: str) -> Config:
+def load_config_at(
+    root: Path,
+    reader: Callable[[str], bytes | None],
+    *,
+    label: str,
+    paths: Iterable[str] = (),
+) -> Config:
     """The configuration committed in one revision's tree, validated like ``load_config``.
 
-    ``reader(name)`` returns the bytes of the root-level file ``name`` in that
-    tree, or None; ``label`` (e.g. ``"HEAD~1"``) prefixes file names in errors.
+    ``reader(name)`` returns the bytes of the file ``name`` in that tree, or
+    None; ``label`` (e.g. ``"HEAD~1"``) prefixes file names in errors; ``paths``
+    are the tree's files, where its site generators' configs are looked for.
     """
+    config = _load_config_at(root, reader, label=label)
+    return _with_sites(config, lambda: sites.find_sites(paths, reader))
+
+
+def _load_config_at(root: Path, reader: Callable[[str], bytes | None], *, label: str) -> Config:
     found = [(name, raw) for name in YAML_NAMES if (raw := reader(name)) is not None]
     if len(found) > 1:
         raise ConfigError(f"{label}: both {YAML_NAMES[0]} and {YAML_NAMES[1]} exist; keep one")
@@ -393,10 +417,13 @@ class _Validator:
         tokenizer = top.get("tokenizer", defaults.tokenizer)
         if not isinstance(tokenizer, str) or not _TOKENIZER.fullmatch(tokenizer):
             self.wrong("tokenizer", tokenizer, "'estimate' or 'tiktoken:<encoding>'")
-        markdown = self.table("markdown", top.get("markdown", {}), ("split_level",))
+        markdown = self.table("markdown", top.get("markdown", {}), ("split_level", "anchors"))
         level = markdown.get("split_level", defaults.split_level)
         if type(level) is not int or not 1 <= level <= 6:
             self.wrong("markdown.split_level", level, "an integer from 1 to 6")
+        anchors = markdown.get("anchors", defaults.anchors)
+        if anchors != "auto" and anchors not in ANCHOR_SETTINGS:
+            self.wrong("markdown.anchors", anchors, f"auto, {', '.join(ANCHOR_SETTINGS)}")
         python = self.table("python", top.get("python", {}), ("split_classes",))
         split_classes = self.boolean(
             "python.split_classes", python.get("split_classes", defaults.split_classes)
@@ -410,6 +437,7 @@ class _Validator:
                 split_level=level,
                 split_classes=split_classes,
                 tokenizer=tokenizer,
+                anchors=anchors,
             )
         except ValueError as exc:  # pragma: no cover - every case is caught above
             self.fail(str(exc))
@@ -495,6 +523,8 @@ tokenizer: estimate
 
 markdown:
   split_level: 6    # headings at levels 1..split_level start a new chunk
+  anchors: auto     # heading IDs as the site generator found in the tree makes them,
+                    # else GitHub's; or github, mkdocs, kramdown, hugo, docusaurus, starlight
 
 python:
   split_classes: true   # split a class larger than size.max into its head and methods

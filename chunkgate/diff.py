@@ -232,7 +232,7 @@ def _revision_side(
     if config_path is not None:
         config = load_config(root, config_path=config_path)
     else:
-        config = load_config_at(root, read, label=name)
+        config = load_config_at(root, read, label=name, paths=tree)
     files: dict[str, str | None] = {p: b for p, b in tree.items() if config.selects(p)}
     return _Side(config, files, read)
 

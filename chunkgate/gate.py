@@ -27,6 +27,7 @@ from pathlib import Path
 
 from chunkgate import git
 from chunkgate.chunking import CHUNKING_VERSION, chunk_bytes
+from chunkgate.chunking.base import anchor_settings  # issue 14: named in CG401
 from chunkgate.config import Config
 from chunkgate.corpus import Selection, in_background, select_files
 from chunkgate.errors import ManifestError, UnreadableError
@@ -237,7 +238,8 @@ class _Gate:
                 stale_manifest_violation(
                     config,
                     f"{config.manifest} was written with other chunking settings "
-                    "(size, tokenizer, markdown, python options or chunkgate version)",
+                    "(size, tokenizer, markdown, python options, heading anchors or chunkgate "
+                    f"version); heading anchors now: {anchor_settings(config.chunking)}",
                 )
             )
         baseline = self.load_baseline(current)

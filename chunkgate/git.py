@@ -450,3 +450,9 @@ class BlobReader:
         assert proc.stdin is not None
         assert proc.stdout is not None
         return proc.stdin, proc.stdout
+
+
+def matching_paths(root: Path, pathspecs: Sequence[str]) -> list[str]:
+    """Tracked and untracked, not ignored, files matching ``pathspecs`` (magic allowed)."""
+    args = ("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *pathspecs)
+    return sorted(set(_records(_run(root, *args))))

@@ -90,7 +90,8 @@ def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading
         if languages.language_for(path).outline is None:
             continue
         try:
-            yield outline_bytes((config.root / path).read_bytes(), path)
+            data = (config.root / path).read_bytes()
+            yield outline_bytes(data, path, options=config.chunking)
         except UnreadableError as exc:
             yield Failure(path, exc.reason)
         except OSError as exc:

@@ -96,6 +96,7 @@ class Heading(NamedTuple):
     text: str
     line: int
     id: str
+    anchors: str = "github"  # the anchor flavour in force and why: "mkdocs (docs/mkdocs.yml)"
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -104,6 +105,7 @@ class Heading(NamedTuple):
             "text": self.text,
             "line": self.line,
             "id": self.id,
+            "anchors": self.anchors,
         }
 
 

@@ -1,27 +1,29 @@
-"""The Markdown heading tree of a file (``chunkgate outline``)."""
+"""The heading tree of a file (``chunkgate outline``)."""
 
 from __future__ import annotations
 
 from chunkgate import languages
 from chunkgate.chunking import context_for
-from chunkgate.chunking.base import DEFAULT_OPTIONS
+from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkOptions
 from chunkgate.model import Heading
 from chunkgate.source import decode
 
 
-def outline_text(text: str, path: str = "<text>.md") -> list[Heading]:
+def outline_text(
+    text: str, path: str = "<text>.md", *, options: ChunkOptions | None = None
+) -> list[Heading]:
     """The top-level headings of ``text`` (Markdown unless ``path`` says otherwise) with
     their rendered text and chunk ID; a language without headings has none."""
-    language = languages.language_for(path)
-    outliner = languages.outliner(language)
+    outliner = languages.outliner(languages.language_for(path))
     if outliner is None:
         return []
-    return outliner(context_for(text, path, options=DEFAULT_OPTIONS))
+    return outliner(context_for(text, path, options=options or DEFAULT_OPTIONS))
 
 
-def outline_bytes(data: bytes, path: str) -> list[Heading]:
-    """Like ``outline_text`` for a file's bytes; files of languages without headings have none."""
+def outline_bytes(data: bytes, path: str, *, options: ChunkOptions | None = None) -> list[Heading]:
+    """Like ``outline_text`` for a file's bytes."""
     language = languages.language_for(path)
     if language.outline is None:
         return []
-    return outline_text(decode(data, path, python=language.encoding == "python"), path)
+    text = decode(data, path, python=language.encoding == "python")
+    return outline_text(text, path, options=options)

@@ -27,7 +27,9 @@ __all__ = [
 
 # Bump whenever the chunkers' output (boundaries, IDs, sizes, hashes) changes
 # for the same input: the manifest records it, so old manifests are rebuilt.
-CHUNKING_VERSION = 2  # 2: a setext heading whose text starts with '#' ends at its underline
+# 2: a setext heading whose text starts with '#' ends at its underline
+# 3: anchor flavours of site generators; template syntax is not a body (issue 14)
+CHUNKING_VERSION = 3
 
 
 class ChunkedFile(NamedTuple):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from chunkgate.chunking.anchors import SETTINGS, Site, describe_settings, settings_key
 from chunkgate.model import Chunk, Problem
 from chunkgate.sizes import TokenCounter, measure
 
@@ -24,6 +25,8 @@ class ChunkOptions:
     split_level: int = 6
     split_classes: bool = True
     tokenizer: str = "estimate"
+    anchors: str = "auto"  # markdown.anchors: "auto" or a key of anchors.SETTINGS
+    sites: tuple[Site, ...] = ()  # the site generators found in the repository (chunkgate.sites)
 
     def __post_init__(self) -> None:
         if self.max < 1:
@@ -39,14 +42,22 @@ class ChunkOptions:
             )
         if not 1 <= self.split_level <= 6:
             raise ValueError(f"markdown.split_level must be 1-6, got {self.split_level}")
+        if self.anchors != "auto" and self.anchors not in SETTINGS:
+            raise ValueError(f"markdown.anchors must be auto or one of {', '.join(SETTINGS)}")
 
     def fingerprint(self) -> str:
         """A stable string of every option that changes chunk boundaries, sizes or IDs."""
         return (
             f"unit={self.unit};max={self.max};min={self.min};overlap={self.overlap};"
             f"split_level={self.split_level};split_classes={int(self.split_classes)};"
-            f"tokenizer={self.tokenizer}"
+            f"tokenizer={self.tokenizer};anchors={settings_key(self.anchors, self.sites)}"
         )
+
+
+def anchor_settings(options: ChunkOptions) -> str:
+    """The heading anchor settings in a few readable words (``markdown.anchors`` and the
+    sites found): ``mkdocs (docs/mkdocs.yml) for docs/, github elsewhere``."""
+    return describe_settings(options.anchors, options.sites)
 
 
 # The options of a call that names none (made once: a frozen dataclass is slow to build).

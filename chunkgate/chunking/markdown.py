@@ -10,7 +10,13 @@ child, and adding text or a subsection under a bare heading changes no chunk
 ID. (A file of headings alone, like an empty file, has no chunks.) Likewise a
 preamble of HTML comments only (a ``chunkgate: disable`` or linter comment)
 opens the first section's chunk instead of making a chunk of its own (and a
-file of comments and headings alone has no chunks).
+file of comments and headings alone has no chunks). Template and directive
+syntax (``syntax``) is not a body either: a heading whose body is only a
+``{{< shortcode >}}`` or ``{: .class}`` line opens the next chunk, and a
+preamble of MDX imports opens the first section's chunk.
+
+Heading identities come from the anchor flavour of the site that publishes
+the file (``anchors``, ``ChunkOptions.anchors`` and ``sites``).
 """
 
 from __future__ import annotations
@@ -19,16 +25,21 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from chunkgate.chunking import cmark
+from chunkgate.chunking import cmark, syntax
+from chunkgate.chunking.anchors import AnchorStyle, HeadingSource, anchors, style_of
 from chunkgate.chunking.base import BLANK_CHARS as _BLANK
-from chunkgate.chunking.base import ChunkContext, Chunked, suppressions
+from chunkgate.chunking.base import ChunkContext, Chunked, ChunkOptions, suppressions
 from chunkgate.chunking.frontmatter import FrontMatter, parse_front_matter
-from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY, Slugger, split_explicit_id
+from chunkgate.chunking.syntax import Dialect
 from chunkgate.model import Chunk, Heading
 
 PREAMBLE_IDENTITY = "~preamble"
 _NO_CODES: frozenset[str] = frozenset()
 _COMMENTS = re.compile(r"(?:[ \t\n]*<!--(?:(?!-->).)*-->)+[ \t\n]*", re.DOTALL)
+_ATX_OPENING = re.compile(r" {0,3}#{1,6}(?=[ \t]|$)")
+_ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+# The flavours that read a heading's source as well as its rendered text.
+_READ_SOURCE = frozenset({"kramdown", "hugo"})
 
 
 class _Heading(NamedTuple):
@@ -40,34 +51,74 @@ class _Heading(NamedTuple):
     nested: bool
 
 
+def file_style(options: ChunkOptions, path: str) -> tuple[AnchorStyle, Dialect]:
+    """The anchor style and template dialect of the Markdown file at ``path``."""
+    return style_of(path, options.anchors, options.sites)[0], syntax.dialect_of(path, options)
+
+
 def headings(ctx: ChunkContext) -> tuple[FrontMatter | None, list[_Heading]]:
     """Every heading of the file with its rendered text and identity, in order."""
+    return _headings(ctx, file_style(ctx.options, ctx.path)[0])
+
+
+def _headings(ctx: ChunkContext, style: AnchorStyle) -> tuple[FrontMatter | None, list[_Heading]]:
     front = parse_front_matter(ctx.lines)
     text = ctx.text
     if front:
         # Blank out the front matter so that cmark's line numbers stay the file's.
         text = "\n" * front.lines + text.split("\n", front.lines)[-1]
-    slug = Slugger().slug
-    out: list[_Heading] = []
-    for level, first, last, content, nested in cmark.headings(text, ctx.lines):
-        rendered, explicit = split_explicit_id(content)
-        # Every heading takes its place in GitHub's numbering, also the ones
-        # with an explicit id, whose `{#id}` GitHub shows as text.
-        github = slug(content)
-        if "\n" in rendered:
-            rendered = rendered.replace("\n", " ")
-        identity = explicit or github or EMPTY_SLUG_IDENTITY
-        out.append(_Heading(level, first - 1, last - 1, rendered.strip(" "), identity, nested))
-    return front, out
+    lines = ctx.lines
+    found = cmark.headings(text, lines)
+    read_source = style.flavour in _READ_SOURCE
+    sources = []
+    for _, first, last, rendered, nested in found:
+        raw = (
+            _source(lines, first, last, nested, rendered) if read_source or "{" in rendered else ""
+        )
+        shown = rendered
+        if "{" in rendered:
+            raw, shown = syntax.strip_inline(raw, rendered)
+        below = lines[last] if read_source and last < len(lines) else ""
+        sources.append(HeadingSource(shown, raw, below))
+    made = anchors(sources, style)
+    return front, [
+        _Heading(level, first - 1, last - 1, _shown(anchor.text), anchor.identity, nested)
+        for (level, first, last, _, nested), anchor in zip(found, made, strict=True)
+    ]
+
+
+def _shown(text: str) -> str:
+    # A setext heading's soft line breaks show as spaces.
+    return (text.replace("\n", " ") if "\n" in text else text).strip(" ")
+
+
+def _source(lines: Sequence[str], first: int, last: int, nested: bool, text: str) -> str:
+    """A heading's source text: ATX markers or the setext underline removed (1-based lines)."""
+    if nested:
+        return text  # inside a list or quote: the line holds their markers too
+    opening = _ATX_OPENING.match(lines[first - 1]) if first == last else None
+    if opening is None:
+        return "\n".join(line.strip(" \t") for line in lines[first - 1 : last - 1])
+    line = lines[first - 1][opening.end() :]
+    if "#" in line:
+        line = _ATX_CLOSING.sub("", line)
+    return line.strip(" \t")
 
 
 def outline(ctx: ChunkContext) -> list[Heading]:
-    _, found = headings(ctx)
+    style = file_style(ctx.options, ctx.path)[0]
+    _, found = _headings(ctx, style)
+    shown = style.describe()
     return [
-        Heading(ctx.path, h.level, h.text, h.first + 1, f"{ctx.path}#{h.identity}")
+        Heading(ctx.path, h.level, h.text, h.first + 1, f"{ctx.path}#{h.identity}", shown)
         for h in found
         if not h.nested
     ]
+
+
+def anchors_shown(options: ChunkOptions, path: str) -> str:
+    """The anchor flavour of a file and why, as ``outline`` and ``chunks`` show it."""
+    return file_style(options, path)[0].describe()
 
 
 def chunk(ctx: ChunkContext) -> Chunked:
@@ -75,10 +126,11 @@ def chunk(ctx: ChunkContext) -> Chunked:
 
 
 def chunk_markdown(ctx: ChunkContext) -> list[Chunk]:
-    front, found = headings(ctx)
+    style, dialect = file_style(ctx.options, ctx.path)
+    front, found = _headings(ctx, style)
     split_level = ctx.options.split_level
     sections = [h for h in found if not h.nested and h.level <= split_level]
-    return _chunks(ctx, front, sections)
+    return _chunks(ctx, front, sections, dialect)
 
 
 class _Span(NamedTuple):
@@ -90,13 +142,16 @@ class _Span(NamedTuple):
     path: tuple[str, ...]
 
 
-def _spans(lines: Sequence[str], start: int, sections: list[_Heading]) -> list[_Span]:
+def _spans(
+    lines: Sequence[str], start: int, sections: list[_Heading], dialect: Dialect
+) -> list[_Span]:
     """Group lines into chunks; headings with no body of their own join the next chunk."""
     spans: list[_Span] = []
     preamble = _trim(lines, start, sections[0].first if sections else len(lines))
     waiting: list[_Heading] = []  # body-less headings, to open the next chunk
-    opening: int | None = None  # a preamble of HTML comments only opens the first chunk
-    if preamble and _only_comments(lines[preamble[0] : preamble[1] + 1]):
+    waiting_end = 0  # the last line they hold (a body of syntax only)
+    opening: int | None = None  # a preamble of comments or syntax only opens the first chunk
+    if preamble and not _has_prose(lines, preamble[0], preamble[1], dialect, comments=True):
         opening = preamble[0]  # with no section at all, there is nothing to embed
     elif preamble:
         spans.append(_Span(None, preamble[0], preamble[1], ()))
@@ -110,8 +165,9 @@ def _spans(lines: Sequence[str], start: int, sections: list[_Heading]) -> list[_
         levels.append(heading.level)
         titles.append(heading.text)
         body = _trim(lines, heading.last + 1, end)
-        if body is None:
+        if body is None or not _has_prose(lines, body[0], body[1], dialect):
             waiting.append(heading)
+            waiting_end = heading.last if body is None else body[1]
             continue
         first = waiting[0].first if waiting else heading.first
         if opening is not None:
@@ -121,11 +177,13 @@ def _spans(lines: Sequence[str], start: int, sections: list[_Heading]) -> list[_
     if waiting and spans:
         # Body-less headings at the end close the chunk before them. A file of
         # headings alone has nothing to embed, and no chunks.
-        spans[-1] = spans[-1]._replace(last=waiting[-1].last)
+        spans[-1] = spans[-1]._replace(last=waiting_end)
     return spans
 
 
-def _chunks(ctx: ChunkContext, front: FrontMatter | None, sections: list[_Heading]) -> list[Chunk]:
+def _chunks(
+    ctx: ChunkContext, front: FrontMatter | None, sections: list[_Heading], dialect: Dialect
+) -> list[Chunk]:
     lines = ctx.lines
     make = ctx.make
     title = front.title if front else None
@@ -133,7 +191,7 @@ def _chunks(ctx: ChunkContext, front: FrontMatter | None, sections: list[_Headin
     # Suppression comments are rare: most files need no look above each chunk.
     comments = "chunkgate:" in ctx.text
     chunks: list[Chunk] = []
-    for heading, first, last, path in _spans(lines, front.lines if front else 0, sections):
+    for heading, first, last, path in _spans(lines, front.lines if front else 0, sections, dialect):
         if heading is None:
             chunk = make(
                 PREAMBLE_IDENTITY,
@@ -162,9 +220,23 @@ def _chunks(ctx: ChunkContext, front: FrontMatter | None, sections: list[_Headin
     return chunks
 
 
-def _only_comments(lines: Sequence[str]) -> bool:
-    """Whether these lines hold nothing but HTML comments (nothing to embed)."""
-    return _COMMENTS.fullmatch("\n".join(lines)) is not None
+def _has_prose(
+    lines: Sequence[str], first: int, last: int, dialect: Dialect, *, comments: bool = False
+) -> bool:
+    """Whether the 0-based lines ``first..last`` (non-blank at both ends) hold anything to
+    embed: not only template syntax, nor (with ``comments``) HTML comments."""
+    if comments and _COMMENTS.fullmatch("\n".join(lines[first : last + 1])):
+        return False
+    opens_comment = comments and lines[first].lstrip(_BLANK).startswith("<!--")
+    if not opens_comment and not syntax.may_be_syntax(lines[first], dialect):
+        return True  # the common case: a body that starts with prose
+    block = lines[first : last + 1]
+    flags = syntax.syntax_lines(block, dialect)
+    rest = [line for line, flag in zip(block, flags, strict=True) if not flag]
+    text = "\n".join(rest)
+    if comments:
+        return _COMMENTS.fullmatch(text) is None and bool(text.strip(_BLANK + "\n"))
+    return bool(text.strip(_BLANK + "\n"))
 
 
 def _trim(lines: Sequence[str], start: int, end: int) -> tuple[int, int] | None:

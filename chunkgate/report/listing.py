@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO
 
+from chunkgate import languages
 from chunkgate.chunking import ChunkedFile
 from chunkgate.model import Chunk, Heading
 from chunkgate.report.console import make_console
@@ -19,30 +20,67 @@ def dump_json(value: object) -> str:
 
 
 def write_chunks(
-    files: Iterable[ChunkedFile | str], fmt: str, stream: IO[str], *, text: bool
+    files: Iterable[ChunkedFile | str],
+    fmt: str,
+    stream: IO[str],
+    *,
+    text: bool,
+    anchors: Callable[[str], str] | None = None,
 ) -> None:
     """Write the chunks in one of ``formats.CHUNKS``'s formats (not ``auto``). For
     ``jsonl``, ``files`` may hold each file's lines already rendered (``json_lines``, made
-    where the file was chunked); the other formats need every chunk first."""
-    CHUNKS.writer(fmt)(files, stream, text=text)
+    where the file was chunked); the other formats need every chunk first.
+    ``anchors(path)`` says which anchor flavour a Markdown file's IDs follow, and why."""
+    CHUNKS.writer(fmt)(files, stream, text=text, anchors=anchors)
 
 
-def write_jsonl_chunks(files: Iterable[ChunkedFile | str], stream: IO[str], *, text: bool) -> None:
+def write_jsonl_chunks(
+    files: Iterable[ChunkedFile | str], stream: IO[str], *, text: bool, **_: object
+) -> None:
     for file in files:
         stream.write(file if isinstance(file, str) else json_lines(file, text=text))
 
 
-def write_json_chunks(files: Iterable[ChunkedFile], stream: IO[str], *, text: bool) -> None:
+def write_json_chunks(
+    files: Iterable[ChunkedFile], stream: IO[str], *, text: bool, **_: object
+) -> None:
     chunks = [chunk.to_dict(text=text) for file in files for chunk in file.chunks]
     stream.write(dump_json(chunks) + "\n")
 
 
-def write_rich_chunks(files: Iterable[ChunkedFile], stream: IO[str], *, text: bool) -> None:
-    _rich_chunks(list(files), stream, text=text)
+def write_rich_chunks(
+    files: Iterable[ChunkedFile],
+    stream: IO[str],
+    *,
+    text: bool,
+    anchors: Callable[[str], str] | None = None,
+) -> None:
+    _rich_chunks(list(files), stream, text=text, anchors=anchors)
 
 
-def write_text_chunks(files: Iterable[ChunkedFile], stream: IO[str], *, text: bool) -> None:
+def write_text_chunks(
+    files: Iterable[ChunkedFile],
+    stream: IO[str],
+    *,
+    text: bool,
+    anchors: Callable[[str], str] | None = None,
+) -> None:
+    files = list(files)
     _plain_chunks([chunk for file in files for chunk in file.chunks], stream, text=text)
+    _plain_anchors(files, stream, anchors)
+
+
+def _plain_anchors(
+    files: Sequence[ChunkedFile], stream: IO[str], anchors: Callable[[str], str] | None
+) -> None:
+    # After the table, so that its columns stay the first lines a script reads.
+    if anchors is None:
+        return
+    shown = {file.path: anchors(file.path) for file in files if languages.get(file.language).markup}
+    for flavour in dict.fromkeys(shown.values()):
+        paths = [path for path, value in shown.items() if value == flavour]
+        where = paths[0] if len(paths) == 1 else f"{len(paths)} Markdown files"
+        stream.write(f"anchors: {flavour} for {where}\n")
 
 
 def json_lines(file: ChunkedFile, *, text: bool) -> str:
@@ -105,12 +143,28 @@ def _plain_chunks(chunks: Sequence[Chunk], stream: IO[str], *, text: bool) -> No
             stream.write("".join(f"    {line}\n" for line in chunk.text.split("\n")))
 
 
-def _rich_chunks(files: Sequence[ChunkedFile], stream: IO[str], *, text: bool) -> None:
+def _rich_chunks(
+    files: Sequence[ChunkedFile],
+    stream: IO[str],
+    *,
+    text: bool,
+    anchors: Callable[[str], str] | None = None,
+) -> None:
     from rich.table import Table
 
     console = make_console(stream)
     for file in files:
-        table = Table(title=file.path, title_justify="left", show_edge=False, expand=False)
+        caption = None
+        if anchors is not None and languages.get(file.language).markup:
+            caption = f"anchors: {anchors(file.path)}"
+        table = Table(
+            title=file.path,
+            title_justify="left",
+            caption=caption,
+            caption_justify="left",
+            show_edge=False,
+            expand=False,
+        )
         table.add_column("identity", style="cyan", no_wrap=True)
         table.add_column("kind")
         table.add_column("lines", justify="right")
@@ -155,7 +209,10 @@ def write_rich_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -
     console = make_console(stream)
     for outline in outlines:
         if outline:
-            console.print(f"[bold]{escape(outline[0].path)}[/bold]")
+            console.print(
+                f"[bold]{escape(outline[0].path)}[/bold]  "
+                f"[dim]anchors: {escape(outline[0].anchors)}[/dim]"
+            )
         for heading in outline:
             indent = "  " * heading.level
             console.print(
@@ -167,7 +224,7 @@ def write_rich_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -
 def write_text_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None:
     for outline in outlines:
         if outline:
-            stream.write(f"{outline[0].path}\n")
+            stream.write(f"{outline[0].path}  anchors: {outline[0].anchors}\n")
         for heading in outline:
             anchor = heading.id.partition("#")[2]
             stream.write(f"{'  ' * heading.level}{heading.text}  #{anchor}  :{heading.line}\n")

@@ -53,6 +53,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from chunkgate import languages
+from chunkgate.chunking.syntax import Dialect, dialect_of, prose
 from chunkgate.model import Chunk
 from chunkgate.rules.base import FileContext, Finding, Rule
 
@@ -131,10 +132,17 @@ class LinkStats(NamedTuple):
 
 
 def check(file: FileContext) -> Iterator[Finding]:
+    dialect: Dialect | None = None
     for chunk in file.chunks:
-        if languages.get(chunk.language).code:
+        language = languages.get(chunk.language)
+        if language.code:
             continue
-        stats = link_stats(_body(chunk))
+        body = _body(chunk)
+        if language.markup:
+            # Template syntax (a `{: .label }` line, a JSX tag) is neither prose nor a link.
+            dialect = dialect or dialect_of(file.path, file.config.chunking)
+            body = prose(body, dialect)
+        stats = link_stats(body)
         if stats is not None and stats.is_link_farm():
             yield Finding(
                 CODE,

@@ -73,8 +73,10 @@ import re
 from collections.abc import Iterator
 
 from chunkgate import languages
+from chunkgate.chunking.syntax import Dialect, dialect_of, may_hold_syntax, prose
 from chunkgate.model import Chunk
 from chunkgate.rules.base import FileContext, Finding, Rule
+from chunkgate.sizes import make_counter
 
 RULES = (
     Rule("CG201", "oversized", "error", "a chunk exceeds size.max", priority=40),
@@ -91,6 +93,7 @@ _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 def check(file: FileContext) -> Iterator[Finding]:
     options = file.config.chunking
     unit = options.unit
+    dialect = dialect_of(file.path, options) if file.chunks[:1] and _markdown(file) else None
     for chunk in file.chunks:
         size = chunk.chars if unit == "chars" else chunk.tokens
         noun = languages.get(chunk.language).noun(chunk.kind)
@@ -102,14 +105,37 @@ def check(file: FileContext) -> Iterator[Finding]:
                 _oversized_fix(chunk, split_classes=options.split_classes),
                 chunk=chunk,
             )
+            continue
+        # Template syntax (a shortcode, a JSX tag) is embedded but is not prose: a
+        # section of a heading and a shortcode has nothing to answer a question with.
+        if dialect is not None and size >= options.min and may_hold_syntax(chunk.text, dialect):
+            prose_size = _prose_size(chunk.text, dialect, file)
+            if prose_size < options.min:
+                yield _undersized(chunk, noun, f"{prose_size:,} {unit} of prose", options.min)
         elif size < options.min:
-            yield Finding(
-                UNDERSIZED,
-                chunk.start_line,
-                f"{noun} is {size:,} {unit}, under size.min {options.min:,}",
-                _undersized_fix(chunk),
-                chunk=chunk,
-            )
+            yield _undersized(chunk, noun, f"{size:,} {unit}", options.min)
+
+
+def _undersized(chunk: Chunk, noun: str, size: str, minimum: int) -> Finding:
+    return Finding(
+        UNDERSIZED,
+        chunk.start_line,
+        f"{noun} is {size}, under size.min {minimum:,}",
+        _undersized_fix(chunk),
+        chunk=chunk,
+    )
+
+
+def _markdown(file: FileContext) -> bool:
+    return languages.get(file.chunks[0].language).markup
+
+
+def _prose_size(text: str, dialect: Dialect, file: FileContext) -> int:
+    """The size of a chunk without its template syntax, which is not prose (CG202)."""
+    kept = prose(text, dialect)
+    if file.config.chunking.unit == "chars":
+        return len(kept)
+    return make_counter(file.config.chunking.tokenizer)(kept)
 
 
 def _oversized_fix(chunk: Chunk, *, split_classes: bool) -> str:

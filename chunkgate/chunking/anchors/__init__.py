@@ -1,0 +1,152 @@
+"""Heading anchors as the site that publishes a page makes them (SPEC §2).
+
+A flavour turns a document's headings into identities, all at once: some
+generators number repeats across the whole page (``-1`` or ``_1``), and
+MkDocs first reserves every explicit ID. Each flavour is a pure function in
+its own module, looked up in ``FLAVOURS`` by name and imported when first
+used, so a hook run on GitHub-flavoured files loads none of the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+
+class AnchorStyle(NamedTuple):
+    """How one site makes heading anchors, and why chunkgate thinks so."""
+
+    flavour: str = "github"  # a key of FLAVOURS
+    variant: str = ""  # the flavour's own setting: MkDocs' slugify, Hugo's autoHeadingIDType
+    separator: str = "-"  # MkDocs toc's separator
+    attributes: bool = True  # whether `{#id}` after a heading's text sets its ID
+    source: str = ""  # the generator config or setting it comes from ("" for the default)
+
+    def key(self) -> str:
+        """Everything that changes IDs, for the chunking fingerprint (not ``source``)."""
+        return f"{self.flavour}:{self.variant}:{self.separator}:{int(self.attributes)}"
+
+    def describe(self) -> str:
+        """``mkdocs (docs/mkdocs.yml)``: what ``outline`` and ``chunks`` show."""
+        name = self.flavour
+        if self.variant and self.variant != DEFAULT_VARIANTS.get(self.flavour):
+            name = f"{name} {self.variant}"
+        if self.separator != "-":
+            name = f"{name} separator={self.separator!r}"
+        return f"{name} ({self.source})" if self.source else name
+
+
+class HeadingSource(NamedTuple):
+    """One heading as a flavour sees it: template syntax already removed."""
+
+    text: str  # rendered plain text (markup removed, entities decoded, soft breaks kept)
+    raw: str  # the source text: ATX markers or setext underline removed, lines joined by "\n"
+    below: str = ""  # the line below the heading (kramdown's block attribute list)
+
+
+class Anchor(NamedTuple):
+    text: str  # the heading text shown and kept in heading paths (an explicit ID removed)
+    identity: str
+
+
+Flavour = Callable[[Sequence[HeadingSource], AnchorStyle], list[Anchor]]
+
+DEFAULT_STYLE = AnchorStyle()
+DEFAULT_VARIANTS = {"mkdocs": "toc", "hugo": "github", "kramdown": "gfm"}
+_MODULES = {
+    "github": "github",
+    "mkdocs": "mkdocs",
+    "kramdown": "kramdown",
+    "hugo": "hugo",
+    "docusaurus": "slugger",
+    "starlight": "slugger",
+}
+FLAVOURS = tuple(_MODULES)
+_loaded: dict[str, Flavour] = {}
+
+
+def flavour(name: str) -> Flavour:
+    found = _loaded.get(name)
+    if found is None:
+        module = importlib.import_module(f"{__name__}.{_MODULES[name]}")
+        found = _loaded[name] = module.anchors
+    return found
+
+
+def anchors(headings: Sequence[HeadingSource], style: AnchorStyle = DEFAULT_STYLE) -> list[Anchor]:
+    """The text and identity of every heading of one document, in order."""
+    return flavour(style.flavour)(headings, style)
+
+
+class Site(NamedTuple):
+    """A site generator's configuration and the files it publishes."""
+
+    folder: str  # POSIX prefix of the files it publishes: "" (all) or "docs/"
+    style: AnchorStyle
+    liquid: bool = False  # Liquid or Jinja runs over its pages: `{{ x }}` lines are syntax
+
+
+# `markdown.anchors` values besides "auto": a flavour, or flavour:variant.
+SETTINGS = {
+    "github": AnchorStyle("github"),
+    "mkdocs": AnchorStyle("mkdocs", "toc"),
+    "mkdocs:toc-unicode": AnchorStyle("mkdocs", "toc-unicode"),
+    "kramdown": AnchorStyle("kramdown", "gfm"),
+    "kramdown:kramdown": AnchorStyle("kramdown", "kramdown"),
+    "hugo": AnchorStyle("hugo", "github"),
+    "hugo:github-ascii": AnchorStyle("hugo", "github-ascii"),
+    "hugo:blackfriday": AnchorStyle("hugo", "blackfriday"),
+    "docusaurus": AnchorStyle("docusaurus"),
+    "starlight": AnchorStyle("starlight", attributes=False),
+}
+
+
+def site_of(path: str, sites: Sequence[Site]) -> Site | None:
+    """The site whose folder is the nearest above ``path``."""
+    best: Site | None = None
+    for site in sites:
+        if path.startswith(site.folder) and (best is None or len(site.folder) > len(best.folder)):
+            best = site
+    return best
+
+
+def style_of(path: str, setting: str, sites: Sequence[Site]) -> tuple[AnchorStyle, Site | None]:
+    """The anchor style of the file at ``path`` and the site that publishes it.
+
+    ``setting`` is ``markdown.anchors``: ``auto`` takes the nearest site's style,
+    a flavour name forces it (with the site's details when it is of that flavour).
+    """
+    site = site_of(path, sites) if sites else None
+    if setting == "auto":
+        return (site.style if site else DEFAULT_STYLE), site
+    forced = SETTINGS[setting]
+    if site is not None and site.style.flavour == forced.flavour and setting == forced.flavour:
+        return site.style._replace(source=f"markdown.anchors, {site.style.source}"), site
+    return forced._replace(source="markdown.anchors"), site
+
+
+def describe_settings(setting: str, sites: Sequence[Site]) -> str:
+    """The anchor settings in a few readable words, for the manifest header and messages:
+    ``mkdocs (docs/mkdocs.yml) for docs/, github elsewhere``."""
+    if setting != "auto":
+        forced = SETTINGS[setting]._replace(source="markdown.anchors")
+        return forced.describe()
+    if not sites:
+        return "github"
+    parts = [
+        f"{site.style.describe()} for {site.folder or 'all files'}"
+        for site in sorted(sites, key=lambda s: s.folder)
+    ]
+    if all(site.folder for site in sites):
+        parts.append("github elsewhere")
+    return ", ".join(parts)
+
+
+def settings_key(setting: str, sites: Sequence[Site]) -> str:
+    """Everything in the anchor settings that changes IDs or chunks, for the fingerprint."""
+    found = ",".join(
+        f"{site.folder}={site.style.key()}{'+liquid' if site.liquid else ''}"
+        for site in sorted(sites, key=lambda s: s.folder)
+    )
+    return f"{setting}[{found}]"

@@ -1,0 +1,196 @@
+"""Template and directive syntax in Markdown: markup for the generator, not prose.
+
+Hugo shortcodes (``{{< name >}}``, ``{{% name %}}``), Liquid and Jinja tags
+(``{% include x.html %}``) and, where the site runs Liquid or Jinja over its
+pages, outputs (``{{ site.title }}``), MDX ``import``/``export`` statements and
+JSX component tags (``.mdx`` only), directives and admonition fences
+(``::: pkg.module``, ``:::note`` ... ``:::``, ``!!! note``, ``??? tip``) and
+attribute lists (``{: .class}``, ``{: #id}``, ``{.class}``) are syntax. A line
+that holds nothing else is a syntax line; code blocks never hold any. The
+content between an opening and a closing tag (an aside's text, a
+``{{< note >}}`` body) is prose.
+
+Only whole lines are matched, so prose that mentions ``{{`` keeps it; in a
+heading the same constructs are removed wherever they stand outside code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from chunkgate.chunking.anchors import site_of
+
+if TYPE_CHECKING:
+    from chunkgate.chunking.base import ChunkOptions
+
+
+class Dialect(NamedTuple):
+    liquid: bool = False  # `{{ ... }}` lines are template output (Jekyll, MkDocs macros)
+    mdx: bool = False  # import/export statements and JSX tags (.mdx)
+
+
+PLAIN = Dialect()
+
+_SHORTCODE = r"\{\{[<%].*?[>%]\}\}"
+_TAG = r"\{%.*?%\}"
+_OUTPUT = r"\{\{(?![<%]).*?\}\}"
+_ATTRIBUTE_ITEM = r"""(?:[#.][^\s{}#.]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s{}]+))"""
+_LINE_PATTERNS = {
+    "template": rf"(?:(?:{_SHORTCODE}|{_TAG})[ \t]*)+",
+    "ial": r"\{:[^{}]*\}|\{::[^{}]*/?\}",
+    "attributes": rf"\{{[ \t]*{_ATTRIBUTE_ITEM}(?:[ \t]+{_ATTRIBUTE_ITEM})*[ \t]*\}}",
+    "fence": r":{3,}.*",
+    "admonition": r"""(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*(?:[ \t]+"[^"\n]*")?""",
+}
+_SYNTAX_LINE = re.compile("|".join(f"(?:{p})" for p in _LINE_PATTERNS.values()))
+_OUTPUT_LINE = re.compile(rf"(?:(?:{_SHORTCODE}|{_TAG}|{_OUTPUT})[ \t]*)+")
+_DIRECTIVE = re.compile(r":::[ \t]+[\w.:-]+[ \t]*")  # mkdocstrings / mkautodoc: options follow
+_CODE_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+_OPEN_SHORTCODE = re.compile(r"\{\{[<%](?!.*[>%]\}\})")
+_CLOSE_SHORTCODE = re.compile(r"[>%]\}\}[ \t]*$")
+_IMPORT = re.compile(r"(?:import|export)[ \t{*]")
+_JSX = re.compile(r"</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>|<>|</>|\{/\*.*\*/\}")
+_OPEN_JSX = re.compile(r"<[A-Z][\w.]*(?:[ \t][^<>]*)?")
+_INLINE = re.compile(rf"{_SHORTCODE}|{_TAG}|{_OUTPUT}")
+_INLINE_TEMPLATE = re.compile(rf"{_SHORTCODE}|{_TAG}")
+_CODE_SPAN = re.compile(r"(`+).+?\1")
+# A syntax line starts with one of these; most lines start otherwise.
+_STARTS = frozenset("{:!?")
+_MDX_STARTS = frozenset("{:!?<ie")
+
+
+def may_hold_syntax(text: str, dialect: Dialect = PLAIN) -> bool:
+    if "{" in text or ":::" in text or "!!!" in text or "???" in text:
+        return True
+    return dialect.mdx and ("<" in text or "import" in text or "export" in text)
+
+
+def may_be_syntax(line: str, dialect: Dialect = PLAIN) -> bool:
+    """Whether a line could start a syntax construct (a quick test before ``syntax_lines``)."""
+    first = line.lstrip(" \t")[:1]
+    return first in (_MDX_STARTS if dialect.mdx else _STARTS)
+
+
+def syntax_lines(lines: Sequence[str], dialect: Dialect = PLAIN) -> list[bool]:
+    """Whether each line is template or directive syntax (see the module docstring)."""
+    out = [False] * len(lines)
+    fence: str | None = None
+    index = 0
+    count = len(lines)
+    output = _OUTPUT_LINE if dialect.liquid else _SYNTAX_LINE
+    while index < count:
+        line = lines[index]
+        stripped = line.strip()
+        found = _CODE_FENCE.match(line)
+        if fence is not None:
+            closes = found and found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence)
+            if closes and not line[found.end() :].strip():  # type: ignore[union-attr]
+                fence = None
+            index += 1
+            continue
+        if found:
+            fence = found.group(1)
+            index += 1
+            continue
+        if not stripped:
+            index += 1
+            continue
+        end = _construct_end(lines, index, stripped, dialect, output)
+        if end is None:
+            index += 1
+            continue
+        for covered in range(index, end + 1):
+            out[covered] = True
+        index = end + 1
+    return out
+
+
+def _construct_end(
+    lines: Sequence[str], index: int, stripped: str, dialect: Dialect, output: re.Pattern[str]
+) -> int | None:
+    """The last line of the syntax construct starting at line ``index``, or None."""
+    if _SYNTAX_LINE.fullmatch(stripped) or (dialect.liquid and output.fullmatch(stripped)):
+        if _DIRECTIVE.fullmatch(stripped):
+            return _indented_end(lines, index)
+        return index
+    if _OPEN_SHORTCODE.match(stripped):
+        return _until(lines, index, _CLOSE_SHORTCODE)
+    if not dialect.mdx:
+        return None
+    if _JSX.fullmatch(stripped):
+        return index
+    if _OPEN_JSX.fullmatch(stripped):
+        return _until(lines, index, re.compile(r">[ \t]*$"))
+    if _IMPORT.match(stripped):
+        # MDX reads every paragraph that starts with `import ` or `export ` as ESM.
+        return _statement_end(lines, index)
+    return None
+
+
+def _indented_end(lines: Sequence[str], index: int) -> int:
+    """A directive's option lines: indented, up to the first blank or unindented line."""
+    end = index
+    while end + 1 < len(lines) and lines[end + 1][:1] in (" ", "\t") and lines[end + 1].strip():
+        end += 1
+    return end
+
+
+def _until(lines: Sequence[str], index: int, closing: re.Pattern[str]) -> int | None:
+    for end in range(index + 1, min(index + 50, len(lines))):
+        if not lines[end].strip():
+            return None
+        if closing.search(lines[end]):
+            return end
+    return None
+
+
+def _statement_end(lines: Sequence[str], index: int) -> int:
+    """An import/export statement ends where its brackets balance, at a blank line at most."""
+    depth = 0
+    end = index
+    while True:
+        line = lines[end]
+        depth += sum(line.count(c) for c in "({[") - sum(line.count(c) for c in ")}]")
+        if depth <= 0 or end + 1 >= len(lines) or not lines[end + 1].strip():
+            return end
+        end += 1
+
+
+def strip_inline(raw: str, text: str) -> tuple[str, str]:
+    """A heading's source and rendered text without template syntax outside code spans."""
+    if "{" not in raw:
+        return raw, text
+    outside = _CODE_SPAN.sub(lambda m: "\0" * len(m.group(0)), raw)
+    spans = [raw[m.start() : m.end()] for m in _INLINE.finditer(outside)]
+    for span in spans:
+        raw = raw.replace(span, "", 1)
+        text = text.replace(span, "", 1)
+    if spans:
+        raw, text = _squeeze(raw), _squeeze(text)
+    return raw, text
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"[ \t]{2,}", " ", text).strip(" \t")
+
+
+def prose(text: str, dialect: Dialect = PLAIN) -> str:
+    """``text`` without its syntax lines and inline template syntax (for the rules)."""
+    if not may_hold_syntax(text, dialect):
+        return text
+    lines = text.split("\n")
+    flags = syntax_lines(lines, dialect)
+    kept = [line for line, syntax in zip(lines, flags, strict=True) if not syntax]
+    joined = "\n".join(kept)
+    if "{" not in joined:
+        return joined
+    return (_INLINE if dialect.liquid else _INLINE_TEMPLATE).sub("", joined)
+
+
+def dialect_of(path: str, options: ChunkOptions) -> Dialect:
+    """The template dialect of the Markdown file at ``path``: Liquid where its site runs
+    Liquid or Jinja over pages, MDX by the file's suffix."""
+    site = site_of(path, options.sites) if options.sites else None
+    return Dialect(liquid=site is not None and site.liquid, mdx=path.endswith(".mdx"))

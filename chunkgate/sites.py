@@ -1,0 +1,136 @@
+"""Which site generator publishes each Markdown file, read from its configuration.
+
+A repository may hold several sites (often in ``docs/``): each generator
+config found in the tree is read as data, never executed, into a ``Site``
+whose anchor style the files below it take (``chunking.anchors.style_of``).
+The configs are found with one ``git ls-files`` call for the whole
+repository, so a hook run pays one git process, not a walk per file; their
+settings are cached on disk by content like ``.chunkgate.yaml``
+(``configcache``), so YAML is parsed once per edit of the config.
+
+- ``mkdocs.yml``/``.yaml`` (MkDocs): ``docs_dir``; ``markdown_extensions``:
+  ``toc``'s ``slugify`` and ``separator``, ``attr_list`` (or ``extra``); the
+  ``macros`` plugin (Jinja); ``INHERIT``.
+- ``_config.yml`` (Jekyll): ``markdown``, ``kramdown.input``; Liquid always.
+- ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``: ``contentDir``,
+  ``markup.goldmark.parser`` (``autoHeadingIDType``, ``attribute.title``).
+- ``docusaurus.config.*``, ``astro.config.*`` (Starlight): nothing to read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from chunkgate import configcache
+from chunkgate import git as _git
+from chunkgate.chunking.anchors import AnchorStyle, Site
+
+Reader = Callable[[str], "bytes | None"]
+
+_JS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
+GENERATOR_FILES = (
+    "mkdocs.yml",
+    "mkdocs.yaml",
+    "_config.yml",
+    "hugo.toml",
+    "hugo.yaml",
+    "hugo.json",
+    "config.toml",
+    *(f"docusaurus.config{ext}" for ext in _JS),
+    *(f"astro.config{ext}" for ext in _JS),
+)
+_GENERATOR_NAMES = frozenset(GENERATOR_FILES)
+# Never a site of the repository's own: dependencies and tool folders.
+_SKIPPED = re.compile(r"(?:^|/)(?:node_modules|vendor|\.[^/]*)/")
+_CACHE_KEY = b"chunkgate-site-settings-1\0"
+
+
+def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
+    """The sites whose config files are among ``paths`` (root-relative POSIX paths)."""
+    sites = []
+    for path in sorted(paths):
+        name = path.rpartition("/")[2]
+        if name not in _GENERATOR_NAMES or _SKIPPED.search(path):
+            continue
+        site = read_site(path, read)
+        if site is not None:
+            sites.append(site)
+    # Two configs in one folder (a Hugo config.toml beside a _config.yml): the first wins.
+    unique: dict[str, Site] = {}
+    for site in sites:
+        unique.setdefault(site.folder, site)
+    return tuple(unique.values())
+
+
+def working_tree_sites(root: Path, *, git: bool) -> tuple[Site, ...]:
+    """The sites of the work tree at ``root``: one git call, or a walk outside git."""
+
+    def read(path: str) -> bytes | None:
+        try:
+            return (root / path).read_bytes()
+        except OSError:
+            return None
+
+    return find_sites(_config_paths(root, in_git=git), read)
+
+
+def _config_paths(root: Path, *, in_git: bool) -> list[str]:
+    if in_git:
+        return _git.matching_paths(root, [f":(glob)**/{name}" for name in GENERATOR_FILES])
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
+        base = Path(folder).relative_to(root).as_posix()
+        found.extend(
+            posixpath.join(base, name) if base != "." else name
+            for name in files
+            if name in _GENERATOR_NAMES
+        )
+    return found
+
+
+def read_site(path: str, read: Reader) -> Site | None:
+    raw = read(path)
+    if raw is None:
+        return None
+    settings = _cached_settings(path, raw, read)
+    if settings is None:
+        return None
+    folder = posixpath.dirname(path)
+    publishes = settings.get("folder", "")
+    prefix = posixpath.normpath(posixpath.join(folder, publishes)) if publishes else folder
+    prefix = "" if prefix in ("", ".") else f"{prefix}/"
+    style = AnchorStyle(
+        settings["flavour"],
+        settings.get("variant", ""),
+        settings.get("separator", "-"),
+        settings.get("attributes", True),
+        path,
+    )
+    return Site(prefix, style, settings.get("liquid", False))
+
+
+def _cached_settings(path: str, raw: bytes, read: Reader) -> dict[str, Any] | None:
+    name = path.rpartition("/")[2]
+    key = _CACHE_KEY + name.encode() + b"\0" + raw
+    cached = configcache.lookup(key)
+    if not configcache.is_missing(cached):
+        return cached if isinstance(cached, dict) else None
+    from chunkgate import sitesettings
+
+    settings = sitesettings.settings(path, raw, read)
+    if "INHERIT" not in (settings or {}):
+        configcache.store(key, settings)
+    else:  # the parent's contents are not part of the key: read it every time
+        settings = {k: v for k, v in settings.items() if k != "INHERIT"}  # type: ignore[union-attr]
+    return settings
+
+
+def describe(sites: Iterable[Site]) -> str:
+    return json.dumps([[s.folder, s.style.describe()] for s in sites], ensure_ascii=False)
