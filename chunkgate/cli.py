@@ -294,16 +294,17 @@ def update(
 @click.argument("base", type=click.Path(exists=True, dir_okay=False))
 @click.argument("ours", type=click.Path(exists=True, dir_okay=False))
 @click.argument("theirs", type=click.Path(exists=True, dir_okay=False))
+@click.argument("name", required=False)
 @reports_errors
-def merge_driver(base: str, ours: str, theirs: str) -> None:
-    """Three-way merge of the manifest for git (%O %A %B).
+def merge_driver(base: str, ours: str, theirs: str, name: str | None) -> None:
+    """Three-way merge of a manifest file for git (%O %A %B %P).
 
-    Configure with `.gitattributes`: `chunkgate.manifest.jsonl merge=chunkgate` and
-    `git config merge.chunkgate.driver "chunkgate merge-driver %O %A %B"`.
+    Configure with `.gitattributes`: `chunkgate.manifest/** merge=chunkgate` and
+    `git config merge.chunkgate.driver "chunkgate merge-driver %O %A %B %P"`.
     """
     from chunkgate.mergedriver import run_merge_driver
 
-    status, messages = run_merge_driver(Path(base), Path(ours), Path(theirs))
+    status, messages = run_merge_driver(Path(base), Path(ours), Path(theirs), name)
     for message in messages:
         click.echo(f"chunkgate: {message}", err=True)
     sys.exit(status)
@@ -388,12 +389,13 @@ Next steps:
 
 1. Build the manifest and commit it:
 
-    chunkgate update && git add chunkgate.manifest.jsonl .chunkgate.yaml
+    chunkgate update && git add chunkgate.manifest .chunkgate.yaml
 
-2. Let git merge the manifest line by line (optional, recommended):
+2. Let git merge a file's manifest entry when two branches changed that file
+   (optional; different files merge without it, on GitHub too):
 
-    echo 'chunkgate.manifest.jsonl merge=chunkgate' >> .gitattributes
-    git config merge.chunkgate.driver "chunkgate merge-driver %O %A %B"
+    echo 'chunkgate.manifest/** merge=chunkgate eol=lf' >> .gitattributes
+    git config merge.chunkgate.driver "chunkgate merge-driver %O %A %B %P"
 
 3. Add the pre-commit hook (.pre-commit-config.yaml), with REV a commit SHA or
    release tag of chunkgate that you pin (chunkgate is not on PyPI yet):

@@ -27,7 +27,8 @@ from chunkgate.rules import RULES, SEVERITIES, Option, Severity
 from chunkgate.rules.datadump import MAX_FILE_BYTES
 
 YAML_NAMES = (".chunkgate.yaml", ".chunkgate.yml")
-DEFAULT_MANIFEST = "chunkgate.manifest.jsonl"
+DEFAULT_MANIFEST = "chunkgate.manifest"  # a folder: one shard per corpus file
+LEGACY_MANIFEST = "chunkgate.manifest.jsonl"  # format 1, one file: migrated by `update`
 _TOKENIZER = re.compile(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
 _T = TypeVar("_T")
 
@@ -55,6 +56,7 @@ class Config:
     include_spec: PathPatterns = field(init=False, repr=False, compare=False)
     exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
     _never: frozenset[str] = field(init=False, repr=False, compare=False)
+    _manifest_folder: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Library callers may pass lists or a partial severity mapping; normalise both.
@@ -67,7 +69,9 @@ class Config:
         )
         object.__setattr__(self, "include_spec", PathPatterns(self.include))
         object.__setattr__(self, "exclude_spec", PathPatterns(self.exclude))
-        object.__setattr__(self, "_never", frozenset((self.manifest, *YAML_NAMES)))
+        never = frozenset((self.manifest, *YAML_NAMES, LEGACY_MANIFEST))
+        object.__setattr__(self, "_never", never)
+        object.__setattr__(self, "_manifest_folder", self.manifest + "/")
 
     def __hash__(self) -> int:
         return hash(
@@ -85,7 +89,7 @@ class Config:
 
     def selects(self, path: str) -> bool:
         """Whether a root-relative POSIX path belongs to the corpus by include/exclude."""
-        if path in self._never:
+        if path in self._never or path.startswith(self._manifest_folder):
             return False
         if not self.include_spec.match(path):
             return False
@@ -93,8 +97,10 @@ class Config:
 
     def selected(self, paths: Iterable[str]) -> list[str]:
         """The paths ``selects``, in their order: one pass for a whole corpus."""
-        never = self._never
-        chosen = self.include_spec.filter(path for path in paths if path not in never)
+        never, folder = self._never, self._manifest_folder
+        chosen = self.include_spec.filter(
+            path for path in paths if path not in never and not path.startswith(folder)
+        )
         if self.exclude_spec:
             excluded = set(self.exclude_spec.filter(chosen))
             chosen = [path for path in chosen if path not in excluded]
@@ -398,6 +404,14 @@ class _Validator:
         normal = posixpath.normpath(value)
         if normal.startswith("/") or normal == ".." or normal.startswith("../") or normal == ".":
             self.wrong("manifest", value, allowed)
+        if normal.endswith(".jsonl"):
+            self.wrong(
+                "manifest",
+                value,
+                "a folder (the manifest is one since format 2)",
+                f"; name a folder such as {DEFAULT_MANIFEST!r}, or drop the key, and run "
+                "`chunkgate update`",
+            )
         return normal
 
     def chunking(self, top: dict[str, Any]) -> ChunkOptions:

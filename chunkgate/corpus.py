@@ -34,6 +34,7 @@ class Selection(NamedTuple):
     files: tuple[SelectedFile, ...]
     missing: tuple[str, ...] = ()  # explicit or tracked paths with no file: deletions
     explicit: bool = False
+    named: tuple[str, ...] = ()  # the explicit paths, root-relative
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -67,6 +68,7 @@ def select_files(
         files=tuple(map(SelectedFile._make, zip(chosen, blobs, strict=True))),
         missing=tuple(sorted(config.selected(missing), key=_sort_key)),
         explicit=named is not None,
+        named=tuple(named or ()),
     )
 
 

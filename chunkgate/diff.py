@@ -23,11 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chunkgate import git
-from chunkgate.chunking import CHUNKING_VERSION, ChunkOptions, chunk_bytes
+from chunkgate.chunking import ChunkOptions, chunk_bytes
 from chunkgate.config import Config, load_config, load_config_at
 from chunkgate.corpus import select_files
 from chunkgate.errors import ChunkgateError, GitError, ManifestError, UnreadableError
-from chunkgate.manifest import ManifestIndex, fingerprint
+from chunkgate.manifest import (
+    RevisionManifest,
+    Summary,
+    SummaryCache,
+    WorkTreeManifest,
+)
 from chunkgate.model import Chunk
 from chunkgate.moves import MoveHow, find_moves
 from chunkgate.revisions import WORKING_TREE, Revisions, resolve_revisions
@@ -180,7 +185,10 @@ class _Side:
     config: Config
     files: dict[str, str | None]  # corpus path -> blob id (None: read from disk)
     read: Callable[[str], bytes | None]  # any root-relative path, corpus or not
-    manifest: ManifestIndex | None = None
+    rev: str | None = None  # None: the working tree
+    tree: dict[str, str] | None = None  # a revision's every file and its blob
+    manifest: WorkTreeManifest | RevisionManifest | None = None
+    summaries: dict[str, Summary] | None = None  # the manifest's, when made as this side chunks
 
     @property
     def fingerprint(self) -> str:
@@ -210,14 +218,19 @@ def diff_revisions(
             new = _working_side(top, config_path)
         else:
             new = _revision_side(top, revisions.head, revisions.head_name, reader, config_path)
-        new.manifest = _manifest(new, notes)
+        _manifest(top, new, reader, notes)
         whole = old.fingerprint != new.fingerprint
         if whole:
             notes.append("the two sides chunk with different settings: every file compared")
         jobs, unchanged = _plan(old, new, whole=whole, notes=notes)
     # Chunk once the blob reader is closed: worker processes must not inherit its pipes.
     before, after, counted = _run(jobs, notes)
-    return _classify(before, after, unchanged + counted, revisions=revisions, new=new, notes=notes)
+    with git.BlobReader(top, lazy=True) as reader:
+        if isinstance(new.manifest, RevisionManifest):
+            new.manifest.reader = reader  # the moves it records, read if any is asked for
+        return _classify(
+            before, after, unchanged + counted, revisions=revisions, new=new, notes=notes
+        )
 
 
 def _revision_side(
@@ -234,7 +247,7 @@ def _revision_side(
     else:
         config = load_config_at(root, read, label=name, paths=tree)
     files: dict[str, str | None] = {p: b for p, b in tree.items() if config.selects(p)}
-    return _Side(config, files, read)
+    return _Side(config, files, read, rev=sha, tree=tree)
 
 
 def _working_side(root: Path, config_path: Path | None) -> _Side:
@@ -250,16 +263,30 @@ def _working_side(root: Path, config_path: Path | None) -> _Side:
     return _Side(config, files, read)
 
 
-def _manifest(side: _Side, notes: list[str]) -> ManifestIndex | None:
-    name = side.config.manifest
-    data = side.read(name)
-    if data is None:
-        return None
+def _manifest(root: Path, side: _Side, reader: git.BlobReader, notes: list[str]) -> None:
+    """The head side's manifest (for its moves), and its summaries when they describe the
+    chunks this side makes (for the chunk counts of unchanged files)."""
+    from chunkgate.gate.load import expected_header
+
+    folder = side.config.manifest
+    manifest: WorkTreeManifest | RevisionManifest
+    if side.rev is None:
+        in_git = git.installed()
+        manifest = WorkTreeManifest(root, folder, in_git=in_git)
+    else:
+        manifest = RevisionManifest(root, side.rev, folder, reader, tree=side.tree)
     try:
-        return ManifestIndex(data, name=name)
+        header = manifest.header()
     except ManifestError as exc:
         notes.append(f"manifest ignored, so no move counts as acknowledged: {exc}")
-        return None
+        return
+    if header is None:
+        return
+    side.manifest = manifest
+    if header.same_chunking(expected_header(side.config)):
+        cache = SummaryCache(root, folder)
+        side.summaries = manifest.summaries(cache, reader).found
+        cache.save()
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,18 +366,12 @@ def _chunk_job(job: _Job) -> tuple[tuple[Chunk, ...], str | None]:
 
 
 def _manifest_counts(side: _Side) -> Callable[[str, str], int | None]:
-    """Chunk counts the head manifest knows for a file at a blob, when its settings match."""
-    manifest = side.manifest
-    if manifest is None or manifest.header.chunking != CHUNKING_VERSION:
-        return lambda path, blob: None
-    if manifest.header.config != fingerprint(side.fingerprint):
-        return lambda path, blob: None
+    """Chunk counts the head manifest's summaries know for a file at a blob."""
+    summaries = side.summaries or {}
 
     def count(path: str, blob: str) -> int | None:
-        if manifest.blob(path) != blob:
-            return None
-        entry = manifest.entry(path)
-        return None if entry is None else len(entry.chunks)
+        summary = summaries.get(path)
+        return summary.chunks if summary is not None and summary.blob == blob else None
 
     return count
 
@@ -452,7 +473,10 @@ def _acknowledged(side: _Side) -> Callable[[Chunk], str | None]:
         if manifest is None:
             return None
         if chunk.path not in cache:
-            entry = manifest.entry(chunk.path)
+            try:
+                entry = manifest.entry(chunk.path)
+            except ManifestError:
+                entry = None
             cache[chunk.path] = {
                 c.id: c.moved_from for c in (entry.chunks if entry else ()) if c.moved_from
             }

@@ -209,6 +209,15 @@ def modified_paths(root: Path, paths: Sequence[str] | None = None) -> set[str]:
     return modified
 
 
+def staged_deletions(root: Path) -> list[str]:
+    """Paths the index no longer has that HEAD has (a rename's old path included): what a
+    commit deletes. Compares the index with HEAD's tree, so its cost follows the change."""
+    if object_id(root, "HEAD") is None:
+        return []  # the first commit deletes nothing
+    out = _run(root, "diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D", "-z")
+    return list(_records(out))
+
+
 def untracked_paths(root: Path, paths: Sequence[str] | None = None) -> list[str]:
     """Untracked files that no ignore rule excludes (nested repositories left out)."""
     listing = _list(root, ("ls-files", "-z", "-o", "--exclude-standard"), paths)
@@ -295,10 +304,22 @@ def is_shallow(root: Path) -> bool:
     return _run(root, "rev-parse", "--is-shallow-repository").strip() == b"true"
 
 
-def tree_blobs(root: Path, rev: str) -> dict[str, str]:
-    """POSIX path → blob id of every regular file in the tree of ``rev``."""
+def tree_blobs(root: Path, rev: str, paths: Sequence[str] = ()) -> dict[str, str]:
+    """POSIX path → blob id of every regular file in the tree of ``rev`` (under ``paths``,
+    literal folders or files, when given)."""
+    limit = ["--", *paths] if paths else []
     try:
-        out = _run(root, "ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev)
+        out = _run(
+            root,
+            "--literal-pathspecs",
+            "ls-tree",
+            "-r",
+            "-z",
+            "--full-tree",
+            "--end-of-options",
+            rev,
+            *limit,
+        )
     except GitCommandError as exc:
         if "not a valid object name" in exc.stderr.lower():
             raise GitError(f"git ls-tree: unknown revision {rev!r}") from None
@@ -370,11 +391,19 @@ class BlobReader:
     or None when there is no such blob.
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, lazy: bool = False) -> None:
         self._root = root
         self._proc: _Process | None = None
+        self._lazy = lazy  # start git on the first read, not on entering
+        self._open = False
 
     def __enter__(self) -> BlobReader:
+        self._open = True
+        if not self._lazy:
+            self._start()
+        return self
+
+    def _start(self) -> None:
         self._proc = _popen(
             self._root,
             ("cat-file", "--batch"),
@@ -382,7 +411,12 @@ class BlobReader:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
-        return self
+
+    def _running(self) -> None:
+        if self._proc is None:
+            if not self._open:
+                raise RuntimeError("BlobReader is not open; use it as a context manager")
+            self._start()
 
     def __exit__(
         self,
@@ -397,6 +431,7 @@ class BlobReader:
         return None if self._proc is None else self._proc.pid
 
     def close(self) -> None:
+        self._open = False
         proc, self._proc = self._proc, None
         if proc is None:
             return
@@ -416,8 +451,7 @@ class BlobReader:
             raise
 
     def read(self, spec: str) -> bytes | None:
-        if self._proc is None:
-            raise RuntimeError("BlobReader is not open; use it as a context manager")
+        self._running()
         if not spec:
             return None
         raw = _encode(spec)
@@ -430,6 +464,27 @@ class BlobReader:
         stdin, stdout = self._streams()
         stdin.write(raw + b"\n")
         stdin.flush()
+        return self._answer(stdout)
+
+    def read_many(self, specs: Sequence[str]) -> Iterator[bytes | None]:
+        """``read`` of each spec, in order, with the requests streamed to git while its
+        answers are read (one round trip in all, not one per object)."""
+        self._running()
+        plain = [spec for spec in specs if spec and b"\n" not in _encode(spec)]
+        if len(plain) != len(specs) or len(specs) < 2:
+            yield from map(self.read, specs)
+            return
+        stdin, stdout = self._streams()
+        request = b"".join(_encode(spec) + b"\n" for spec in specs)
+        writer = threading.Thread(target=_write_all, args=(stdin, request), daemon=True)
+        writer.start()
+        try:
+            for _ in specs:
+                yield self._answer(stdout)
+        finally:
+            writer.join()
+
+    def _answer(self, stdout: IO[bytes]) -> bytes | None:
         header = stdout.readline()
         if not header.endswith(b"\n"):
             raise GitError("git cat-file --batch ended unexpectedly")
@@ -456,3 +511,9 @@ def matching_paths(root: Path, pathspecs: Sequence[str]) -> list[str]:
     """Tracked and untracked, not ignored, files matching ``pathspecs`` (magic allowed)."""
     args = ("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *pathspecs)
     return sorted(set(_records(_run(root, *args))))
+
+
+def _write_all(stream: IO[bytes], data: bytes) -> None:
+    with contextlib.suppress(OSError):  # git went away: the reader reports it
+        stream.write(data)
+        stream.flush()

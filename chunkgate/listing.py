@@ -14,7 +14,7 @@ from chunkgate.chunking import ChunkedFile, chunk_bytes
 from chunkgate.config import Config
 from chunkgate.corpus import select_files
 from chunkgate.errors import ChunkgateError, ManifestError, UnreadableError
-from chunkgate.manifest import ManifestIndex
+from chunkgate.manifest import WorkTreeManifest
 from chunkgate.model import Heading
 from chunkgate.outline import outline_bytes
 from chunkgate.parallel import ordered_map
@@ -100,19 +100,24 @@ def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading
 
 def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> list[tuple[str, int]]:
     """(chunk ID, size in the configured unit) of every chunk, from the manifest where current."""
-    from chunkgate.gate import expected_header, same_chunking
+    from chunkgate import git
+    from chunkgate.gate.load import expected_header
 
+    manifest = WorkTreeManifest(config.root, config.manifest, in_git=git.installed())
     try:
-        current = ManifestIndex.load(config.root / config.manifest)
+        header = manifest.header()
     except ManifestError:
-        current = None
-    if current is not None and not same_chunking(current.header, expected_header(config)):
-        current = None
+        header = None
+    if header is not None and not header.same_chunking(expected_header(config)):
+        header = None
     tokens = config.chunking.unit == "tokens"
     counter = make_counter(config.chunking.tokenizer)
     sizes: list[tuple[str, int]] = []
     for file in select_files(config, paths).files:
-        entry = current.entry(file.path) if current is not None else None
+        try:
+            entry = manifest.entry(file.path) if header is not None else None
+        except ManifestError:
+            entry = None
         if entry is not None and file.blob is not None and file.blob == entry.blob:
             sizes.extend((c.id, c.tokens if tokens else c.chars) for c in entry.chunks)
             continue

@@ -86,3 +86,30 @@ def commit_all(repo: Path, message: str = "commit") -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--allow-empty", "-m", message)
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+MANIFEST = "chunkgate.manifest"  # the manifest folder, by default
+
+
+def manifest_text(repo: Path) -> str:
+    """Every shard of the manifest folder, in path order: what the manifest lists."""
+    folder = repo / MANIFEST
+    shards = sorted(p for p in folder.rglob("*.jsonl") if p.is_file())
+    return "".join(p.read_text(encoding="utf-8") for p in shards)
+
+
+def manifest_snapshot(repo: Path) -> dict[str, bytes]:
+    """The manifest folder's files and their bytes, to compare two states exactly."""
+    folder = repo / MANIFEST
+    if not folder.is_dir():
+        return {}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def shard(repo: Path, path: str) -> Path:
+    """The shard file of corpus file ``path``."""
+    return repo / MANIFEST / f"{path}.jsonl"

@@ -42,7 +42,7 @@ def test_a_generator_config_appearing_is_a_settings_change(repo: Path) -> None:
         assert [v["rule"] for v in violations] == ["CG401"]
         message = str(violations[0]["message"])
         assert "other chunking settings" in message
-        assert "heading anchors now: mkdocs (mkdocs.yml) for docs/, github elsewhere" in message
+        assert "heading anchors github → mkdocs (mkdocs.yml) for docs/, github elsewhere" in message
 
     assert CliRunner().invoke(cli, ["update"]).exit_code == 0
     outline = CliRunner().invoke(cli, ["outline", "--format", "json", "docs/page-3.md"])

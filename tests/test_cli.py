@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import commit_all, git, git_env, pin_git_env, write
+from helpers import commit_all, git, git_env, manifest_text, pin_git_env, shard, write
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -293,10 +293,10 @@ def test_stats_json(repo: Path) -> None:
 def test_merge_driver_merges_sections_added_on_two_branches(repo: Path) -> None:
     write(repo, "a.md", f"# A\n\n{SECTION}")
     write(repo, "b.md", f"# B\n\n{SECTION}")
-    write(repo, ".gitattributes", "chunkgate.manifest.jsonl merge=chunkgate\n")
+    write(repo, ".gitattributes", "chunkgate.manifest/** merge=chunkgate\n")
     assert CliRunner().invoke(cli, ["update"]).exit_code == 0
     commit_all(repo, "base")
-    driver = f"{sys.executable} -m chunkgate merge-driver %O %A %B"
+    driver = f"{sys.executable} -m chunkgate merge-driver %O %A %B %P"
     git(repo, "config", "merge.chunkgate.driver", driver)
     git(repo, "checkout", "-q", "-b", "other")
     write(repo, "b.md", f"# B\n\n{SECTION}\n## B2\n\n{SECTION}")
@@ -307,10 +307,34 @@ def test_merge_driver_merges_sections_added_on_two_branches(repo: Path) -> None:
     assert CliRunner().invoke(cli, ["update"]).exit_code == 0
     commit_all(repo, "main adds A2")
     git(repo, "merge", "-q", "--no-edit", "other")
-    manifest = (repo / "chunkgate.manifest.jsonl").read_text()
+    manifest = manifest_text(repo)
     assert '"id": "a.md#a2"' in manifest
     assert '"id": "b.md#b2"' in manifest
     assert CliRunner().invoke(cli, ["check"]).exit_code == 0
+    # Both branches change a.md: its shard is merged by the driver, which keeps ours
+    # and says to run update; the merged file is then settled by `chunkgate update`.
+    git(repo, "checkout", "-q", "-b", "third")
+    write(repo, "a.md", f"# A\n\n{SECTION}\n## A3\n\n{SECTION}")
+    assert CliRunner().invoke(cli, ["update"]).exit_code == 0
+    commit_all(repo, "third")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "a.md", f"# A\n\n{SECTION}\n## A4\n\n{SECTION}")
+    assert CliRunner().invoke(cli, ["update"]).exit_code == 0
+    commit_all(repo, "main A4")
+    merged = subprocess.run(
+        ["git", "merge", "--no-edit", "third"],
+        cwd=repo,
+        env=git_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert merged.returncode != 0
+    assert (
+        "a.md: both sides changed its chunks; run `chunkgate update a.md`"
+        in merged.stderr + merged.stdout
+    )
+    assert "<<<<<<<" not in shard(repo, "a.md").read_text()  # the driver left ours, whole
 
 
 def test_check_writes_sarif_to_a_file(repo: Path) -> None:

@@ -31,7 +31,7 @@ def test_no_configuration_gives_the_defaults(root: Path) -> None:
     assert config.source is None
     assert config.include == default_include()
     assert config.exclude == ()
-    assert config.manifest == "chunkgate.manifest.jsonl"
+    assert config.manifest == "chunkgate.manifest"
     assert config.chunking == ChunkOptions()
     assert config.chunking.max == 2000
     assert config.chunking.min == 40
@@ -93,7 +93,7 @@ def test_values_are_read(root: Path) -> None:
         """
 include: ["docs/**/*.md"]
 exclude: ["docs/generated/**"]
-manifest: ./meta/chunks.jsonl
+manifest: ./meta/chunks
 size: {unit: tokens, max: 512, min: 0, overlap: 64}
 tokenizer: tiktoken:cl100k_base
 markdown: {split_level: 2}
@@ -105,7 +105,7 @@ max_file_bytes: 5000
     )
     assert config.include == ("docs/**/*.md",)
     assert config.exclude == ("docs/generated/**",)
-    assert config.manifest == "meta/chunks.jsonl"
+    assert config.manifest == "meta/chunks"
     assert config.chunking == ChunkOptions(
         unit="tokens",
         max=512,
@@ -151,7 +151,8 @@ def test_library_config_fills_in_default_severities(tmp_path: Path) -> None:
         pytest.param("page.mdx", True, id="mdx"),
         pytest.param("notes.txt", False, id="not-included"),
         pytest.param("docs/generated/api.md", False, id="excluded"),
-        pytest.param("chunkgate.manifest.jsonl", False, id="manifest"),
+        pytest.param("chunkgate.manifest/docs/a.md.jsonl", False, id="manifest"),
+        pytest.param("chunkgate.manifest.jsonl", False, id="legacy-manifest"),
         pytest.param(".chunkgate.yaml", False, id="config"),
     ],
 )
@@ -161,9 +162,11 @@ def test_selects_default_include_with_exclude(root: Path, path: str, selected: b
 
 
 def test_selects_never_returns_the_manifest_even_when_included(root: Path) -> None:
-    config = load_yaml(root, "include: ['**/*']\nmanifest: meta/chunks.md\n")
+    config = load_yaml(root, "include: ['**/*']\nmanifest: meta/chunks\n")
     assert config.selects("meta/other.md")
-    assert not config.selects("meta/chunks.md")
+    assert config.selects("meta/chunks.md")  # beside the folder, not in it
+    assert not config.selects("meta/chunks/a.md.jsonl")
+    assert not config.selects("meta/chunks/manifest.json")
     assert not config.selects(".chunkgate.yaml")
     assert not config.selects(".chunkgate.yml")
 
@@ -173,7 +176,7 @@ def test_selects_never_returns_the_manifest_even_when_included(root: Path) -> No
     [
         pytest.param("", id="defaults"),
         pytest.param("exclude: ['docs/generated/']\n", id="exclude"),
-        pytest.param("include: ['**/*']\nmanifest: meta/chunks.md\n", id="everything"),
+        pytest.param("include: ['**/*']\nmanifest: meta/chunks\n", id="everything"),
         pytest.param("include: ['docs/**/*.md', '!docs/old/']\n", id="pathspec"),
         pytest.param("include: ['*.txt']\nexclude: ['*.md']\n", id="nothing-markdown"),
     ],
@@ -182,8 +185,9 @@ def test_selected_is_selects_in_one_pass(root: Path, yaml_text: str) -> None:
     config = load_yaml(root, yaml_text)
     paths = [
         "README.md", "docs/deep/guide.markdown", "pkg/mod.py", "page.mdx", "notes.txt",
-        "docs/generated/api.md", "docs/old/a.md", "docs/new/b.md", "meta/chunks.md",
-        "meta/other.md", "chunkgate.manifest.jsonl", ".chunkgate.yaml", "x.md/inner.txt",
+        "docs/generated/api.md", "docs/old/a.md", "docs/new/b.md", "meta/chunks/a.md.jsonl",
+        "meta/other.md", "chunkgate.manifest/README.md.jsonl", ".chunkgate.yaml",
+        "x.md/inner.txt",
     ]  # fmt: skip
     expected = [path for path in paths if config.selects(path)]
     assert config.selected(paths) == expected

@@ -71,8 +71,9 @@ def test_include_and_exclude(repo: Path) -> None:
 
 
 def test_manifest_and_config_are_never_selected(repo: Path) -> None:
-    write(repo, ".chunkgate.yaml", "include: ['**/*']\nmanifest: meta/chunks.jsonl\n")
-    write(repo, "meta/chunks.jsonl", "{}\n")
+    write(repo, ".chunkgate.yaml", "include: ['**/*']\nmanifest: meta/chunks\n")
+    write(repo, "meta/chunks/a.md.jsonl", "{}\n")
+    write(repo, "meta/chunks/manifest.json", "{}\n")
     write(repo, "a.md", "a\n")
     commit_all(repo)
     assert paths_of(select_files(load_config(repo))) == ["a.md"]

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import commit_all, git, pin_git_env, write
+from helpers import MANIFEST, commit_all, git, pin_git_env, write
 
 from chunkgate import git as cg_git
 from chunkgate.cli import cli
@@ -209,19 +210,27 @@ def manifest_line(chunk_id: str, digest: str, moved_from: str | None = None) -> 
     )
 
 
+def write_header(repo: Path, *, matching: bool = True) -> None:
+    """The manifest folder's header: made with this repository's settings, or others."""
+    from chunkgate.config import load_config
+    from chunkgate.gate import expected_header
+    from chunkgate.manifest import render_header
+
+    header = expected_header(load_config(repo))
+    if not matching:
+        header = dataclasses.replace(header, config="size.max=1")
+    write(repo, f"{MANIFEST}/manifest.json", render_header(header))
+
+
 def test_moved_from_in_the_head_manifest_acknowledges_the_move(git_repo: Path) -> None:
     write(git_repo, "a.md", doc(("Install", INSTALL), ("Usage", USAGE)))
     first = commit_all(git_repo)
     write(git_repo, "a.md", doc(("Installation", INSTALL), ("Running", USAGE)))
-    header = (
-        '{"chunkgate_manifest": 1, "chunking": 1, "config": "0000000000000000", '
-        '"rules": "0000000000000000"}\n'
-    )
+    write_header(git_repo, matching=False)  # moves count whatever the settings
     write(
         git_repo,
-        "chunkgate.manifest.jsonl",
-        header
-        + '{"file": "a.md", "blob": null, "chunks": 3}\n'
+        f"{MANIFEST}/a.md.jsonl",
+        '{"file": "a.md", "blob": null, "chunks": 3}\n'
         + manifest_line("a.md#guide", "0" * 16)
         + manifest_line("a.md#installation", "1" * 16, moved_from="a.md#install")
         + manifest_line("a.md#running", "2" * 16, moved_from="a.md#somewhere-else"),
@@ -239,7 +248,7 @@ def test_a_broken_head_manifest_is_a_note_not_an_error(git_repo: Path) -> None:
     write(git_repo, "a.md", doc(("Install", INSTALL)))
     first = commit_all(git_repo)
     write(git_repo, "a.md", doc(("Installation", INSTALL)))
-    write(git_repo, "chunkgate.manifest.jsonl", "<<<<<<< ours\n")
+    write(git_repo, f"{MANIFEST}/manifest.json", "<<<<<<< ours\n")
     diff = diff_revisions(git_repo, first)
     assert [c.acknowledged for c in diff.moved] == [False]
     assert any("merge conflict" in note for note in diff.notes)
@@ -339,17 +348,14 @@ def test_working_tree_against_head(git_repo: Path) -> None:
 
 
 def write_manifest(repo: Path, paths: list[str]) -> None:
-    from chunkgate.chunking import CHUNKING_VERSION, chunk_file
-    from chunkgate.chunking.base import ChunkOptions
-    from chunkgate.manifest import FileEntry, Header, Manifest, render
+    from chunkgate.chunking import chunk_file
+    from chunkgate.manifest import FileEntry, render_block
 
-    header = Header.build(chunking=CHUNKING_VERSION, config=ChunkOptions().fingerprint(), rules="")
+    write_header(repo)
     blobs = cg_git.hash_blobs(repo, paths)
-    files = {
-        path: FileEntry.from_chunks(path, blobs[path], chunk_file(repo / path, root=repo))
-        for path in paths
-    }
-    write(repo, "chunkgate.manifest.jsonl", render(Manifest(header, files)))
+    for path in paths:
+        entry = FileEntry.from_chunks(path, blobs[path], chunk_file(repo / path, root=repo))
+        write(repo, f"{MANIFEST}/{path}.jsonl", render_block(entry))
 
 
 def test_unchanged_files_are_not_chunked_when_the_head_manifest_knows_them(
@@ -378,7 +384,7 @@ def test_unchanged_files_are_not_chunked_when_the_head_manifest_knows_them(
     # find_root, two rev-parse, cat-file and two ls-tree: one process per question.
     assert cg_git.process_count() - before == 6
     # Without a manifest the unchanged file is chunked once, on the head side.
-    git(git_repo, "rm", "-q", "chunkgate.manifest.jsonl")
+    git(git_repo, "rm", "-q", "-r", MANIFEST)
     third = commit_all(git_repo)
     chunked.clear()
     assert diff_revisions(git_repo, first, third).unchanged == 4

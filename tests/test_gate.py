@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -11,7 +12,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import commit_all, git, pin_git_env, write
+from helpers import (
+    MANIFEST,
+    commit_all,
+    git,
+    manifest_snapshot,
+    manifest_text,
+    pin_git_env,
+    shard,
+    write,
+)
 
 from chunkgate import filecheck
 from chunkgate.cli import cli
@@ -54,7 +64,7 @@ def test_first_run_needs_a_manifest_then_passes(repo: Path) -> None:
     commit_all(repo)
     code, report = check_json()
     assert code == 1
-    assert rules_of(report) == [("CG401", "chunkgate.manifest.jsonl")]
+    assert rules_of(report) == [("CG401", MANIFEST)]
     assert "chunkgate update" in str(report["violations"][0]["fix"])
     assert run("update").exit_code == 0
     code, report = check_json()
@@ -87,8 +97,8 @@ def test_update_hook_rewrites_entries_and_fails_once(repo: Path) -> None:
     assert (code, rules_of(report)) == (1, [("CG401", "a.md")])
     first = run("check", "--update", "a.md")
     assert first.exit_code == 1
-    assert "updated chunkgate.manifest.jsonl (1 file changed)" in first.output
-    manifest = (repo / "chunkgate.manifest.jsonl").read_text()
+    assert "updated chunkgate.manifest/ (1 file changed)" in first.output
+    manifest = manifest_text(repo)
     assert '"id": "a.md#added"' in manifest
     assert '"id": "b.md#two"' in manifest
     assert run("check", "--update", "a.md").exit_code == 0
@@ -108,7 +118,7 @@ def test_heading_rename_is_unstable_until_acknowledged(repo: Path) -> None:
     assert rules_of(report) == [("CG402", "guide.md#installation")]
     assert "guide.md#install" in str(report["violations"][0]["message"])
     assert run("update", "--accept-moves").exit_code == 0
-    assert '"moved_from": "guide.md#install"' in (repo / "chunkgate.manifest.jsonl").read_text()
+    assert '"moved_from": "guide.md#install"' in manifest_text(repo)
     code, report = check_json()
     assert (code, rules_of(report)) == (0, [])
     commit_all(repo)
@@ -145,7 +155,8 @@ def test_deleting_a_file_updates_the_manifest_and_warns(repo: Path) -> None:
     first = run("check", "--update", "--format", "text")
     assert first.exit_code == 1
     assert "gone.md#gone was removed" in first.output
-    assert "gone.md" not in (repo / "chunkgate.manifest.jsonl").read_text()
+    assert "gone.md" not in manifest_text(repo)
+    assert not shard(repo, "gone.md").exists()
     second = run("check", "--update", "--format", "json")
     assert second.exit_code == 0  # CG403 is a warning
     assert [v["rule"] for v in json.loads(second.output)["violations"]] == ["CG403"]
@@ -159,10 +170,16 @@ def test_duplicate_content_across_files(repo: Path) -> None:
     assert (code, rules_of(report)) == (0, [("CG501", "b.md#same")])
     assert report["violations"][0]["message"] == "same text as a.md#same"
     assert report["violations"][0]["severity"] == "warning"
-    # A commit touching only one copy is told about it, naming the other.
-    code, report = check_json("a.md")
-    assert [(v["rule"], v["message"]) for v in report["violations"]] == [
-        ("CG501", "same text as b.md#same")
+    # A run on named files (the hook) compares them with each other only; the
+    # whole-corpus run (CI) compares every file with every other.
+    assert check_json("a.md") == (
+        0,
+        {"violations": [], "summary": check_json("a.md")[1]["summary"]},
+    )
+    code, report = check_json("a.md", "b.md")
+    assert [(v["rule"], v["chunk_id"], v["message"]) for v in report["violations"]] == [
+        ("CG501", "a.md#same", "same text as b.md#same"),
+        ("CG501", "b.md#same", "same text as a.md#same"),
     ]
 
 
@@ -192,18 +209,19 @@ def test_cold_update_is_the_same_with_several_jobs(repo: Path) -> None:
     for index in range(120):
         write(repo, f"d/{index}.md", page(f"T{index}", "Shared"))
     assert run("update", "--jobs", "1").exit_code == 0
-    single = (repo / "chunkgate.manifest.jsonl").read_bytes()
-    (repo / "chunkgate.manifest.jsonl").unlink()
+    single = manifest_snapshot(repo)
+    assert len(single) == 121  # the header and a shard a file
+    shutil.rmtree(repo / MANIFEST)
     assert run("update", "--jobs", "2").exit_code == 0
-    assert (repo / "chunkgate.manifest.jsonl").read_bytes() == single
+    assert manifest_snapshot(repo) == single
 
 
-def _other_settings(manifest: Path, key: str) -> None:
-    """Give the manifest's header another fingerprint, as a settings change would."""
-    header, rest = manifest.read_bytes().split(b"\n", 1)
-    fields = json.loads(header)
-    fields[key] = "0" * 16
-    manifest.write_bytes(json.dumps(fields).encode() + b"\n" + rest)
+def _other_settings(repo: Path, key: str) -> None:
+    """Give the manifest's header other settings, as a settings change would."""
+    header = repo / MANIFEST / "manifest.json"
+    fields = json.loads(header.read_bytes())
+    fields[key] = "size.max=1"
+    header.write_text(json.dumps(fields, indent=2) + "\n")
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -216,25 +234,24 @@ def test_rebuilds_write_what_the_general_path_writes(repo: Path, jobs: str) -> N
     for index in range(80):
         write(repo, f"d/{index:02d}.md", page(f"T{index}", "Shared") + "# Own\n\nå" * index)
     write(repo, "d/big.md", "# Big\n\n" + "word " * 600 + "\n")
-    manifest = repo / "chunkgate.manifest.jsonl"
     result = run("check", "--update", "--jobs", jobs, "--format", "json")
-    cold = manifest.read_bytes()
+    cold = manifest_snapshot(repo)
     report = json.loads(result.output)
     rules = sorted({str(v["rule"]) for v in report["violations"]})
     assert rules == ["CG201", "CG202", "CG501"]
     assert sum(v["rule"] == "CG501" for v in report["violations"]) == 79
-    assert report["summary"]["chunks"] == cold.count(b'\n{"id": ')
+    assert report["summary"]["chunks"] == manifest_text(repo).count('{"id": ')
     for key in ["rules", "config"]:
         # A manifest of other settings, none committed: rebuilt the same way.
-        _other_settings(manifest, key)
+        _other_settings(repo, key)
         again = run("check", "--update", "--jobs", jobs, "--format", "json")
-        assert (again.exit_code, manifest.read_bytes()) == (1, cold)
+        assert (again.exit_code, manifest_snapshot(repo)) == (1, cold)
         assert json.loads(again.output)["violations"] == report["violations"]
     # With the manifest committed, the general path rewrites it from records.
     commit_all(repo)
-    _other_settings(manifest, "rules")
+    _other_settings(repo, "rules")
     general = run("check", "--update", "--jobs", jobs, "--format", "json")
-    assert (general.exit_code, manifest.read_bytes()) == (1, cold)
+    assert (general.exit_code, manifest_snapshot(repo)) == (1, cold)
     assert json.loads(general.output)["violations"] == report["violations"]
 
 
@@ -244,23 +261,21 @@ def test_rebuild_keeps_acknowledged_moves_and_counts_changed_files(repo: Path) -
     write(repo, "guide.md", page("Install", "Usage"))
     write(repo, "other.md", page("Other"))
     write(repo, "gone.md", page("Gone"))
-    manifest = repo / "chunkgate.manifest.jsonl"
     assert run("update").exit_code == 0
     commit_all(repo)
     write(repo, "guide.md", page("Installing", "Usage"))
     assert run("update", "--accept-moves").exit_code == 0
-    acknowledged = manifest.read_bytes()
-    assert acknowledged.count(b'"moved_from"') == 1
-    git(repo, "rm", "-q", "--cached", "chunkgate.manifest.jsonl")
+    assert manifest_text(repo).count('"moved_from"') == 1
+    git(repo, "rm", "-q", "-r", "--cached", MANIFEST)
     git(repo, "commit", "-q", "-m", "no manifest")  # no committed IDs to compare with
     (repo / "gone.md").unlink()
-    _other_settings(manifest, "config")
+    _other_settings(repo, "config")
     result = CliRunner().invoke(cli, ["update"], catch_exceptions=False)
     assert result.exit_code == 0
-    rebuilt = manifest.read_bytes()
-    assert b'"id": "guide.md#installing", "lines": [1, 3]' in rebuilt
-    assert rebuilt.count(b'"moved_from": "guide.md#install"') == 1
-    assert b"gone.md" not in rebuilt
+    rebuilt = manifest_text(repo)
+    assert '"id": "guide.md#installing", "lines": [1, 3]' in rebuilt
+    assert rebuilt.count('"moved_from": "guide.md#install"') == 1
+    assert "gone.md" not in rebuilt
     # Only gone.md's entry changed; the header does not count as a file.
     assert "(1 file changed)" in result.output
 
@@ -278,7 +293,7 @@ def test_rebuild_that_changes_nothing_leaves_the_manifest_alone(repo: Path) -> N
     """An empty corpus, nothing committed: every run rebuilds, and from the second on
     the manifest is the same, so the hook passes and the file is not rewritten."""
     assert run("check", "--update").exit_code == 1  # created: stage it
-    manifest = repo / "chunkgate.manifest.jsonl"
+    manifest = repo / MANIFEST / "manifest.json"
     before = manifest.stat().st_mtime_ns
     time.sleep(0.01)
     result = run("check", "--update")
@@ -289,8 +304,9 @@ def test_rebuild_that_changes_nothing_leaves_the_manifest_alone(repo: Path) -> N
 def test_cold_update_that_fails_leaves_no_manifest(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The blocks go to a temporary file as files are checked: a failure half way
-    leaves neither a manifest nor the temporary file."""
+    """The shards are written as files are checked, each atomically, the header last: a
+    failure half way leaves whole shards and no header (so no manifest that claims to be
+    complete), and no temporary file."""
     for index in range(5):
         write(repo, f"d/{index}.md", page(f"T{index}"))
     original = filecheck.check_file
@@ -302,7 +318,14 @@ def test_cold_update_that_fails_leaves_no_manifest(
 
     monkeypatch.setattr(filecheck, "check_file", failing)
     assert run("update").exit_code == 130
-    assert sorted(path.name for path in repo.iterdir()) == [".git", "d"]
+    assert sorted(path.name for path in repo.iterdir()) == [".git", MANIFEST, "d"]
+    assert sorted(manifest_snapshot(repo)) == ["d/0.md.jsonl", "d/1.md.jsonl", "d/2.md.jsonl"]
+    monkeypatch.setattr(filecheck, "check_file", original)
+    code, report = check_json()
+    assert (code, rules_of(report)) == (1, [("CG401", MANIFEST)])  # no header yet
+    assert "missing (run `chunkgate update`)" in str(report["violations"][0]["message"])
+    assert run("update").exit_code == 0
+    assert check_json()[0] == 0
 
 
 def test_works_outside_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -312,7 +335,8 @@ def test_works_outside_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     write(tmp_path, ".gitignore", "build/\n")
     assert run("update").exit_code == 0
     assert run("check").exit_code == 0
-    assert "build/out.md" not in (tmp_path / "chunkgate.manifest.jsonl").read_text()
+    assert "build/out.md" not in manifest_text(tmp_path)
+    assert "notes/a.md" in manifest_text(tmp_path)
 
 
 def test_concurrent_hook_invocations_lose_no_entries(repo: Path) -> None:
@@ -332,6 +356,6 @@ def test_concurrent_hook_invocations_lose_no_entries(repo: Path) -> None:
         for i in range(4)
     ]
     assert [proc.wait() for proc in procs] == [1, 1, 1, 1]
-    manifest = (repo / "chunkgate.manifest.jsonl").read_text()
+    manifest = manifest_text(repo)
     assert all(f'"id": "f{i}.md#new-{i}"' in manifest for i in range(8))
     assert check_json()[0] == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,14 +14,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import commit_all, pin_git_env, write
+from helpers import MANIFEST, commit_all, manifest_snapshot, pin_git_env, shard, write
 
-from chunkgate import manifest as manifest_module
 from chunkgate.cli import cli
-from chunkgate.manifest import storage
+from chunkgate.manifest import parse_block, storage
 
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
-MANIFEST = "chunkgate.manifest.jsonl"
 
 
 @pytest.fixture
@@ -46,81 +45,105 @@ def violations(result: Result) -> list[tuple[str, str, int, str]]:
     ]
 
 
-def test_corrupt_manifest_line_is_reported_and_update_rebuilds(repo: Path) -> None:
-    lines = (repo / MANIFEST).read_text().splitlines(keepends=True)
-    lines[3] = '{"id": "docs/a.md#b", "lines": [5,\n'
-    (repo / MANIFEST).write_text("".join(lines))
+def _corrupt(repo: Path, path: str, index: int, line: str) -> list[str]:
+    """Replace line ``index`` (0-based) of the shard of ``path``; its lines before."""
+    target = shard(repo, path)
+    lines = target.read_text().splitlines(keepends=True)
+    target.write_text("".join([*lines[:index], line, *lines[index + 1 :]]))
+    return lines
+
+
+def test_corrupt_shard_line_is_reported_and_update_rewrites_it(repo: Path) -> None:
+    _corrupt(repo, "docs/a.md", 2, '{"id": "docs/a.md#b", "lines": [5,\n')
     result = run("check", "--format", "json")
     assert result.exit_code == 1
     ((rule, path, line, message),) = violations(result)
-    assert (rule, path, line) == ("CG401", MANIFEST, 4)
-    assert "line 4" in message or ":4:" in message
+    assert (rule, path, line) == ("CG401", f"{MANIFEST}/docs/a.md.jsonl", 3)
+    assert message.startswith("the shard of docs/a.md is corrupt: invalid JSON")
     fixed = run("update")
     assert fixed.exit_code == 0
-    assert "rebuilding it" in fixed.output
+    assert "(1 file changed)" in fixed.output
     assert run("check").exit_code == 0
 
 
 def test_merge_conflict_markers_are_reported_with_their_line(repo: Path) -> None:
-    text = (repo / MANIFEST).read_text().splitlines(keepends=True)
-    conflicted = [
-        *text[:2],
-        "<<<<<<< ours\n",
-        *text[2:4],
-        "=======\n",
-        ">>>>>>> theirs\n",
-        *text[4:],
-    ]
-    (repo / MANIFEST).write_text("".join(conflicted))
+    target = shard(repo, "docs/a.md")
+    text = target.read_text().splitlines(keepends=True)
+    target.write_text("".join([text[0], "<<<<<<< ours\n", *text[1:], "=======\n", ">>>>>>> x\n"]))
     result = run("check", "--format", "json")
-    ((rule, _, line, message),) = violations(result)
-    assert (rule, line) == ("CG401", 3)
-    assert "merge conflict" in message
-    assert run("check", "--update").exit_code == 1  # rebuilt: the manifest changed
+    ((rule, path, line, message),) = violations(result)
+    assert (rule, path, line) == ("CG401", f"{MANIFEST}/docs/a.md.jsonl", 2)
+    assert "merge conflict markers at line 2" in message
+    assert run("check", "--update").exit_code == 1  # rewritten: the manifest changed
     assert run("check").exit_code == 0
 
 
-def test_a_hook_run_reads_only_its_files_blocks(repo: Path) -> None:
-    """A run on named files (the pre-commit hook) leaves a corrupt block of another file
-    as it is, for the whole-corpus check to report; its own files' blocks are updated."""
-    lines = (repo / MANIFEST).read_text().splitlines(keepends=True)
-    assert lines[4].startswith('{"file": "docs/b.md"')
-    lines[5] = '{"note": "not a chunk line"}\n'
-    (repo / MANIFEST).write_text("".join(lines))
+def test_a_hook_run_reads_only_its_files_shards(repo: Path) -> None:
+    """A run on named files (the pre-commit hook) leaves a corrupt shard of another file
+    as it is, for the whole-corpus check to report; its own files' shards are updated."""
+    other = _corrupt(repo, "docs/b.md", 1, '{"note": "not a chunk line"}\n')
     write(repo, "docs/a.md", f"# A\n\n{SECTION}\n## B\n\n{SECTION}\nMore text.\n")
+    before = shard(repo, "docs/a.md").read_text()
     assert run("check", "--update", "docs/a.md").exit_code == 1  # the manifest changed
-    updated = (repo / MANIFEST).read_text().splitlines(keepends=True)
-    assert updated[5] == lines[5]
-    assert updated[3] != lines[3]  # docs/a.md#b grew
+    assert shard(repo, "docs/a.md").read_text() != before  # docs/a.md#b grew
+    assert shard(repo, "docs/b.md").read_text() != "".join(other)  # left as it was
     result = run("check", "--format", "json")
-    assert [(v[0], v[2]) for v in violations(result)] == [("CG401", 6)]
+    assert [(v[0], v[1], v[2]) for v in violations(result)] == [
+        ("CG401", f"{MANIFEST}/docs/b.md.jsonl", 2)
+    ]
     assert run("update").exit_code == 0
     assert run("check").exit_code == 0
 
 
-def test_a_hook_run_rebuilds_a_corrupt_block_of_its_own_file(repo: Path) -> None:
-    lines = (repo / MANIFEST).read_text().splitlines(keepends=True)
-    lines[3] = '{"note": "not a chunk line"}\n'
-    (repo / MANIFEST).write_text("".join(lines))
+def test_a_hook_run_rewrites_a_corrupt_shard_of_its_own_file(repo: Path) -> None:
+    _corrupt(repo, "docs/a.md", 2, '{"note": "not a chunk line"}\n')
     result = run("check", "--format", "json", "docs/a.md")
-    assert [(v[0], v[2]) for v in violations(result)] == [("CG401", 4)]
+    assert [(v[0], v[2]) for v in violations(result)] == [("CG401", 3)]
     fixed = run("check", "--update", "docs/a.md")
-    assert "rebuilding it" in fixed.output
+    assert fixed.exit_code == 1
+    assert "(1 file changed)" in fixed.output
     assert run("check").exit_code == 0
 
 
-def test_a_corrupt_committed_manifest_leaves_ids_uncompared(repo: Path) -> None:
-    """HEAD's manifest, read lazily by a hook run, turns out corrupt in the block it
-    reads: the run goes on without comparing IDs, as if nothing were committed."""
-    lines = (repo / MANIFEST).read_text().splitlines(keepends=True)
-    lines[3] = '{"note": "not a chunk line"}\n'
-    (repo / MANIFEST).write_text("".join(lines))
+def test_a_corrupt_committed_shard_leaves_its_ids_uncompared(repo: Path) -> None:
+    """HEAD's shard of a file turns out corrupt: the run goes on without comparing that
+    file's IDs, as if nothing were committed for it."""
+    _corrupt(repo, "docs/a.md", 2, '{"note": "not a chunk line"}\n')
     commit_all(repo)
     assert run("update").exit_code == 0  # the work tree's manifest is whole again
     write(repo, "docs/a.md", f"# A\n\n{SECTION}\n## Renamed\n\n{SECTION}")
     result = run("check", "--update", "--format", "json", "docs/a.md")
     assert result.exit_code == 1  # the manifest changed; no CG402 without committed IDs
     assert violations(result) == []
+    assert run("check").exit_code == 0
+
+
+def test_a_format_1_manifest_is_migrated_once(repo: Path) -> None:
+    """The one-file manifest of format 1: reported with its fix, and `update` migrates it,
+    keeping its acknowledged moves."""
+    import shutil
+
+    legacy = "\n".join(
+        [
+            '{"chunkgate_manifest": 1, "chunking": 2, "config": "0000000000000000", '
+            '"rules": "0000000000000000"}',
+            '{"file": "docs/a.md", "blob": null, "chunks": 1}',
+            '{"id": "docs/a.md#b", "lines": [5, 7], "chars": 80, "tokens": 20, '
+            '"hash": "0123456789abcdef", "moved_from": "docs/a.md#old-b"}',
+            "",
+        ]
+    )
+    shutil.rmtree(repo / MANIFEST)
+    write(repo, "chunkgate.manifest.jsonl", legacy)
+    result = run("check", "--format", "json")
+    ((rule, path, _, message),) = violations(result)
+    assert (rule, path) == ("CG401", "chunkgate.manifest.jsonl")
+    assert "old one-file format; `chunkgate update` migrates it" in message
+    migrated = run("update")
+    assert migrated.exit_code == 0
+    assert "migrating chunkgate.manifest.jsonl (format 1)" in migrated.output
+    assert not (repo / "chunkgate.manifest.jsonl").exists()
+    assert '"moved_from": "docs/a.md#old-b"' in shard(repo, "docs/a.md").read_text()
     assert run("check").exit_code == 0
 
 
@@ -183,7 +206,7 @@ def test_a_50_mb_file_is_not_read(repo: Path) -> None:
 def test_ctrl_c_during_update_keeps_the_old_manifest(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    before = (repo / MANIFEST).read_bytes()
+    before = manifest_snapshot(repo)
     write(repo, "docs/b.md", f"# C\n\n{SECTION}\n## New\n\n{SECTION}")
 
     def interrupted(source: object, target: object) -> None:
@@ -192,14 +215,14 @@ def test_ctrl_c_during_update_keeps_the_old_manifest(
     monkeypatch.setattr(storage.os, "replace", interrupted)
     result = CliRunner().invoke(cli, ["update"])
     assert result.exit_code == 130
-    assert (repo / MANIFEST).read_bytes() == before
+    assert manifest_snapshot(repo) == before
     assert sorted(p.name for p in repo.iterdir()) == [".git", MANIFEST, "docs"]
 
 
 def test_sigint_to_a_running_update_leaves_no_half_written_file(repo: Path) -> None:
     for index in range(400):
         write(repo, f"many/{index}.md", f"# T{index}\n\n{SECTION}")
-    before = (repo / MANIFEST).read_bytes()
+    before = manifest_snapshot(repo)
     proc = subprocess.Popen(
         [sys.executable, "-m", "chunkgate", "update", "--jobs", "1"],
         cwd=repo,
@@ -209,12 +232,18 @@ def test_sigint_to_a_running_update_leaves_no_half_written_file(repo: Path) -> N
     time.sleep(0.8)
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=60)
-    after = (repo / MANIFEST).read_bytes()
-    # Either the update finished before the signal, or the old manifest stands.
-    assert after == before or b"many/399.md" in after
-    manifest_module.parse(after, name=MANIFEST)
-    leftovers = [p for p in os.listdir(repo) if p.endswith((".tmp", ".lock"))]
+    after = manifest_snapshot(repo)
+    # Every shard is whole (old, or new for a file checked before the signal), and the
+    # next run finishes what this one began.
+    for name, data in after.items():
+        if name != "manifest.json":
+            parse_block(data, name)
+    assert {n: d for n, d in after.items() if not n.startswith("many/")} == before
+    leftovers = [p for p in (repo / MANIFEST).rglob("*") if p.name.endswith((".tmp", ".lock"))]
+    leftovers += [p for p in repo.iterdir() if p.name.endswith((".tmp", ".lock"))]
     assert leftovers == []
+    assert run("update").exit_code == 0
+    assert len(manifest_snapshot(repo)) == 403
 
 
 def _children(pid: int) -> list[int]:
@@ -244,7 +273,7 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
     """A terminal's Ctrl-C signals the whole process group, and a worker may get it
     before the parent. Workers ignore SIGINT: one dying of it broke the pool, which
     could hang the parent's exit. The parent stops handing out files and exits 130."""
-    (repo / MANIFEST).unlink()
+    shutil.rmtree(repo / MANIFEST)
     for index in range(3000):
         write(repo, f"many/{index}.md", f"# T{index}\n\n{SECTION * 40}\n## More\n\n{SECTION * 40}")
 
@@ -276,15 +305,17 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
     proc, _ = start_and_signal_workers()
     finish(proc)
     assert proc.returncode == 0
-    assert b'"many/999.md"' in (repo / MANIFEST).read_bytes()
-    # Then the parent too: it stops, and leaves nothing behind.
-    (repo / MANIFEST).unlink()
+    assert shard(repo, "many/999.md").exists()
+    # Then the parent too: it stops, and leaves nothing behind but whole shards.
+    shutil.rmtree(repo / MANIFEST)
     proc, workers = start_and_signal_workers()
     time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     stderr = finish(proc)
     assert (proc.returncode, stderr) == (130, "chunkgate: interrupted\n")
-    assert sorted(p.name for p in repo.iterdir()) == [".git", "docs", "many"]
+    assert sorted(p.name for p in repo.iterdir() if p.name != MANIFEST) == [".git", "docs", "many"]
+    assert not (repo / MANIFEST / "manifest.json").exists()  # no header: not complete
+    assert not list(repo.rglob("*.tmp"))
     assert all(_command(pid) == "" for pid in workers)
 
 

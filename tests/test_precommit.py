@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import commit_all, git, git_env, make_repo, write
+from helpers import (
+    MANIFEST,
+    commit_all,
+    git,
+    git_env,
+    make_repo,
+    manifest_snapshot,
+    manifest_text,
+    write,
+)
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
@@ -94,11 +103,11 @@ def test_deleting_a_file_updates_the_manifest_then_passes(
     git(doc_repo, "rm", "-q", "docs/old.md")
     first = try_repo(doc_repo, pre_commit_home)
     assert first.returncode == 1, first.stdout + first.stderr
-    assert "updated chunkgate.manifest.jsonl" in first.stdout
-    manifest = (doc_repo / "chunkgate.manifest.jsonl").read_text()
+    assert "updated chunkgate.manifest/" in first.stdout
+    manifest = manifest_text(doc_repo)
     assert "docs/old.md" not in manifest
     assert "docs/guide.md#install" in manifest
-    git(doc_repo, "add", "chunkgate.manifest.jsonl")
+    git(doc_repo, "add", "-A", MANIFEST)
     second = try_repo(doc_repo, pre_commit_home, verbose=True)
     assert second.returncode == 0, second.stdout + second.stderr
     assert "CG403 removed-id" in second.stdout  # a warning: the page's IDs are gone
@@ -109,11 +118,11 @@ def test_deleting_a_file_updates_the_manifest_then_passes(
 def test_read_only_hook_never_writes(doc_repo: Path, pre_commit_home: Path) -> None:
     write(doc_repo, "docs/new.md", f"# New\n\n{SECTION}")
     git(doc_repo, "add", "-A")
-    before = (doc_repo / "chunkgate.manifest.jsonl").read_bytes()
+    before = manifest_snapshot(doc_repo)
     result = try_repo(doc_repo, pre_commit_home, "chunkgate-check")
     assert result.returncode == 1
     assert "CG401" in result.stdout
-    assert (doc_repo / "chunkgate.manifest.jsonl").read_bytes() == before
+    assert manifest_snapshot(doc_repo) == before
 
 
 def test_autoupdate_fills_in_the_rev_the_readme_leaves_open(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import commit_all, write
+from helpers import commit_all, manifest_text, write
 
 from chunkgate import languages, rules
 from chunkgate.chunking import chunk_text
@@ -200,7 +200,7 @@ def test_findings_of_a_rule_no_longer_registered_are_dropped(
     runner = CliRunner()
     try:
         assert runner.invoke(cli, ["update", "-q"]).exit_code == 0
-        assert '"rule": "CG901"' in (repo / "chunkgate.manifest.jsonl").read_text()
+        assert '"rule": "CG901"' in manifest_text(repo)
     finally:
         rules.unregister(family)
     result = runner.invoke(cli, ["check", "docs/a.md", "--format", "json"])
@@ -262,7 +262,7 @@ def test_a_toy_language_flows_through_chunks_check_update_and_diff(
         ("cards/deck.toy#card-beta", "card", "toy"),
     ]
     assert runner.invoke(cli, ["update", "-q"]).exit_code == 0
-    assert '"id": "cards/deck.toy#card-beta"' in (repo / "chunkgate.manifest.jsonl").read_text()
+    assert '"id": "cards/deck.toy#card-beta"' in manifest_text(repo)
     commit_all(repo, "manifest")
     assert runner.invoke(cli, ["check"]).exit_code == 0
     # An oversized card is named with the language's own noun.

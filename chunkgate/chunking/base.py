@@ -48,9 +48,10 @@ class ChunkOptions:
     def fingerprint(self) -> str:
         """A stable string of every option that changes chunk boundaries, sizes or IDs."""
         return (
-            f"unit={self.unit};max={self.max};min={self.min};overlap={self.overlap};"
-            f"split_level={self.split_level};split_classes={int(self.split_classes)};"
-            f"tokenizer={self.tokenizer};anchors={settings_key(self.anchors, self.sites)}"
+            f"size.unit={self.unit};size.max={self.max};size.min={self.min};"
+            f"size.overlap={self.overlap};markdown.split_level={self.split_level};"
+            f"python.split_classes={str(self.split_classes).lower()};tokenizer={self.tokenizer};"
+            f"anchors={settings_key(self.anchors, self.sites)}"
         )
 
 

@@ -1,74 +1,42 @@
-"""The whole manifest: ``render`` writes the canonical bytes (the same content gives
-the same bytes on every OS), ``parse`` reads them back checking every line."""
+"""A shard's bytes and the header's, written canonically (the same content gives the same
+bytes on every OS) and read back checking every line."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 
-from chunkgate.errors import ManifestError
 from chunkgate.manifest.lines import (
-    CHUNK_PREFIX,
     FILE_PREFIX,
     REBUILD,
     ManifestSyntaxError,
+    check_keys,
     chunk_line,
     file_line,
-    header_line,
+    integer,
+    json_object,
     show,
+    string,
 )
-from chunkgate.manifest.records import (
-    ChunkEntry,
-    FileEntry,
-    Header,
-    Manifest,
-    StoredFinding,
-    path_key,
-)
+from chunkgate.manifest.records import FORMAT_VERSION, ChunkEntry, FileEntry, Header, StoredFinding
 
 _MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 _CONFLICT = re.compile(b"\n(?:" + b"|".join(map(re.escape, _MARKERS)) + b")")
 # What JSONEncoder(ensure_ascii=False).encode does with a string, without its
 # Python-level dispatch: rendering calls it for every chunk's ID and hash.
 _string = json.encoder.encode_basestring
+_HEADER_KEYS = ("chunkgate_manifest", "chunking", "config", "anchors", "rules")
 
-# -- writing ------------------------------------------------------------------------------------
-
-
-def render(manifest: Manifest) -> bytes:
-    """The whole manifest: header, then every file's block in byte order of path."""
-    return b"".join(render_blocks(manifest))
-
-
-def render_blocks(manifest: Manifest) -> Iterator[bytes]:
-    """``render``'s bytes block by block, so that a large manifest can be written
-    without ever holding it twice (as text, then as bytes)."""
-    yield render_header(manifest.header)
-    for path in sorted(manifest.files, key=path_key):
-        yield render_block(manifest.files[path])
-
-
-def render_header(header: Header) -> bytes:
-    return to_bytes(header_text(header))
+# -- a shard: one corpus file's lines -----------------------------------------------------------
 
 
 def render_block(entry: FileEntry) -> bytes:
-    """One file's block as ``render`` writes it: the header and the blocks in byte
-    order of path, joined, are the manifest."""
+    """A corpus file's shard: its file line, then its chunk lines."""
     return to_bytes(block_text(entry))
 
 
-def header_text(header: Header) -> str:
-    return (
-        f'{{"chunkgate_manifest": {header.format:d}, "chunking": {header.chunking:d}, '
-        f'"config": {_string(header.config)}, "rules": {_string(header.rules)}}}\n'
-    )
-
-
 def block_text(entry: FileEntry) -> str:
-    """One file's lines: its file line and its chunk lines."""
     blob = "null" if entry.blob is None else _string(entry.blob)
     findings = f', "findings": [{_findings(entry.findings)}]' if entry.findings else ""
     parts = [
@@ -103,48 +71,93 @@ def to_bytes(text: str) -> bytes:
     return text.encode("utf-8", "backslashreplace")
 
 
-# -- reading ------------------------------------------------------------------------------------
+def parse_block(data: bytes, name: str, first_line: int = 1) -> FileEntry:
+    """A shard (or one file's block of a format-1 manifest, numbered from ``first_line``)
+    read back: what ``render_block`` wrote, or a ``ManifestSyntaxError`` naming the line."""
+    lines = text_lines(normalise(data, name), name, first_line)
+    entry, following = read_block(lines, 0, name, first_line)
+    if following < len(lines):
+        raise ManifestSyntaxError(
+            name,
+            first_line + following,
+            f"a line after the {len(entry.chunks)} chunk lines {show(entry.path)} declares",
+        )
+    return entry
 
 
-def parse(data: bytes, *, name: str) -> Manifest:
-    """The whole manifest, checked line by line; errors read ``name:line: what``."""
-    lines = text_lines(normalise(data, name), name, 1)
-    header = header_line(lines[0], name)
-    files: dict[str, FileEntry] = {}
-    where: dict[str, int] = {}
-    previous: FileEntry | None = None
-    last_key = b""
-    at = 1
-    while at < len(lines):
-        if previous is not None and lines[at].startswith(CHUNK_PREFIX):
-            raise _extra_chunk(name, at + 1, previous.path, len(previous.chunks))
-        entry, following = read_block(lines, at, name, 1)
-        key = path_key(entry.path)
-        if previous is not None and key <= last_key:
-            raise order_error(entry.path, previous.path, where, name, at + 1)
-        files[entry.path] = previous = entry
-        where[entry.path], last_key = at + 1, key
-        at = following
-    return Manifest(header, files)
+def read_block(lines: Sequence[str], at: int, name: str, first_line: int) -> tuple[FileEntry, int]:
+    """The file whose file line is ``lines[at]`` (numbered ``first_line + at``), and where
+    the next block starts."""
+    number = first_line + at
+    head = file_line(lines[at], name, number)
+    chunks: list[ChunkEntry] = []
+    for i in range(at + 1, at + 1 + head.chunks):
+        if i >= len(lines):
+            raise ManifestSyntaxError(
+                name,
+                number,
+                f"{show(head.path)} declares {head.chunks} chunks but the file ends "
+                f"after {len(chunks)}",
+            )
+        if lines[i].startswith(FILE_PREFIX):
+            raise ManifestSyntaxError(
+                name,
+                first_line + i,
+                f"file line where a chunk line is expected ({show(head.path)} on line {number} "
+                f"declares {head.chunks} chunks, found {len(chunks)})",
+            )
+        chunks.append(chunk_line(lines[i], head.path, name, first_line + i))
+    entry = FileEntry(head.path, head.blob, tuple(chunks), head.findings)
+    return entry, at + 1 + head.chunks
 
 
-def read(path: Path) -> Manifest | None:
-    """The manifest at ``path``, or None when there is none."""
-    data = read_bytes(path)
-    return None if data is None else parse(data, name=str(path))
+# -- the header ----------------------------------------------------------------------------------
 
 
-def read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise ManifestError(f"{path}: cannot read the manifest: {exc.strerror}") from None
+def render_header(header: Header) -> bytes:
+    """The manifest's ``manifest.json``: one key a line, so that a settings change diffs
+    as the line it changed."""
+    values = (header.format, header.chunking, header.config, header.anchors, header.rules)
+    lines = ",\n".join(
+        f"  {_string(key)}: {value if isinstance(value, int) else _string(str(value))}"
+        for key, value in zip(_HEADER_KEYS, values, strict=True)
+    )
+    return to_bytes(f"{{\n{lines}\n}}\n")
+
+
+def parse_header(data: bytes, name: str) -> Header:
+    text = text_lines(normalise(data, name), name, 1)
+    obj = json_object("\n".join(text), name, 1)
+    version = obj.get("chunkgate_manifest")
+    if type(version) is not int:
+        raise ManifestSyntaxError(name, 1, 'expected {"chunkgate_manifest": …}')
+    if version > FORMAT_VERSION:
+        raise ManifestSyntaxError(
+            name,
+            1,
+            f"manifest format {version} is newer than this chunkgate supports "
+            f"({FORMAT_VERSION}); upgrade chunkgate",
+        )
+    if version != FORMAT_VERSION:
+        raise ManifestSyntaxError(name, 1, f"unknown manifest format {show(version)}; {REBUILD}")
+    check_keys(obj, _HEADER_KEYS, (), name, 1)
+    anchors = obj["anchors"]
+    if not isinstance(anchors, str):
+        raise ManifestSyntaxError(name, 1, f'"anchors" must be a string, got {show(anchors)}')
+    return Header(
+        version,
+        integer(obj, "chunking", name, 1),
+        string(obj, "config", name, 1),
+        string(obj, "rules", name, 1),
+        anchors,
+    )
+
+
+# -- bytes as git or an editor may leave them ------------------------------------------------
 
 
 def normalise(data: bytes, name: str) -> bytes:
-    """Line endings fixed, conflict markers refused: what ``parse`` reads."""
+    """Line endings fixed, conflict markers refused: what the readers read."""
     data = line_endings(data, name)
     at = _conflict_at(data)
     if at is not None:
@@ -161,7 +174,7 @@ def line_endings(data: bytes, name: str) -> bytes:
     """``data`` with CRLF line endings and a missing final newline, which git or an
     editor may leave, mended."""
     if not data:
-        raise ManifestError(f"{name}: empty manifest ({REBUILD})")
+        raise ManifestSyntaxError(name, 1, f"empty file ({REBUILD})")
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
     return data if data.endswith(b"\n") else data + b"\n"
@@ -182,58 +195,3 @@ def text_lines(data: bytes, name: str, first_line: int) -> list[str]:
         line = first_line + data.count(b"\n", 0, exc.start)
         raise ManifestSyntaxError(name, line, "not valid UTF-8") from None
     return text.split("\n")[:-1]
-
-
-def read_block(lines: Sequence[str], at: int, name: str, first_line: int) -> tuple[FileEntry, int]:
-    """The file whose file line is ``lines[at]`` (numbered ``first_line + at``), and where
-    the next block starts."""
-    number = first_line + at
-    head = file_line(lines[at], name, number)
-    chunks: list[ChunkEntry] = []
-    for i in range(at + 1, at + 1 + head.chunks):
-        if i >= len(lines):
-            raise ManifestSyntaxError(
-                name,
-                number,
-                f"{show(head.path)} declares {head.chunks} chunks but the manifest ends "
-                f"after {len(chunks)}",
-            )
-        if lines[i].startswith(FILE_PREFIX):
-            raise ManifestSyntaxError(
-                name,
-                first_line + i,
-                f"file line where a chunk line is expected ({show(head.path)} on line {number} "
-                f"declares {head.chunks} chunks, found {len(chunks)})",
-            )
-        chunks.append(chunk_line(lines[i], head.path, name, first_line + i))
-    entry = FileEntry(head.path, head.blob, tuple(chunks), head.findings)
-    return entry, at + 1 + head.chunks
-
-
-def parse_block(data: bytes, name: str, first_line: int = 1) -> FileEntry:
-    """One file's block (its file line and chunk lines, numbered from ``first_line``)
-    read back: what ``render_block`` wrote."""
-    return read_block(text_lines(data, name, first_line), 0, name, first_line)[0]
-
-
-def _extra_chunk(name: str, line: int, path: str, count: int) -> ManifestError:
-    return ManifestSyntaxError(
-        name,
-        line,
-        f"chunk line where a file line is expected ({show(path)} declares {count} chunks)",
-    )
-
-
-def order_error(
-    path: str, last_path: str, where: Mapping[str, int], name: str, line: int
-) -> ManifestError:
-    if path in where:
-        return ManifestSyntaxError(
-            name, line, f"{show(path)} is listed twice (also on line {where[path]})"
-        )
-    return ManifestSyntaxError(
-        name,
-        line,
-        f"files out of order: {show(path)} must come before {show(last_path)} "
-        f"(line {where[last_path]})",
-    )

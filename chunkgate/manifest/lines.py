@@ -14,11 +14,9 @@ from typing import NamedTuple
 
 from chunkgate.errors import ManifestError
 from chunkgate.manifest.records import (
-    FORMAT_VERSION,
     HEX16,
     RULE_CODE,
     ChunkEntry,
-    Header,
     StoredFinding,
     belongs,
     path_key,
@@ -28,7 +26,6 @@ REBUILD = "run `chunkgate update` to rebuild it"
 FILE_PREFIX, CHUNK_PREFIX = '{"file": ', '{"id": '
 
 _BLOB = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 and SHA-256 repositories
-_HEADER_KEYS = ("chunkgate_manifest", "chunking", "config", "rules")
 _FILE_KEYS, _FILE_OPTIONAL = ("file", "blob", "chunks"), ("findings",)
 _CHUNK_KEYS = ("id", "lines", "chars", "tokens", "hash")
 _CHUNK_OPTIONAL = ("moved_from", "suppressed")
@@ -61,42 +58,19 @@ class FileLine(NamedTuple):
     findings: tuple[StoredFinding, ...]
 
 
-def header_line(text: str, name: str) -> Header:
-    obj = _object(text, name, 1)
-    if _kind(obj) != "header":
-        raise ManifestSyntaxError(name, 1, 'expected the header line {"chunkgate_manifest": …}')
-    version = obj["chunkgate_manifest"]
-    if type(version) is int and version > FORMAT_VERSION:
-        raise ManifestSyntaxError(
-            name,
-            1,
-            f"manifest format {version} is newer than this chunkgate supports "
-            f"({FORMAT_VERSION}); upgrade chunkgate",
-        )
-    if version != FORMAT_VERSION or type(version) is not int:
-        raise ManifestSyntaxError(name, 1, f"unknown manifest format {show(version)}")
-    _check_keys(obj, _HEADER_KEYS, (), name, 1)
-    chunking = _int(obj, "chunking", name, 1)
-    config, rules = (_str(obj, key, name, 1) for key in ("config", "rules"))
-    for key, value in (("config", config), ("rules", rules)):
-        if not HEX16.fullmatch(value):
-            raise ManifestSyntaxError(name, 1, f'"{key}" must be 16 hex digits, got {show(value)}')
-    return Header(version, chunking, config, rules)
-
-
 def file_line(text: str, name: str, line: int) -> FileLine:
     fast = _FAST_FILE.fullmatch(text)
     if fast is not None:
         path, blob, count = fast.groups()
         return FileLine(path, blob, int(count), ())
-    obj = _object(text, name, line)
+    obj = json_object(text, name, line)
     kind = _kind(obj)
     if kind != "file":
         raise ManifestSyntaxError(name, line, f"{kind} line where a file line is expected")
-    _check_keys(obj, _FILE_KEYS, _FILE_OPTIONAL, name, line)
+    check_keys(obj, _FILE_KEYS, _FILE_OPTIONAL, name, line)
     if not text.startswith(FILE_PREFIX):
         raise ManifestSyntaxError(name, line, f"not in canonical form (spacing differs); {REBUILD}")
-    path = _str(obj, "file", name, line)
+    path = string(obj, "file", name, line)
     try:
         path_key(path)
     except UnicodeEncodeError:
@@ -106,7 +80,7 @@ def file_line(text: str, name: str, line: int) -> FileLine:
         raise ManifestSyntaxError(
             name, line, f'"blob" must be a git object id or null, got {show(blob)}'
         )
-    count = _int(obj, "chunks", name, line)
+    count = integer(obj, "chunks", name, line)
     findings = _findings(obj["findings"], path, name, line) if "findings" in obj else ()
     return FileLine(path, blob, count, findings)
 
@@ -164,16 +138,16 @@ def chunk_line(text: str, path: str, name: str, line: int) -> ChunkEntry:
             return ChunkEntry(
                 chunk_id, (int(start), int(end)), int(chars), int(tokens), digest, moved, codes
             )
-    obj = _object(text, name, line)
+    obj = json_object(text, name, line)
     kind = _kind(obj)
     if kind != "chunk":
         raise ManifestSyntaxError(
             name, line, f"{kind} line where a chunk line of {show(path)} is expected"
         )
-    _check_keys(obj, _CHUNK_KEYS, _CHUNK_OPTIONAL, name, line)
+    check_keys(obj, _CHUNK_KEYS, _CHUNK_OPTIONAL, name, line)
     if not text.startswith(CHUNK_PREFIX):
         raise ManifestSyntaxError(name, line, f"not in canonical form (spacing differs); {REBUILD}")
-    chunk_id = _str(obj, "id", name, line)
+    chunk_id = string(obj, "id", name, line)
     if not belongs(chunk_id, path):
         raise ManifestSyntaxError(
             name, line, f"chunk {show(chunk_id)} does not belong to {show(path)}"
@@ -188,16 +162,16 @@ def chunk_line(text: str, path: str, name: str, line: int) -> ChunkEntry:
         raise ManifestSyntaxError(
             name, line, f'"lines" must be [start, end] with 1 ≤ start ≤ end, got {span}'
         )
-    digest = _str(obj, "hash", name, line)
+    digest = string(obj, "hash", name, line)
     if not HEX16.fullmatch(digest):
         raise ManifestSyntaxError(name, line, f'"hash" must be 16 hex digits, got {show(digest)}')
-    moved = _str(obj, "moved_from", name, line) if "moved_from" in obj else None
+    moved = string(obj, "moved_from", name, line) if "moved_from" in obj else None
     suppressed = _codes(obj["suppressed"], name, line) if "suppressed" in obj else ()
     return ChunkEntry(
         chunk_id,
         (span[0], span[1]),
-        _int(obj, "chars", name, line),
-        _int(obj, "tokens", name, line),
+        integer(obj, "chars", name, line),
+        integer(obj, "tokens", name, line),
         digest,
         moved,
         suppressed,
@@ -241,7 +215,7 @@ def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
 _decoder = json.JSONDecoder(object_pairs_hook=_pairs)
 
 
-def _object(text: str, name: str, line: int) -> dict[str, object]:
+def json_object(text: str, name: str, line: int) -> dict[str, object]:
     if not text:
         raise ManifestSyntaxError(name, line, "empty line")
     try:
@@ -264,7 +238,7 @@ def _kind(obj: Mapping[str, object]) -> str:
     return "unknown"
 
 
-def _check_keys(
+def check_keys(
     obj: Mapping[str, object],
     required: tuple[str, ...],
     optional: tuple[str, ...],
@@ -292,14 +266,14 @@ def show(value: object) -> str:
     return shown if len(shown) <= 60 else shown[:59] + "…"
 
 
-def _int(obj: Mapping[str, object], key: str, name: str, line: int) -> int:
+def integer(obj: Mapping[str, object], key: str, name: str, line: int) -> int:
     value = obj[key]
     if type(value) is not int or value < 0:
         raise ManifestSyntaxError(name, line, f'"{key}" must be an integer ≥ 0, got {show(value)}')
     return value
 
 
-def _str(obj: Mapping[str, object], key: str, name: str, line: int) -> str:
+def string(obj: Mapping[str, object], key: str, name: str, line: int) -> str:
     value = obj[key]
     if not isinstance(value, str) or not value:
         raise ManifestSyntaxError(

@@ -7,23 +7,17 @@ read back: ``render`` of valid records always parses to equal records.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from chunkgate.model import Chunk
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: one shard file per corpus file (1: one manifest file)
 
 HEX16 = re.compile(r"[0-9a-f]{16}")
 # [0-9], not \d: \d also matches other scripts' digits.
 RULE_CODE = re.compile(r"CG[0-9]{3}")
-
-
-def fingerprint(text: str) -> str:
-    """The 16 hex digits the header stores for a settings string."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def path_key(path: str) -> bytes:
@@ -38,26 +32,44 @@ def belongs(chunk_id: str, path: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Header:
+    """What the manifest's entries were made with: the format, chunkgate's chunking
+    version, the settings that change chunks (``ChunkOptions.fingerprint()``), the
+    heading anchors in words, and what changes the file-level rules' findings
+    (``Config.findings_fingerprint()``). Kept readable, so that a change can be named."""
+
     format: int
     chunking: int
     config: str
     rules: str
+    anchors: str = ""
 
-    def __post_init__(self) -> None:
-        for key in ("config", "rules"):
-            value = getattr(self, key)
-            if not isinstance(value, str) or not HEX16.fullmatch(value):
-                raise ValueError(f"Header.{key} must be 16 hex digits (fingerprint()): {value!r}")
+    def same_chunking(self, other: Header) -> bool:
+        """Entries made under one are valid under the other: the same chunks and IDs."""
+        return (self.format, self.chunking, self.config) == (
+            other.format,
+            other.chunking,
+            other.config,
+        )
 
-    @classmethod
-    def build(cls, *, chunking: int, config: str, rules: str) -> Header:
-        """The current header for the given settings strings (hashed here)."""
-        return cls(FORMAT_VERSION, chunking, fingerprint(config), fingerprint(rules))
+    def changes(self, now: Header) -> list[str]:
+        """What differs in ``now``, in words: ``size.max 2000 → 3000``."""
+        if self.chunking != now.chunking:
+            return [f"chunkgate's chunking version {self.chunking} → {now.chunking}"]
+        before, after = _settings(self.config), _settings(now.config)
+        changed = []
+        for key in dict.fromkeys([*before, *after]):
+            if before.get(key) == after.get(key):
+                continue
+            if key == "anchors":
+                changed.append(f"heading anchors {self.anchors or '?'} → {now.anchors or '?'}")
+            else:
+                changed.append(f"{key} {before.get(key, '-')} → {after.get(key, '-')}")
+        return changed
 
-    @property
-    def settings(self) -> tuple[int, str, str]:
-        """What decides a manifest's chunks: entries made under other settings are stale."""
-        return self.chunking, self.config, self.rules
+
+def _settings(text: str) -> dict[str, str]:
+    pairs = (item.partition("=") for item in text.split(";") if item)
+    return {key: value for key, _, value in pairs}
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,14 +196,3 @@ class FileEntry:
             return [(c.id, c.lines, c.chars, c.tokens, c.hash) for c in entry.chunks]
 
         return core(self) == core(other)
-
-
-@dataclass(frozen=True, slots=True)
-class Manifest:
-    header: Header
-    files: Mapping[str, FileEntry]
-
-    def __post_init__(self) -> None:
-        for path, entry in self.files.items():
-            if entry.path != path:
-                raise ValueError(f"Manifest.files[{path!r}] holds the entry of {entry.path!r}")

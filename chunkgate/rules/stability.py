@@ -1,22 +1,4 @@
-"""Manifest and citation stability.
-
-CG401 stale-manifest
-    The committed manifest (``chunkgate.manifest.jsonl``) must describe the
-    corpus: every file with its chunks' IDs, sizes and hashes. It fires for a
-    file the manifest does not list, a listed file that is gone or has other
-    chunks now, a manifest written with other chunking settings, and a
-    corrupt or merge-conflicted manifest (with its line).
-
-    Why: the manifest is what reviewers diff and what CI compares; a stale one
-    hides changes to the chunks that get embedded.
-
-    Fix: run ``chunkgate update`` and commit the manifest (the ``chunkgate``
-    pre-commit hook does this for the files of each commit).
-
-    Passes: the manifest was updated in the same commit as ``docs/guide.md``.
-
-    Fires: ``docs/guide.md`` gained a section, the manifest still lists the
-    old chunks.
+"""Citation stability: chunk IDs that change while their content stays, or go.
 
 CG402 unstable-id
     A chunk's content survives under a different ID: its heading was renamed,
@@ -59,7 +41,8 @@ CG403 removed-id
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate import languages
 from chunkgate.model import Chunk, Violation
@@ -67,16 +50,10 @@ from chunkgate.rules.base import Rule, violation
 
 if TYPE_CHECKING:
     from chunkgate.config import Config
+    from chunkgate.manifest import FileEntry
     from chunkgate.moves import Move
 
 RULES = (
-    Rule(
-        "CG401",
-        "stale-manifest",
-        "error",
-        "the committed manifest does not match the corpus",
-        priority=42,
-    ),
     Rule(
         "CG402",
         "unstable-id",
@@ -92,26 +69,7 @@ RULES = (
         priority=50,
     ),
 )
-STALE, UNSTABLE, REMOVED = RULES
-
-_UPDATE = "run `chunkgate update` and commit the manifest"
-
-
-def stale_manifest_violation(config: Config, message: str, *, line: int = 1) -> Violation | None:
-    return violation(config, STALE, config.manifest, line, None, message=message, fix=_UPDATE)
-
-
-def stale_file_violation(config: Config, path: str, message: str) -> Violation | None:
-    return violation(
-        config,
-        STALE,
-        path,
-        1,
-        None,
-        message=f"{config.manifest} {message}",
-        fix=f"run `chunkgate update {path}` (the chunkgate pre-commit hook does it) and "
-        "commit the manifest",
-    )
+UNSTABLE, REMOVED = RULES
 
 
 def moved_violation(config: Config, move: Move) -> Violation | None:
@@ -146,3 +104,47 @@ def removed_violation(config: Config, chunk: Chunk, *, deleted: bool) -> Violati
         message=f"{chunk.id} was removed ({where}) and its content did not move",
         fix="if intended, update the citations and eval sets that use this ID",
     )
+
+
+class Stability(NamedTuple):
+    violations: list[Violation]
+    # Entries with the moves ``accept_moves`` recorded, by path.
+    accepted: dict[str, FileEntry]
+
+
+def check_stability(
+    config: Config,
+    removed: Sequence[Chunk],
+    added: Sequence[Chunk],
+    entries: Mapping[str, FileEntry | None],
+    *,
+    accept_moves: bool = False,
+) -> Stability:
+    """CG402 and CG403 for the checked files.
+
+    ``removed`` are the baseline's chunks whose IDs are gone now (with their
+    text, where git still has it), ``added`` the chunks whose IDs the baseline
+    does not have, ``entries`` the checked files' new entries (None: the file is
+    gone). A move the entry records as ``moved_from`` passes.
+    """
+    if not removed:
+        return Stability([], {})
+    from chunkgate.moves import find_moves  # only when IDs went missing
+
+    found: list[Violation | None] = []
+    accepted: dict[str, FileEntry] = {}
+    moves = find_moves(list(removed), list(added))
+    for move in moves:
+        entry = accepted.get(move.new.path) or entries.get(move.new.path)
+        if entry is not None and entry.moved_from(move.new.id) == move.old.id:
+            continue
+        if accept_moves and entry is not None:
+            accepted[move.new.path] = entry.with_moved_from(move.new.id, move.old.id)
+        elif "CG402" not in move.new.suppressed:
+            found.append(moved_violation(config, move))
+    moved = {move.old.id for move in moves}
+    for chunk in removed:
+        if chunk.id not in moved:
+            gone = entries.get(chunk.path) is None
+            found.append(removed_violation(config, chunk, deleted=gone))
+    return Stability([v for v in found if v is not None], accepted)

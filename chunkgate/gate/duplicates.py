@@ -1,0 +1,48 @@
+"""The rows CG501 compares: every checked chunk, and in a whole-corpus run the chunks of
+unchanged files that share a hash with anything, found from the shards' summaries.
+
+A run on named files (the hook) compares the files it checks with each other
+only: the whole-corpus run (CI) compares every file with every other, reading
+no shard but those holding a repeated hash.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from chunkgate.gate.plan import Plan
+from chunkgate.manifest import ChunkEntry, FileEntry, ManifestSyntaxError, WorkTreeManifest
+
+Row = tuple[str, str, str, int, tuple[str, ...]]  # hash, id, path, first line, suppressed
+
+
+def duplicate_rows(
+    current: WorkTreeManifest,
+    entries: Mapping[str, FileEntry | None],
+    plan: Plan,
+    *,
+    explicit: bool,
+) -> list[Row]:
+    rows = [_row(path, chunk) for path, entry in entries.items() if entry for chunk in entry.chunks]
+    if explicit:
+        return rows
+    counts = Counter(row[0] for row in rows)
+    for path in plan.cached:
+        counts.update(plan.summaries[path].hashes)
+    repeated = {digest for digest, times in counts.items() if times > 1}
+    found = [row for row in rows if row[0] in repeated]
+    for path in plan.cached:
+        if repeated.isdisjoint(plan.summaries[path].hashes):
+            continue
+        try:
+            entry = current.entry(path)
+        except ManifestSyntaxError:
+            continue  # its summary was read; a shard that changed since is the next run's
+        if entry is not None:
+            found.extend(_row(path, chunk) for chunk in entry.chunks if chunk.hash in repeated)
+    return found
+
+
+def _row(path: str, chunk: ChunkEntry) -> Row:
+    return (chunk.hash, chunk.id, path, chunk.lines[0], chunk.suppressed)

@@ -1,0 +1,85 @@
+"""Load: the two manifests a run compares.
+
+- the *current* manifest, the folder in the work tree: CG401 compares the
+  corpus with it, and ``--update`` rewrites it;
+- the *baseline*, the manifest as committed at ``HEAD`` (or the revision a CI
+  run compares against): a chunk ID it has that is gone now is either a move
+  (CG402, unless the current manifest records ``moved_from``) or a removal
+  (CG403). Comparing with a commit rather than with the work tree keeps an
+  unacknowledged move an error until it is acknowledged, however often the
+  hook rewrites the current manifest. Old chunk texts are read from git by the
+  blob IDs it records.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from pathlib import Path
+from typing import NamedTuple
+
+from chunkgate import git
+from chunkgate.chunking import CHUNKING_VERSION
+from chunkgate.config import Config
+from chunkgate.errors import ManifestError
+from chunkgate.manifest import (
+    FORMAT_VERSION,
+    FileEntry,
+    Header,
+    RevisionManifest,
+    WorkTreeManifest,
+)
+from chunkgate.manifest.legacy import FILE_NAME as LEGACY_NAME
+from chunkgate.manifest.legacy import read_legacy
+
+
+class Loaded(NamedTuple):
+    current: WorkTreeManifest
+    header: Header | None  # what the current manifest was made with; None: there is none
+    problem: ManifestError | None  # its header could not be read
+    legacy: Path | None  # a format-1 manifest file waiting to be migrated
+    legacy_entries: dict[str, FileEntry]  # what it lists (its acknowledged moves are kept)
+    baseline: RevisionManifest | None  # the committed manifest, when its IDs compare
+    reader: git.BlobReader | None  # git's objects, one process for the run
+
+
+def expected_header(config: Config) -> Header:
+    """The header a manifest made now, with these settings, has."""
+    from chunkgate.chunking.base import anchor_settings
+
+    return Header(
+        FORMAT_VERSION,
+        CHUNKING_VERSION,
+        config.chunking.fingerprint(),
+        config.findings_fingerprint(),
+        anchor_settings(config.chunking),
+    )
+
+
+def load(config: Config, stack: ExitStack, *, baseline: str = "HEAD") -> Loaded:
+    in_git = (config.root / ".git").exists() and git.installed()
+    current = WorkTreeManifest(config.root, config.manifest, in_git=in_git)
+    header: Header | None = None
+    problem: ManifestError | None = None
+    try:
+        header = current.header()
+    except ManifestError as exc:
+        problem = exc
+    legacy = config.root / LEGACY_NAME
+    waiting = legacy if header is None and problem is None and legacy.is_file() else None
+    old: dict[str, FileEntry] = {}
+    if waiting is not None:
+        try:
+            old = read_legacy(waiting)
+        except (ManifestError, OSError):
+            old = {}  # unreadable: migrated all the same, without its moves
+    reader = stack.enter_context(git.BlobReader(config.root)) if in_git else None
+    committed = None
+    if reader is not None and git.object_id(config.root, f"{baseline}^{{commit}}") is not None:
+        committed = RevisionManifest(config.root, baseline, config.manifest, reader)
+        try:
+            committed_header = committed.header()
+        except ManifestError:
+            committed_header = None  # a broken committed manifest has no IDs to compare
+        if committed_header is None or not committed_header.same_chunking(expected_header(config)):
+            committed = None  # IDs made under other settings are not comparable
+    return Loaded(current, header, problem, waiting, old, committed, reader)

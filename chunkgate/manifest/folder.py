@@ -1,0 +1,333 @@
+"""The manifest as the gate reads and writes it: the folder in the work tree, or the one
+committed in a revision (read from git objects, nothing checked out).
+
+A run on a few files (the pre-commit hook) reads, hashes and writes only
+their shards; a whole-corpus run lists every shard and reads their summaries
+(``summary.py``), and the whole shard only of files it checks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from chunkgate import git
+from chunkgate.errors import ManifestError
+from chunkgate.manifest.codec import parse_block, parse_header, render_block, render_header
+from chunkgate.manifest.layout import HEADER, shard_name, source_name
+from chunkgate.manifest.lines import ManifestSyntaxError
+from chunkgate.manifest.records import FileEntry, Header
+from chunkgate.manifest.storage import write_atomic
+from chunkgate.manifest.summary import Summary, SummaryCache, summarise
+
+# Above this many shards a write fsyncs once for all of them, not once each.
+_SYNC_EACH = 16
+
+
+class Shard(NamedTuple):
+    name: str  # relative to the manifest folder
+    blob: str | None  # its git blob when the work tree holds exactly that, else None
+
+
+class Summaries(NamedTuple):
+    found: dict[str, Summary]  # by corpus path
+    broken: dict[str, ManifestSyntaxError]  # corpus path (or shard name) -> what is wrong
+
+
+class _Manifest:
+    """What both kinds share: shards by corpus path, read once, with their errors."""
+
+    folder: str  # the manifest folder, relative to the repository root
+
+    def __init__(self) -> None:
+        self._entries: dict[str, FileEntry | None] = {}
+        self._raw: dict[str, bytes | None] = {}
+
+    def _read(self, name: str, blob: str | None) -> bytes | None:
+        raise NotImplementedError
+
+    def label(self, name: str) -> str:
+        return f"{self.folder}/{name}"
+
+    def raw(self, path: str) -> bytes | None:
+        """The bytes of the shard of ``path`` (None: the manifest does not list it)."""
+        if path not in self._raw:
+            self._raw[path] = self._read(shard_name(path), None)
+        return self._raw[path]
+
+    def entry(self, path: str) -> FileEntry | None:
+        """The entry of ``path``; a corrupt shard raises ``ManifestSyntaxError``."""
+        if path not in self._entries:
+            data = self.raw(path)
+            name = self.label(shard_name(path))
+            entry = None if data is None else parse_block(data, name)
+            if entry is not None and entry.path != path:
+                raise ManifestSyntaxError(name, 1, f"the shard of {path} lists {entry.path}")
+            self._entries[path] = entry
+        return self._entries[path]
+
+    def listing(self) -> dict[str, Shard]:
+        raise NotImplementedError
+
+    def summaries(self, cache: SummaryCache, reader: git.BlobReader | None) -> Summaries:
+        """Every shard's summary (a whole-corpus run): from the cache where it can be; the
+        others are read, through git's objects in one stream when their blob is known."""
+        found: dict[str, Summary] = {}
+        broken: dict[str, ManifestSyntaxError] = {}
+        unknown: list[tuple[str, Shard]] = []
+        for path, shard in self.listing().items():
+            summary = cache.get(shard.blob) if shard.blob is not None else None
+            if summary is None:
+                unknown.append((path, shard))
+            else:
+                self._take(path, shard, summary, found, broken)
+        in_git = [(path, shard) for path, shard in unknown if shard.blob and reader]
+        others = [(path, shard) for path, shard in unknown if not (shard.blob and reader)]
+        stream = reader.read_many([shard.blob or "" for _, shard in in_git]) if reader else iter(())
+        contents = zip(in_git, stream, strict=False)
+        read = ((item, self._read(item[1].name, None)) for item in others)
+        for (path, shard), data in (*contents, *read):
+            if data is None:
+                continue
+            try:
+                summary = summarise(data, self.label(shard.name))
+            except ManifestSyntaxError as exc:
+                broken[path] = exc
+                continue
+            cache.put(shard.blob or git.hash_bytes(data), summary)
+            self._take(path, shard, summary, found, broken)
+        return Summaries(found, broken)
+
+    def _take(
+        self,
+        path: str,
+        shard: Shard,
+        summary: Summary,
+        found: dict[str, Summary],
+        broken: dict[str, ManifestSyntaxError],
+    ) -> None:
+        if summary.path != path:
+            broken[path] = ManifestSyntaxError(
+                self.label(shard.name), 1, f"the shard of {path} lists {summary.path}"
+            )
+        else:
+            found[path] = summary
+
+
+class WorkTreeManifest(_Manifest):
+    """The manifest folder in the work tree: what ``check`` compares and ``update`` writes."""
+
+    def __init__(self, root: Path, folder: str, *, in_git: bool) -> None:
+        super().__init__()
+        self.root, self.folder, self.in_git = root, folder, in_git
+        self.path = root / folder
+        self._listing: dict[str, Shard] | None = None
+
+    def exists(self) -> bool:
+        return self.path.is_dir()
+
+    def header(self) -> Header | None:
+        """The header; None when there is no manifest folder at all."""
+        try:
+            data = (self.path / HEADER).read_bytes()
+        except FileNotFoundError:
+            if self.exists():
+                missing = f"{self.label(HEADER)}: missing (run `chunkgate update`)"
+                raise ManifestError(missing) from None
+            return None
+        except OSError as exc:
+            raise ManifestError(f"{self.label(HEADER)}: cannot read: {exc.strerror}") from None
+        return parse_header(data, self.label(HEADER))
+
+    def _read(self, name: str, blob: str | None) -> bytes | None:
+        try:
+            with open(self.path / name, "rb") as file:
+                return file.read()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            raise ManifestError(f"{self.label(name)}: cannot read: {exc.strerror}") from None
+
+    def listing(self) -> dict[str, Shard]:
+        """Every shard in the folder, by the corpus path it stands for."""
+        if self._listing is None:
+            self._listing = self._list()
+        return self._listing
+
+    def _list(self) -> dict[str, Shard]:
+        if not self.exists():
+            return {}
+        if not self.in_git:
+            return self._by_path(Shard(name, None) for name in _walk(self.path))
+        prefix = self.folder + "/"
+        blobs = git.index_blobs(self.root, [self.folder])
+        changed = git.modified_paths(self.root, [self.folder])
+        untracked = git.untracked_paths(self.root, [self.folder])
+        shards = [
+            Shard(path[len(prefix) :], None if path in changed else blob)
+            for path, blob in blobs.items()
+            if path not in changed or os.path.lexists(self.root / path)
+        ]
+        shards.extend(Shard(path[len(prefix) :], None) for path in untracked)
+        return self._by_path(shard for shard in shards if shard.name != HEADER)
+
+    def _by_path(self, shards: Iterable[Shard]) -> dict[str, Shard]:
+        found: dict[str, Shard] = {}
+        for shard in shards:
+            path = source_name(shard.name)
+            if path is None:
+                if not shard.name.endswith(".jsonl"):
+                    continue  # not a shard (a README someone put there)
+                data = self._read(shard.name, None)
+                path = _path_in(data) if data is not None else None
+                if path is None:
+                    path = shard.name  # reported as corrupt when read
+            found[path] = shard
+        return found
+
+    # -- writing --
+
+    def write(self, entries: Mapping[str, FileEntry | None]) -> list[str]:
+        """Write the shards of ``entries`` (None removes one); returns the paths whose
+        shard changed. Each shard is replaced atomically."""
+        durable = len(entries) <= _SYNC_EACH
+        changed = [
+            path
+            for path, entry in entries.items()
+            if self.put(path, None if entry is None else render_block(entry), durable=durable)
+        ]
+        if changed and not durable:
+            sync()
+        return changed
+
+    def put(self, path: str, data: bytes | None, *, durable: bool = True) -> bool:
+        """Replace the shard of ``path`` with ``data`` (None removes it), atomically;
+        whether it changed. Not ``durable``: the caller calls ``sync()`` when done."""
+        if data == self.raw(path):
+            return False
+        target = self.path / shard_name(path)
+        if data is None:
+            _remove(target, self.path)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, data, durable=durable)
+        self._raw[path] = data
+        self._entries.pop(path, None)
+        self._listing = None
+        return True
+
+    def write_header(self, header: Header) -> bool:
+        data = render_header(header)
+        target = self.path / HEADER
+        with contextlib.suppress(OSError):
+            if target.read_bytes() == data:
+                return False
+        self.path.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, data)
+        return True
+
+
+class RevisionManifest(_Manifest):
+    """The manifest folder as committed in a revision (HEAD, a pull request's base)."""
+
+    def __init__(
+        self,
+        root: Path,
+        rev: str,
+        folder: str,
+        reader: git.BlobReader,
+        *,
+        tree: Mapping[str, str] | None = None,  # the revision's files, when already listed
+    ) -> None:
+        super().__init__()
+        self.root, self.rev, self.folder, self.reader = root, rev, folder, reader
+        self._tree = tree
+        self._listing: dict[str, Shard] | None = None
+
+    def label(self, name: str) -> str:
+        return f"{self.rev}:{self.folder}/{name}"
+
+    def header(self) -> Header | None:
+        data = self.reader.read(f"{self.rev}:{self.folder}/{HEADER}")
+        return None if data is None else parse_header(data, self.label(HEADER))
+
+    def _read(self, name: str, blob: str | None) -> bytes | None:
+        return self.reader.read(blob or f"{self.rev}:{self.folder}/{name}")
+
+    def listing(self) -> dict[str, Shard]:
+        if self._listing is None:
+            prefix = self.folder + "/"
+            tree = self._tree or git.tree_blobs(self.root, self.rev, [self.folder])
+            shards = (
+                Shard(path[len(prefix) :], blob)
+                for path, blob in tree.items()
+                if path.startswith(prefix) and path != prefix + HEADER
+            )
+            self._listing = {}
+            for shard in shards:
+                path = source_name(shard.name)
+                if path is None:
+                    data = self._read(shard.name, shard.blob)
+                    path = (_path_in(data) if data is not None else None) or shard.name
+                self._listing[path] = shard
+        return self._listing
+
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Read the shards of ``paths`` in one stream from git, ahead of ``entry``."""
+        wanted = [path for path in dict.fromkeys(paths) if path not in self._raw]
+        specs = [f"{self.rev}:{self.folder}/{shard_name(path)}" for path in wanted]
+        for path, data in zip(wanted, self.reader.read_many(specs), strict=True):
+            self._raw[path] = data
+
+    def blob(self, path: str) -> str | None:
+        """The blob of the committed shard of ``path`` (None: not listed)."""
+        shard = self.listing().get(path)
+        return shard.blob if shard is not None else None
+
+
+def sync() -> None:
+    """Flush what was written without ``durable`` to disk, all at once."""
+    if hasattr(os, "sync"):
+        os.sync()
+
+
+def _path_in(data: bytes) -> str | None:
+    """The corpus path a shard's first line names, if it can be read."""
+    try:
+        return parse_block(data, "shard").path
+    except ManifestError:
+        return None
+
+
+def _walk(folder: Path) -> Iterator[str]:
+    """Every file under ``folder`` (its relative POSIX path), symlinks left out."""
+    stack = [""]
+    while stack:
+        relative = stack.pop()
+        try:
+            with os.scandir(folder / relative) as scan:
+                entries = list(scan)
+        except OSError:
+            continue
+        for entry in entries:
+            name = f"{relative}/{entry.name}" if relative else entry.name
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(name)
+            elif entry.is_file(follow_symlinks=False) and name != HEADER:
+                yield name
+
+
+def _remove(target: Path, top: Path) -> None:
+    """Delete a shard, and the folders it leaves empty up to the manifest folder."""
+    with contextlib.suppress(FileNotFoundError):
+        target.unlink()
+    folder = target.parent
+    while folder != top and top in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty, or gone
+            return
+        folder = folder.parent

@@ -1,0 +1,105 @@
+"""The manifest must describe the corpus.
+
+CG401 stale-manifest
+    The committed manifest (the ``chunkgate.manifest/`` folder) must describe
+    the corpus: every file with its chunks' IDs, sizes and hashes. It fires for
+    a file the manifest does not list, a listed file that is gone or has other
+    chunks now, a manifest written with other chunking settings (naming them),
+    a manifest of the old one-file format, and a corrupt or merge-conflicted
+    shard (with its file and line).
+
+    Why: the manifest is what reviewers diff and what CI compares; a stale one
+    hides changes to the chunks that get embedded.
+
+    Fix: run ``chunkgate update`` and commit the manifest (the ``chunkgate``
+    pre-commit hook does this for the files of each commit).
+
+    Passes: the manifest was updated in the same commit as ``docs/guide.md``.
+
+    Fires: ``docs/guide.md`` gained a section, the manifest still lists the
+    old chunks.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
+
+from chunkgate.model import Violation
+from chunkgate.rules.base import Rule, violation
+
+if TYPE_CHECKING:
+    from chunkgate.config import Config
+    from chunkgate.manifest import FileEntry, ManifestSyntaxError
+
+RULES = (
+    Rule(
+        "CG401",
+        "stale-manifest",
+        "error",
+        "the committed manifest does not match the corpus",
+        priority=42,
+    ),
+)
+STALE = RULES[0]
+
+_UPDATE = "run `chunkgate update` and commit the manifest"
+
+
+def stale_manifest_violation(
+    config: Config, message: str, *, path: str | None = None, line: int = 1
+) -> Violation | None:
+    """The manifest as a whole (or one of its files, ``path``) is not what it should be."""
+    where = path or config.manifest
+    return violation(config, STALE, where, line, None, message=message, fix=_UPDATE)
+
+
+def stale_file_violation(config: Config, path: str, message: str) -> Violation | None:
+    return violation(
+        config,
+        STALE,
+        path,
+        1,
+        None,
+        message=f"{config.manifest} {message}",
+        fix=f"run `chunkgate update {shlex.quote(path)}` (the chunkgate pre-commit hook does it) "
+        "and commit the manifest",
+    )
+
+
+def check_staleness(
+    config: Config,
+    recorded: Mapping[str, FileEntry | None],
+    now: Mapping[str, FileEntry | None],
+    *,
+    deleted: set[str],
+    broken: Mapping[str, ManifestSyntaxError],
+) -> Iterator[Violation]:
+    """CG401 for the checked files: ``recorded`` is what the manifest lists for each
+    (None: nothing), ``now`` what it should list (None: the file left the corpus;
+    ``deleted`` says which of those are gone from disk), ``broken`` the shards that
+    could not be read."""
+    for path, entry in now.items():
+        before = recorded.get(path)
+        if path in broken:
+            error = broken[path]
+            found = stale_manifest_violation(
+                config,
+                f"the shard of {path} is corrupt: {error.what}",
+                path=error.name,
+                line=error.line,
+            )
+        elif entry is None:
+            if before is None:
+                continue
+            reason = "no longer exists" if path in deleted else "is no longer in the corpus"
+            found = stale_file_violation(config, path, f"lists {path}, which {reason}")
+        elif before is None:
+            found = stale_file_violation(config, path, f"does not list {path}")
+        elif not entry.same_chunks(before):
+            found = stale_file_violation(config, path, f"is out of date for {path}")
+        else:
+            continue
+        if found is not None:
+            yield found
