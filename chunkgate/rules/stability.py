@@ -80,11 +80,13 @@ def _violation(
     *,
     message: str,
     fix: str,
+    end_line: int = 0,
 ) -> Violation | None:
     severity = config.severity(code)
     if severity == "off":
         return None
-    return Violation(code, RULES[code].name, severity, path, line, chunk_id, message, fix)
+    name = RULES[code].name
+    return Violation(code, name, severity, path, line, chunk_id, message, fix, end_line)
 
 
 def stale_manifest_violation(config: Config, message: str, *, line: int = 1) -> Violation | None:
@@ -125,6 +127,7 @@ def moved_violation(config: Config, move: Move) -> Violation | None:
         message=f"ID changed from {old.id}: {how} now lives under {new.id}; "
         "citations of the old ID break",
         fix=f"{hint}, or run `chunkgate update --accept-moves` to record the move",
+        end_line=new.end_line,
     )
 
 
@@ -138,4 +141,5 @@ def removed_violation(config: Config, chunk: Chunk, *, deleted: bool) -> Violati
         chunk.id,
         message=f"{chunk.id} was removed ({where}) and its content did not move",
         fix="if intended, update the citations and eval sets that use this ID",
+        end_line=0 if deleted else chunk.end_line,
     )
