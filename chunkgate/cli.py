@@ -238,14 +238,32 @@ def check(
     from chunkgate.parallel import default_jobs
 
     config = _load(config_path)
+    baseline = "HEAD"
+    if os.environ.get("PRE_COMMIT_FROM_REF"):  # pre-commit run --from-ref/--to-ref, pre-push
+        from chunkgate.hookbase import hook_baseline
+
+        baseline = hook_baseline(config.root, os.environ)
     result = run_check(
         config,
         None if whole or not paths else list(paths),
         update=update,
         jobs=jobs or default_jobs(),
+        baseline=baseline,
     )
     _write_report(result, fmt, output, quiet)
     sys.exit(1 if result.errors or (update and result.manifest_changed) else 0)
+
+
+def parse_check_args(args: list[str]) -> dict[str, Any]:
+    """The parameters ``chunkgate check ARGS...`` would get, checked as the command checks
+    them (for the action's ``args`` input)."""
+    try:
+        context = check.make_context("chunkgate check", list(args))
+    except click.exceptions.Exit:
+        raise ChunkgateError("args: --help is not an argument to run with") from None
+    except click.ClickException as exc:
+        raise ChunkgateError(f"args: {exc.format_message()}") from None
+    return dict(context.params)
 
 
 def _write_report(result: Any, fmt: str, output: Path | None, quiet: bool) -> None:

@@ -87,12 +87,14 @@ def run_check(
     update: bool = False,
     accept_moves: bool = False,
     jobs: int = 1,
+    baseline: str = "HEAD",
 ) -> CheckResult:
     """Check the corpus (or the named files) against the rules and the manifest.
 
     With ``update``, rewrite the manifest entries of the files checked (all,
     when no paths are given) under a lock, so that concurrent invocations
-    never lose each other's entries.
+    never lose each other's entries. ``baseline`` is the revision whose
+    committed manifest holds the IDs to keep stable (pre-commit's from-ref).
     """
     manifest_path = config.root / config.manifest
     with ExitStack() as stack:
@@ -109,6 +111,7 @@ def run_check(
                 jobs=jobs,
                 broken=broken,
                 ignore_committed=ignore_committed,
+                baseline=baseline,
             )
             stack.callback(gate.close)
             try:
@@ -120,7 +123,7 @@ def run_check(
                 # rebuilt or reported, the committed one has no IDs to compare.
                 if exc.name == config.manifest and broken is None:
                     broken = exc
-                elif exc.name == f"HEAD:{config.manifest}" and not ignore_committed:
+                elif exc.name == f"{baseline}:{config.manifest}" and not ignore_committed:
                     ignore_committed = True
                 else:
                     raise
@@ -137,6 +140,7 @@ class _Gate:
     violations: list[Violation] = field(default_factory=list)
     broken: ManifestError | None = None
     ignore_committed: bool = False  # HEAD's manifest turned out to be corrupt
+    baseline: str = "HEAD"  # the revision whose manifest is the baseline
     # A run on named files (the hook) reads the manifests lazily: only their blocks.
     lazy: bool = False
     _reader: git.BlobReader | None = None
@@ -204,13 +208,13 @@ class _Gate:
         listed: git inflating a large manifest takes as long as parsing one, and the
         listing mostly waits for git.
         """
-        committed = git.object_id(self.config.root, f"HEAD:{self.config.manifest}")
+        name = f"{self.baseline}:{self.config.manifest}"
+        committed = git.object_id(self.config.root, name)
         if committed is None or (self._current_id is not None and committed == self._current_id()):
             return committed, None
         data = git.read_blob(self.config.root, committed) if not self.ignore_committed else None
         if data is None:
             return committed, None
-        name = f"HEAD:{self.config.manifest}"
         try:
             return committed, ManifestIndex.from_bytes(data, name=name, lazy=self.lazy)
         except ManifestError:
