@@ -32,3 +32,11 @@ def hook_baseline(root: Path, env: Mapping[str, str]) -> str:
         if "no common ancestor" not in str(exc):
             raise GitError(f"PRE_COMMIT_FROM_REF {from_ref!r}: {exc}") from None
     return git.resolve(root, from_ref)
+
+
+def hook_note(revision: str) -> str:
+    return (
+        f"chunk IDs compared with the manifest at {revision[:12]}, the start of "
+        "PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF; record intended moves with "
+        f"`chunkgate update --accept-moves --baseline {revision[:12]}`"
+    )

@@ -207,8 +207,9 @@ def test_from_ref_to_ref_fails_on_a_move_committed_with_no_verify(
     again = try_repo(doc_repo, pre_commit_home, hook, "--from-ref", start, "--to-ref", end)
     assert again.returncode == 1
     assert "CG402 unstable-id" in again.stdout
+    assert f"--accept-moves --baseline {start[:12]}" in again.stdout  # what to run
     subprocess.run(
-        [sys.executable, "-m", "chunkgate", "update", "-q", "--accept-moves"],
+        [sys.executable, "-m", "chunkgate", "update", "-q", "--accept-moves", "--baseline", start],
         cwd=doc_repo,
         env=git_env(),
         check=True,

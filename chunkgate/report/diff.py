@@ -142,10 +142,13 @@ def annotation(level: str, message: str, **properties: str | int) -> str:
     )
 
 
-def unstable_message(change: Change) -> str:
+def unstable_message(change: Change, base: str = "HEAD") -> str:
+    """``base``: the revision the diff started from; moves already committed are recorded
+    against it (``HEAD``'s manifest may already have the new ID)."""
     assert change.before is not None
     assert change.after is not None
     old = change.before
+    since = "" if base == "HEAD" else f" --baseline {short(base)}"
     keep = (
         f"keep the old ID with {{#{old.identity}}}"
         if old.language == "markdown" and old.kind == "section"
@@ -153,7 +156,7 @@ def unstable_message(change: Change) -> str:
     )
     return (
         f"ID changed from {old.id} to {change.after.id}: citations to {old.id} break; "
-        f"{keep} or run `chunkgate update --accept-moves`"
+        f"{keep} or run `chunkgate update --accept-moves{since}`"
     )
 
 
@@ -175,7 +178,7 @@ def annotations_of(diff: ChunkDiff, fail_on: Sequence[str] = ()) -> list[Annotat
         out.append(
             Annotation(
                 level,
-                unstable_message(change),
+                unstable_message(change, diff.base_name),
                 title="chunkgate: unstable chunk ID",
                 file=new.path,
                 line=new.start_line,
