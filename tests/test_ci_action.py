@@ -513,6 +513,33 @@ def test_check_writes_sarif_with_its_category(
     assert log["runs"][0]["automationDetails"] == {"id": "docs/"}
 
 
+def test_a_token_keeps_one_pull_request_comment_with_the_diff(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fakegithub import serving
+
+    workspace = project.tmp / "ws"
+    checkout(url(project.origin), workspace, project.merge, remote_ref="refs/remotes/pull/7/merge")
+    with serving() as (fake, api):
+        env = {**pr_env(project, workspace), "GITHUB_API_URL": api}
+        run(env, workspace, monkeypatch)
+        assert fake.requests == []  # off by default
+        env["CHUNKGATE_GITHUB_TOKEN"] = "t0ken"
+        status, out = run(env, workspace, monkeypatch)
+        assert status == 1
+        assert "chunkgate: pull request comment created" in out
+        status, out = run(env, workspace, monkeypatch)
+        assert "chunkgate: pull request comment unchanged" in out
+        (comment,) = fake.comments
+        assert comment["body"].startswith("### chunkgate diff `")
+        assert "`docs/a.md#install` → `docs/a.md#setup`" in comment["body"]
+        assert comment["body"].endswith("<!-- chunkgate:diff -->\n")
+        fake.refuse = 403  # a fork's read-only token: a warning, the run goes on
+        status, out = run(env, workspace, monkeypatch)
+        assert status == 1
+        assert "::warning::pull request comment not written: GitHub API GET" in out
+
+
 def test_the_module_runs_as_a_script(project: Project) -> None:
     workspace = project.tmp / "ws"
     checkout(url(project.origin), workspace, project.merge, remote_ref="refs/remotes/pull/7/merge")
