@@ -30,7 +30,7 @@ from typing import NamedTuple
 from chunkgate import git
 from chunkgate.errors import GitError
 from chunkgate.events import Event, read_event
-from chunkgate.revisions import commit, fetch, fetch_branch, git_words, merge_base
+from chunkgate.revisions import commit, fetch, fetch_branch, merge_base
 
 
 class Base(NamedTuple):
@@ -85,7 +85,8 @@ def _pull_request(root: Path, event: Event) -> Base:
         if event.from_fork:
             hint = (
                 f" (the pull request comes from the fork {event.head_repo}; its base commit "
-                f"is in {event.base_repo})"
+                f"is in {event.base_repo}, which actions/checkout's default `repository` "
+                "checks out)"
             )
         raise GitError(f"the pull request's base{hint}: {exc}") from None
     return Base(found, f"the merge base {found[:12]} of HEAD and the pull request's base")
@@ -95,17 +96,20 @@ def _push(root: Path, event: Event) -> Base:
     if event.deleted:
         return Base(None, "the push deleted the branch: nothing to compare")
     if event.before:
-        try:
-            sha = commit(root, event.before)
-        except GitError as exc:
-            if event.forced:
-                raise GitError(
-                    f"the push was forced and its old tip {event.before} is gone from origin "
-                    f"({git_words(exc)}): name the base with the action's `base` input, e.g. "
-                    f"`base: {event.default_branch or 'main'}...` (the branch's changes since "
-                    "it left the default branch)"
-                ) from None
-            raise
+        if event.forced:
+            try:
+                git.resolve(root, event.before)
+            except GitError:
+                try:
+                    fetch(root, event.before, depth=1 if git.is_shallow(root) else None)
+                except GitError as exc:
+                    raise GitError(
+                        f"the push was forced and its old tip {event.before} is gone from "
+                        f"origin ({exc}): name the base with the action's `base` input, e.g. "
+                        f"`base: {event.default_branch or 'main'}...` (the branch's changes "
+                        "since it left the default branch)"
+                    ) from None
+        sha = commit(root, event.before)
         return Base(sha, f"the branch's previous tip {sha[:12]}")
     branch = event.ref.removeprefix("refs/heads/")
     if event.default_branch and branch == event.default_branch:

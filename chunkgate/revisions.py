@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import NamedTuple
 
@@ -60,29 +61,40 @@ def resolve_auto_base(root: Path, env: Mapping[str, str]) -> str:
 
 
 def git_words(exc: GitError) -> str:
-    """What git itself said, for the user to read."""
+    """What git itself said (the first source's answer, for a fetch), to judge the fix by."""
+    if isinstance(exc, FetchError):
+        return exc.first
     return exc.stderr if isinstance(exc, git.GitCommandError) and exc.stderr else str(exc)
+
+
+class FetchError(GitError):
+    """No source had it; ``first`` is what the first source (origin) said."""
+
+    def __init__(self, answers: Sequence[tuple[str, str]]) -> None:
+        super().__init__("; ".join(f"{source}: {words}" for source, words in answers))
+        self.first = answers[0][1] if answers else ""
 
 
 def fetch(
     root: Path, what: str, sources: Sequence[str] = ("origin",), *, depth: int | None = None
 ) -> str:
     """Fetch ``what`` (a sha or a refspec) from the first source that has it; return that
-    source. Raises GitError with every source's answer."""
+    source. Raises FetchError with every source's answer."""
     answers = []
     for source in sources:
         try:
             git.fetch(root, source, what, depth=depth)
         except GitError as exc:
-            answers.append(f"{source}: {git_words(exc)}")
+            answers.append((source, git_words(exc)))
             continue
         return source
-    raise GitError("; ".join(answers) or f"nowhere to fetch {what} from")
+    raise FetchError(answers)
 
 
 def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
     """The sha of ``rev``: a missing full sha is fetched (alone, in a shallow clone), a
-    branch missing here is looked for as ``origin/NAME`` and then fetched as that."""
+    branch missing here is looked for as ``origin/NAME``, and in a shallow clone fetched
+    as that."""
     try:
         return git.resolve(root, rev)
     except GitError as exc:
@@ -103,12 +115,10 @@ def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
             return git.resolve(root, tracking)
         except GitError:
             pass
-        try:
-            fetch_branch(root, rev)
-        except GitError:
-            pass
-        else:
-            return git.resolve(root, tracking)
+        shallow = git.is_shallow(root)
+        if shallow:  # a CI checkout: fetch the branch; a local typo goes to no network
+            with suppress(GitError):
+                return fetch_branch(root, rev)
     if git.is_shallow(root):
         raise GitError(f"{git_words(first)} in this shallow clone: {FULL_HISTORY}") from None
     raise first

@@ -202,7 +202,7 @@ def test_an_unreachable_fork_base_says_where_it_is_and_what_git_said(
     assert status == 2
     (line,) = [line for line in out.splitlines() if line.startswith("::error")]
     assert line.startswith("::error title=chunkgate diff::the pull request's base (the pull ")
-    assert "comes from the fork someone/docs; its base commit is in owner/docs)" in line
+    assert "comes from the fork someone/docs; its base commit is in owner/docs, which " in line
     assert f"commit {project.m2} is not in this clone and could not be fetched" in line
     assert "not our ref" in line or "couldn't find remote ref" in line or "upload-pack" in line
     assert "does not appear to be a git repository" in line  # the base repository's answer
