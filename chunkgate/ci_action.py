@@ -2,113 +2,202 @@
 
 Run as ``python -m chunkgate.ci_action``. Its inputs come only from the
 environment, which ``action.yml`` fills from the action's inputs (never by
-pasting them into a script):
+pasting them into a script); ``actioninputs`` reads them.
 
-| variable | input | meaning |
-|---|---|---|
-| ``CHUNKGATE_FAIL_ON`` | ``fail-on`` | ``diff --fail-on`` list (default ``unstable``) |
-| ``CHUNKGATE_CONFIG`` | ``config`` | a config file, else the repository's own |
-| ``CHUNKGATE_SARIF_FILE`` | ``sarif-file`` | also write ``check``'s SARIF report here |
-| ``CHUNKGATE_CHECK`` | ``check`` | run ``check`` (``true``/``false``) |
-| ``CHUNKGATE_DIFF`` | ``diff`` | run ``diff --base auto`` (``true``/``false``) |
-
-Both write GitHub annotations to stdout and a Markdown job summary to
-``$GITHUB_STEP_SUMMARY``. The outputs (``$GITHUB_OUTPUT``) are ``errors``,
-``warnings``, ``added``, ``removed``, ``modified``, ``moved``, ``unstable``
-and ``exit-code``: 0 when both pass, 1 when either finds a failure, 2 when
-either cannot run (a config, git or usage error).
+Both parts run before anything is printed, because they share one step's
+annotation caps and one job summary: the annotations are shown worst first
+across both (why the step fails, never-embed content, unstable IDs, then
+sizes; a finding of both parts, an unstable ID, once), and the summary gives
+each part its share of the 1 MiB. The outputs (``$GITHUB_OUTPUT``) are
+``errors``, ``warnings``, ``added``, ``removed``, ``modified``, ``moved``,
+``unstable`` (0 when a part did not run) and ``exit-code``: 0 when both
+pass, 1 when either finds a failure, 2 when either cannot run.
 """
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
+from chunkgate.actioninputs import Inputs
 from chunkgate.errors import ChunkgateError
+from chunkgate.report.annotations import Annotation, write_annotations
+
+if TYPE_CHECKING:
+    from chunkgate.diff import ChunkDiff
+    from chunkgate.model import CheckResult
+    from chunkgate.report.summary import Fitted
+
+COUNTS = ("errors", "warnings", "added", "removed", "modified", "moved", "unstable")
 
 
-@dataclass(frozen=True, slots=True)
-class Inputs:
-    fail_on: str = "unstable"
-    config: Path | None = None
-    sarif_file: Path | None = None
-    check: bool = True
-    diff: bool = True
+class Run:
+    """What the two parts found, collected before anything is printed."""
 
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> Inputs:
-        def flag(name: str) -> bool:
-            value = env.get(name, "true").strip().lower()
-            if value not in ("true", "false", ""):
-                raise ChunkgateError(f"{name}: expected true or false, got {value!r}")
-            return value != "false"
-
-        def path(name: str) -> Path | None:
-            value = env.get(name, "").strip()
-            return Path(value) if value else None
-
-        return cls(
-            fail_on=env.get("CHUNKGATE_FAIL_ON", "unstable"),
-            config=path("CHUNKGATE_CONFIG"),
-            sarif_file=path("CHUNKGATE_SARIF_FILE"),
-            check=flag("CHUNKGATE_CHECK"),
-            diff=flag("CHUNKGATE_DIFF"),
-        )
-
-
-@dataclass
-class Outcome:
-    status: int = 0
-    outputs: dict[str, int] = field(default_factory=dict)
+    def __init__(self, inputs: Inputs, env: Mapping[str, str]) -> None:
+        self.inputs = inputs
+        self.env = env
+        self.status = 0
+        self.outputs = dict.fromkeys(COUNTS, 0)
+        self.annotations: list[Annotation] = []
+        self.lines: list[str] = []  # plain log lines, after the annotations
+        self.check: CheckResult | None = None
+        self.diff: ChunkDiff | None = None
 
     def fail(self, status: int) -> None:
         self.status = max(self.status, status)
 
+    def error(self, part: str, message: str) -> None:
+        title = f"chunkgate {part}".strip()
+        self.annotations.append(Annotation("error", message, title=title, rank=(0, 0)))
+        self.fail(2)
 
-def run_check_step(inputs: Inputs, env: Mapping[str, str], out: IO[str], outcome: Outcome) -> None:
+
+def run_check_part(run: Run, root: Path) -> None:
+    from chunkgate.cli import parse_check_args
     from chunkgate.config import load_config
     from chunkgate.gate import run_check
     from chunkgate.parallel import default_jobs
-    from chunkgate.report.check import write_check
 
-    config = load_config(Path.cwd(), config_path=inputs.config)
-    result = run_check(config, jobs=default_jobs())
-    write_check(result, "github", out, env=env)
-    if inputs.sarif_file is not None:
-        buffer = io.StringIO()
-        write_check(result, "sarif", buffer)
-        inputs.sarif_file.parent.mkdir(parents=True, exist_ok=True)
-        inputs.sarif_file.write_text(buffer.getvalue(), encoding="utf-8")
-    outcome.outputs["errors"] = result.summary.errors
-    outcome.outputs["warnings"] = result.summary.warnings
-    outcome.fail(1 if result.errors else 0)
+    params = parse_check_args(list(run.inputs.args))
+    if params.get("update") or params.get("output") is not None or params.get("fmt") != "auto":
+        raise ChunkgateError(
+            "args: --update, --format and --output are the action's own; leave them out"
+        )
+    config_path = params.get("config_path") or run.inputs.config
+    config = load_config(root, config_path=config_path)
+    paths = params.get("paths") or ()
+    result = run_check(
+        config,
+        None if params.get("whole") or not paths else list(paths),
+        jobs=params.get("jobs") or default_jobs(),
+    )
+    run.check = result
+    run.outputs.update(errors=result.summary.errors, warnings=result.summary.warnings)
+    run.fail(1 if result.errors else 0)
+    if run.inputs.sarif_file is not None:
+        import json
+
+        from chunkgate.manifest import write_atomic
+        from chunkgate.report.sarif import sarif_log
+
+        log = sarif_log(result, category=run.inputs.sarif_category)
+        target = (root / run.inputs.sarif_file).resolve()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, (json.dumps(log, ensure_ascii=False, indent=2) + "\n").encode())
 
 
-def run_diff_step(inputs: Inputs, env: Mapping[str, str], out: IO[str], outcome: Outcome) -> None:
+def run_diff_part(run: Run, root: Path) -> None:
+    from chunkgate.autobase import auto_base
     from chunkgate.diff import diff_revisions, fail_reasons, parse_fail_on
-    from chunkgate.report.diff import annotation, write_diff
-    from chunkgate.revisions import resolve_auto_base
 
-    categories = parse_fail_on(inputs.fail_on)
-    root = Path.cwd()
-    diff = diff_revisions(root, resolve_auto_base(root, env), None, config_path=inputs.config)
-    write_diff(diff, "github", out, fail_on=categories, env=env)
-    outcome.outputs.update(
+    categories = parse_fail_on(run.inputs.fail_on)
+    if run.inputs.base:
+        base, how = run.inputs.base, f"{run.inputs.base} (the `base` input)"
+    else:
+        found = auto_base(root, run.env)
+        if found.sha is None:
+            run.annotations.append(Annotation("notice", f"chunkgate diff skipped: {found.how}"))
+            return
+        base, how = found.sha, found.how
+    run.lines.append(f"chunkgate diff: comparing with {how}")
+    diff = diff_revisions(root, base, None, config_path=run.inputs.config)
+    run.diff = diff
+    run.outputs.update(
         added=len(diff.added),
         removed=len(diff.removed),
         modified=len(diff.modified),
         moved=len(diff.moved),
         unstable=len(diff.unstable),
     )
-    reasons = fail_reasons(diff, categories)
-    for reason in reasons:
-        out.write(annotation("error", f"chunkgate diff: {reason}", title="chunkgate diff") + "\n")
-    outcome.fail(1 if reasons else 0)
+    run.fail(1 if fail_reasons(diff, categories) else 0)
+
+
+def _annotations(run: Run) -> list[Annotation]:
+    from chunkgate.diff import parse_fail_on
+    from chunkgate.report.diff import annotations_of as diff_annotations
+    from chunkgate.report.github import violation_annotations
+
+    out = list(run.annotations)
+    moved_to: set[str] = set()
+    if run.diff is not None:
+        out += diff_annotations(run.diff, parse_fail_on(run.inputs.fail_on))
+        moved_to = {change.chunk.id for change in run.diff.unstable}
+    if run.check is not None:
+        for annotation, violation in violation_annotations(run.check):
+            # The diff's annotation says the same and names the old ID: one is enough.
+            if violation.rule == "CG402" and violation.chunk_id in moved_to:
+                continue
+            out.append(annotation)
+    return out
+
+
+def _summary(run: Run) -> dict[str, int]:
+    from chunkgate.report.diffmarkdown import fit_markdown
+    from chunkgate.report.github import check_summary
+    from chunkgate.report.summary import append_summary
+
+    path = run.env.get("GITHUB_STEP_SUMMARY")
+    renders = []
+    if run.check is not None:
+        renders.append(partial(check_summary, run.check))
+    if run.diff is not None:
+        renders.append(partial(fit_markdown, run.diff))
+    if not path or not renders:
+        return {}
+    fitted: list[Fitted]
+    fitted, problem = append_summary(path, renders)
+    if problem:
+        run.annotations.append(Annotation("warning", problem, title="chunkgate", rank=(0, 0)))
+    listed: dict[str, int] = {}
+    for section in fitted:
+        listed.update(section.listed)
+    return listed
+
+
+def _comment(run: Run) -> None:
+    from chunkgate.events import read_event
+    from chunkgate.prcomment import COMMENT_LIMIT, Target, upsert_comment
+    from chunkgate.report.diffmarkdown import fit_markdown
+
+    event = read_event(run.env)
+    if run.diff is None or event is None or event.pr_number is None:
+        run.lines.append("chunkgate: no pull request diff here, so no comment")
+        return
+    repository = run.env.get("GITHUB_REPOSITORY") or event.base_repo or event.repository
+    body = fit_markdown(
+        run.diff, COMMENT_LIMIT - 200, why="a comment holds at most 65,536 characters"
+    ).text
+    target = Target(
+        run.env.get("GITHUB_API_URL", "https://api.github.com"),
+        repository,
+        event.pr_number,
+        run.inputs.github_token,
+    )
+    try:
+        done = upsert_comment(target, body, key=run.inputs.comment_key)
+    except ChunkgateError as exc:
+        run.annotations.append(
+            Annotation("warning", f"pull request comment not written: {exc}", rank=(0, 1))
+        )
+        return
+    run.lines.append(f"chunkgate: pull request comment {done}")
+
+
+def _totals(run: Run) -> None:
+    from chunkgate.report.check import totals as check_totals
+    from chunkgate.report.diff import totals
+    from chunkgate.report.diffmarkdown import title
+
+    if run.check is not None:
+        run.lines.append(f"chunkgate check: {check_totals(run.check.summary)}")
+        run.lines += run.check.notes
+    if run.diff is not None:
+        run.lines.append(f"chunkgate diff {title(run.diff)}: {totals(run.diff)}")
 
 
 def write_outputs(env: Mapping[str, str], outputs: Mapping[str, int]) -> None:
@@ -120,31 +209,57 @@ def write_outputs(env: Mapping[str, str], outputs: Mapping[str, int]) -> None:
             handle.write(f"{name}={value}\n")
 
 
+def execute(inputs: Inputs, env: Mapping[str, str], out: IO[str]) -> int:
+    from chunkgate import git
+    from chunkgate.actioninputs import not_a_repository
+
+    run = Run(inputs, env)
+    root = inputs.root()
+    if git.find_root(root) is None:
+        run.error("", not_a_repository(root))
+    else:
+        parts = [("check", inputs.check, run_check_part), ("diff", inputs.diff, run_diff_part)]
+        for name, wanted, part in parts:
+            if wanted:
+                # One part that cannot run must not hide the other's findings.
+                try:
+                    part(run, root)
+                except ChunkgateError as exc:
+                    run.error(name, str(exc))
+    if inputs.github_token and run.diff is not None:
+        _comment(run)
+    listed = _summary(run)
+    _totals(run)
+    status = run.status if inputs.fail_on_error or run.status == 2 else 0
+    base = run.diff.base[:12] if run.diff is not None else "BASE"
+    everything = f"`chunkgate check --format text` and `chunkgate diff {base}`"
+
+    from chunkgate.report.github import where_listed
+
+    write_annotations(
+        _annotations(run),
+        out,
+        failing=status != 0,
+        where=lambda hidden: where_listed(hidden, listed, everything),
+    )
+    for line in run.lines:
+        out.write(line + "\n")
+    write_outputs(env, {**run.outputs, "exit-code": run.status})
+    return status
+
+
 def main(env: Mapping[str, str] | None = None, out: IO[str] | None = None) -> int:
     env = os.environ if env is None else env
     out = sys.stdout if out is None else out
-    from chunkgate.report.diff import annotation
-
-    outcome = Outcome()
     try:
         inputs = Inputs.from_env(env)
     except ChunkgateError as exc:
-        out.write(annotation("error", str(exc), title="chunkgate") + "\n")
+        out.write(Annotation("error", str(exc), title="chunkgate").command() + "\n")
+        write_outputs(env, {**dict.fromkeys(COUNTS, 0), "exit-code": 2})
         return 2
-    steps = [("check", inputs.check, run_check_step), ("diff", inputs.diff, run_diff_step)]
-    for name, wanted, step in steps:
-        if not wanted:
-            continue
-        # One failing part must not hide the other's findings.
-        try:
-            step(inputs, env, out, outcome)
-        except ChunkgateError as exc:
-            out.write(annotation("error", str(exc), title=f"chunkgate {name}") + "\n")
-            outcome.fail(2)
-        out.flush()
-    outcome.outputs["exit-code"] = outcome.status
-    write_outputs(env, outcome.outputs)
-    return outcome.status
+    status = execute(inputs, env, out)
+    out.flush()
+    return status
 
 
 if __name__ == "__main__":

@@ -56,6 +56,12 @@ config_option = click.option(
     help="Configuration file (default: .chunkgate.yaml or pyproject.toml at the repository root).",
 )
 quiet_option = click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+baseline_option = click.option(
+    "--baseline",
+    metavar="REV",
+    help="Keep the IDs of the manifest committed at REV stable, not HEAD's (e.g. the pull "
+    "request's base, for a move already committed).",
+)
 jobs_option = click.option(
     "-j",
     "--jobs",
@@ -202,6 +208,7 @@ def _report_failures(failures: list[Failure]) -> None:
     default=0,
     help="Worker processes for large cold runs (0: one per CPU).",
 )
+@baseline_option
 @config_option
 @quiet_option
 @reports_errors
@@ -213,6 +220,7 @@ def check(
     fmt: str,
     output: Path | None,
     jobs: int,
+    baseline: str | None,
     config_path: Path | None,
     quiet: bool,
 ) -> None:
@@ -226,14 +234,45 @@ def check(
     from chunkgate.parallel import default_jobs
 
     config = _load(config_path)
+    revision, note = _baseline(config.root, baseline)
     result = run_check(
         config,
         None if whole or not paths else list(paths),
         update=update,
         jobs=jobs or default_jobs(),
+        baseline=revision,
     )
+    if note and result.violations:
+        result = result._replace(notes=(*result.notes, note))
     _write_report(result, fmt, output, quiet)
     sys.exit(1 if result.errors or (update and result.manifest_changed) else 0)
+
+
+def _baseline(root: Path, given: str | None) -> tuple[str, str]:
+    """The baseline revision (``--baseline``, pre-commit's from-ref, else HEAD) and a note
+    that says how to record moves against it, when it is not HEAD."""
+    from chunkgate import git
+
+    if given is not None:
+        return git.resolve(root, given), ""
+    if not os.environ.get("PRE_COMMIT_FROM_REF"):  # pre-commit run --from-ref/--to-ref
+        return "HEAD", ""
+    from chunkgate.hookbase import hook_baseline, hook_note
+
+    revision = hook_baseline(root, os.environ)
+    return revision, hook_note(revision)
+
+
+def parse_check_args(args: list[str]) -> dict[str, Any]:
+    """The parameters ``chunkgate check ARGS...`` would get, checked as the command checks
+    them (for the action's ``args`` input)."""
+    try:
+        context = check.make_context("chunkgate check", list(args))
+    except click.exceptions.Exit:
+        raise ChunkgateError("args: --help is not an argument to run with") from None
+    except click.ClickException as exc:
+        raise ChunkgateError(f"args: {exc.format_message()}") from None
+    return dict(context.params)
 
 
 def _write_report(result: Any, fmt: str, output: Path | None, quiet: bool) -> None:
@@ -259,11 +298,18 @@ def _write_report(result: Any, fmt: str, output: Path | None, quiet: bool) -> No
     help="Record detected moves (renamed headings, moved files) as moved_from.",
 )
 @jobs_option
+@baseline_option
 @config_option
 @quiet_option
 @reports_errors
 def update(
-    *, paths: tuple[str, ...], accept_moves: bool, jobs: int, config_path: Path | None, quiet: bool
+    *,
+    paths: tuple[str, ...],
+    accept_moves: bool,
+    jobs: int,
+    baseline: str | None,
+    config_path: Path | None,
+    quiet: bool,
 ) -> None:
     """Rewrite the manifest for the named files (all without PATHS)."""
     from chunkgate.gate import run_check
@@ -276,6 +322,7 @@ def update(
         update=True,
         accept_moves=accept_moves,
         jobs=jobs or default_jobs(),
+        baseline=_baseline(config.root, baseline)[0],
     )
     if not quiet:
         for note in result.notes:

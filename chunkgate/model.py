@@ -127,7 +127,9 @@ class Summary(NamedTuple):
 class Violation(NamedTuple):
     """One rule finding with its severity, as reported to the user.
 
-    ``fix`` tells the user exactly what to do about it.
+    ``fix`` tells the user exactly what to do about it. ``end_line`` is the last
+    line of the chunk it is about when that is known (0: unknown), for the CI
+    formats that can mark a span.
     """
 
     rule: str
@@ -138,6 +140,7 @@ class Violation(NamedTuple):
     chunk_id: str | None
     message: str
     fix: str = ""
+    end_line: int = 0
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.path, self.line, self.rule, self.chunk_id or "")

@@ -1,26 +1,33 @@
-"""Which revisions to compare: ``BASE [HEAD]``, ``A...B``, ``A..B`` and ``--base auto``.
+"""Which revisions to compare: ``BASE [HEAD]``, ``A...B``, ``A..B``; commits fetched as needed.
 
-A missing base commit is fetched when a remote can give it (a shallow CI
-clone); otherwise the error says exactly which ``fetch-depth`` fixes it.
+A CI checkout is often shallow: the base commit, or the history down to a
+merge base, is not there. A missing full sha is fetched (the commit alone:
+a tree-to-tree diff needs no history), a missing branch is fetched into its
+remote-tracking ref, and a shallow history is deepened step by step until
+a merge base turns up. When that fails the error keeps git's own words and
+says what fixes this case; ``fetch-depth: 0`` only where it would help.
+``--base auto`` (which base an event means) is ``autobase``'s.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from pathlib import Path
+from typing import NamedTuple
 
 from chunkgate import git
 from chunkgate.errors import ChunkgateError, GitError
 
 WORKING_TREE = "working tree"
 _FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+# Deepen a shallow history this far, step by step, looking for a merge base.
+DEEPEN = (50, 500, 5000)
+FULL_HISTORY = "set `fetch-depth: 0` on actions/checkout, so that the whole history is there"
 
 
-@dataclass(frozen=True, slots=True)
-class Revisions:
+class Revisions(NamedTuple):
     base: str
     base_name: str
     head: str | None  # None: the working tree
@@ -34,97 +41,150 @@ def resolve_revisions(root: Path, base: str, head: str | None = None) -> Revisio
             raise ChunkgateError(f"give either {base!r} or BASE and HEAD, not both")
         first, _, second = base.partition("...")
         first, second = first or "HEAD", second or "HEAD"
-        return Revisions(_merge_base(root, first, second), base, _commit(root, second), second)
+        return Revisions(merge_base(root, first, second), base, commit(root, second), second)
     if ".." in base and head is None:
         first, _, second = base.partition("..")
         base, head = first or "HEAD", second or "HEAD"
-    head_sha = None if head is None else _commit(root, head)
-    return Revisions(_commit(root, base), base, head_sha, WORKING_TREE if head is None else head)
+    head_sha = None if head is None else commit(root, head)
+    return Revisions(commit(root, base), base, head_sha, WORKING_TREE if head is None else head)
 
 
 def resolve_auto_base(root: Path, env: Mapping[str, str]) -> str:
-    """``--base auto``: the pull request's base under GitHub Actions, else the merge
-    base of HEAD with origin's default branch. Fetches a missing base commit."""
-    if env.get("GITHUB_ACTIONS") == "true":
-        sha = _event_base(env)
-        if sha is not None:
-            return _commit(root, sha)
-    for ref in ("origin/HEAD", "origin/main", "origin/master"):
+    """``--base auto``: the base the GitHub event means, else the merge base of HEAD
+    with origin's default branch; fetched when missing."""
+    from chunkgate.autobase import auto_base
+
+    found = auto_base(root, env)
+    if found.sha is None:
+        raise GitError(f"--base auto: {found.how}")
+    return found.sha
+
+
+def git_words(exc: GitError) -> str:
+    """What git itself said (the first source's answer, for a fetch), to judge the fix by."""
+    if isinstance(exc, FetchError):
+        return exc.first
+    return exc.stderr if isinstance(exc, git.GitCommandError) and exc.stderr else str(exc)
+
+
+class FetchError(GitError):
+    """No source had it; ``first`` is what the first source (origin) said."""
+
+    def __init__(self, answers: Sequence[tuple[str, str]]) -> None:
+        super().__init__("; ".join(f"{source}: {words}" for source, words in answers))
+        self.first = answers[0][1] if answers else ""
+
+
+def fetch(
+    root: Path, what: str, sources: Sequence[str] = ("origin",), *, depth: int | None = None
+) -> str:
+    """Fetch ``what`` (a sha or a refspec) from the first source that has it; return that
+    source. Raises FetchError with every source's answer."""
+    answers = []
+    for source in sources:
         try:
-            git.resolve(root, ref)
-        except GitError:
+            git.fetch(root, source, what, depth=depth)
+        except GitError as exc:
+            answers.append((source, git_words(exc)))
             continue
-        return _merge_base(root, ref, "HEAD")
-    raise GitError(
-        "--base auto: no pull request event and no origin/HEAD, origin/main or origin/master; "
-        "name the base, e.g. `chunkgate diff main...`"
-    )
+        return source
+    raise FetchError(answers)
 
 
-def _event_base(env: Mapping[str, str]) -> str | None:
-    path = env.get("GITHUB_EVENT_PATH")
-    if not path:
-        return None
-    try:
-        with open(path, encoding="utf-8") as handle:
-            event = json.load(handle)
-    except (OSError, ValueError) as exc:
-        raise ChunkgateError(f"GITHUB_EVENT_PATH {path}: cannot read the event: {exc}") from None
-    if not isinstance(event, dict):
-        return None
-    for outer, inner in (("pull_request", "base"), ("merge_group", None)):
-        section = event.get(outer)
-        if isinstance(section, dict):
-            found = section.get(inner) if inner else section
-            sha = found.get("sha" if inner else "base_sha") if isinstance(found, dict) else None
-            if isinstance(sha, str) and sha:
-                return sha
-    before = event.get("before")
-    # A push that creates a branch has no "before": all zeros.
-    if isinstance(before, str) and before.strip("0"):
-        return before
-    return None
-
-
-def _shallow_fix(what: str) -> str:
-    return (
-        f"this is a shallow clone without {what}: set `fetch-depth: 0` on actions/checkout "
-        "(or `fetch-depth: 2` to diff HEAD~1)"
-    )
-
-
-def _commit(root: Path, rev: str) -> str:
-    """The sha of ``rev``; a missing full sha is fetched from origin first."""
+def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
+    """The sha of ``rev``: a missing full sha is fetched (alone, in a shallow clone), a
+    branch missing here is looked for as ``origin/NAME``, and in a shallow clone fetched
+    as that."""
     try:
         return git.resolve(root, rev)
-    except GitError:
-        if _FULL_SHA.fullmatch(rev):
-            _fetch(root, rev)
-            return git.resolve(root, rev)
-        if git.is_shallow(root):
-            raise GitError(_shallow_fix(rev)) from None
-        raise
-
-
-def _fetch(root: Path, sha: str) -> None:
-    # A tree-to-tree diff needs the commit and its tree, not its history: depth 1,
-    # unless the clone is complete (a depth would make it shallow).
-    shallow = git.is_shallow(root)
-    try:
-        git.fetch(root, "origin", sha, depth=1 if shallow else None)
     except GitError as exc:
-        if shallow:
-            raise GitError(_shallow_fix(sha)) from None
-        raise GitError(
-            f"unknown revision {sha!r} (fetching it from origin failed: {exc})"
-        ) from None
+        first = exc
+    if _FULL_SHA.fullmatch(rev):
+        shallow = git.is_shallow(root)
+        try:
+            fetch(root, rev, sources, depth=1 if shallow else None)
+        except GitError as exc:
+            raise GitError(
+                f"commit {rev} is not in this clone and could not be fetched ({exc}): "
+                f"{_fetch_fix(git_words(exc))}"
+            ) from None
+        return git.resolve(root, rev)
+    if re.fullmatch(r"[\w./-]+", rev) and not rev.startswith(("origin/", "refs/", "-")):
+        tracking = f"origin/{rev}"
+        try:
+            return git.resolve(root, tracking)
+        except GitError:
+            pass
+        shallow = git.is_shallow(root)
+        if shallow:  # a CI checkout: fetch the branch; a local typo goes to no network
+            with suppress(GitError):
+                return fetch_branch(root, rev)
+    if git.is_shallow(root):
+        raise GitError(f"{git_words(first)} in this shallow clone: {FULL_HISTORY}") from None
+    raise first
 
 
-def _merge_base(root: Path, first: str, second: str) -> str:
-    a, b = _commit(root, first), _commit(root, second)
+def fetch_branch(root: Path, branch: str) -> str:
+    """Fetch origin's ``branch`` into ``origin/BRANCH`` (its tip alone in a shallow clone)."""
+    depth = 1 if git.is_shallow(root) else None
+    fetch(root, f"+refs/heads/{branch}:refs/remotes/origin/{branch}", depth=depth)
+    return git.resolve(root, f"origin/{branch}")
+
+
+def merge_base(root: Path, first: str, second: str, sources: Sequence[str] = ("origin",)) -> str:
+    """The merge base of two revisions, deepening a shallow clone until it is there.
+
+    ``sources`` are where ``second``'s history can be fetched from (another repository
+    for a fork's base); ``first``'s comes from origin.
+    """
+    a, b = commit(root, first), commit(root, second, sources)
     try:
         return git.merge_base(root, a, b)
-    except GitError:
-        if git.is_shallow(root):
-            raise GitError(_shallow_fix(f"the merge base of {first} and {second}")) from None
-        raise
+    except GitError as exc:
+        failure: GitError = exc
+    if not git.is_shallow(root):
+        raise GitError(f"{git_words(failure)}: the histories are unrelated") from None
+    for depth in DEEPEN:
+        try:
+            fetch(root, a, depth=depth)
+            fetch(root, b, sources, depth=depth)
+        except GitError as exc:
+            raise GitError(
+                f"the merge base of {first} and {second} is not in this shallow clone, and "
+                f"deepening it failed ({exc}): {_fetch_fix(git_words(exc))}"
+            ) from None
+        try:
+            return git.merge_base(root, a, b)
+        except GitError as exc:
+            failure = exc
+        if not git.is_shallow(root):
+            break  # the whole history is here now: there is none
+    raise GitError(
+        f"no merge base of {first} and {second} within {DEEPEN[-1]} commits of this shallow "
+        f"clone ({git_words(failure)}): {FULL_HISTORY}"
+    ) from None
+
+
+def _fetch_fix(words: str) -> str:
+    """What fixes a fetch that failed, judged from what git said."""
+    lowered = words.lower()
+    if "does not appear to be a git repository" in lowered or "no such remote" in lowered:
+        return (
+            "this clone has no `origin` to fetch from: check the repository out with "
+            "actions/checkout (or `git fetch` the commit before chunkgate runs)"
+        )
+    if any(
+        marker in lowered
+        for marker in ("could not read username", "authentication failed", "terminal prompts")
+    ):
+        return (
+            "git has no credentials to fetch with (actions/checkout with "
+            f"`persist-credentials: false`?): {FULL_HISTORY} instead"
+        )
+    if any(marker in lowered for marker in ("not our ref", "couldn't find remote ref", "no such")):
+        return (
+            "origin does not have it (a force-push rewrote it, or it lives in another "
+            "repository): name a base that exists with the action's `base` input "
+            "(e.g. `base: main...`)"
+        )
+    return f"check the network and the remote, or {FULL_HISTORY}"

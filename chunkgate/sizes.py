@@ -40,7 +40,14 @@ def _tiktoken_counter(name: str) -> TokenCounter:
         ) from None
     try:
         encoding = tiktoken.get_encoding(name)
-    except Exception as exc:  # tiktoken raises ValueError, or network errors on download
+    except OSError as exc:  # requests' errors are OSErrors: the download failed
+        raise ConfigError(
+            f"tokenizer 'tiktoken:{name}': tiktoken downloads the encoding on first use, and "
+            f"the download failed ({type(exc).__name__}): run chunkgate once with network and "
+            "TIKTOKEN_CACHE_DIR set to a folder that is kept (in CI: cached), or skip the "
+            "hook where there is no network at all (pre-commit.ci: `ci: skip: [chunkgate]`)"
+        ) from None
+    except Exception as exc:  # tiktoken raises ValueError for an unknown name
         raise ConfigError(f"tokenizer 'tiktoken:{name}': cannot load the encoding: {exc}") from None
 
     def count(text: str) -> int:

@@ -18,7 +18,11 @@ from chunkgate.errors import ChunkgateError, GitError
 from chunkgate.report.diff import annotation, markdown, write_diff
 from chunkgate.revisions import resolve_auto_base
 
-SHALLOW_FIX = "set `fetch-depth: 0` on actions/checkout (or `fetch-depth: 2` to diff HEAD~1)"
+SHALLOW_FIX = "set `fetch-depth: 0` on actions/checkout, so that the whole history is there"
+NO_ORIGIN_FIX = (
+    "this clone has no `origin` to fetch from: check the repository out with "
+    "actions/checkout (or `git fetch` the commit before chunkgate runs)"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -432,16 +436,20 @@ def test_shallow_clone_without_a_remote_says_how_to_fix_it(
     git(clone, "remote", "remove", "origin")
     with pytest.raises(GitError) as caught:
         diff_revisions(clone, first)
-    assert str(caught.value) == f"this is a shallow clone without {first}: {SHALLOW_FIX}"
-    with pytest.raises(GitError, match="shallow clone without HEAD~1"):
+    message = str(caught.value)
+    # git's own words, and the fix for this case: there is no remote to fetch from.
+    assert message.startswith(f"commit {first} is not in this clone and could not be fetched")
+    assert "'origin' does not appear to be a git repository" in message
+    assert message.endswith(NO_ORIGIN_FIX)
+    with pytest.raises(GitError) as caught:
         diff_revisions(clone, "HEAD~1")
+    assert str(caught.value) == (
+        f"git rev-parse: unknown revision 'HEAD~1' in this shallow clone: {SHALLOW_FIX}"
+    )
     monkeypatch.chdir(clone)
     result = CliRunner().invoke(cli, ["diff", first])
     assert result.exit_code == 2
-    assert (
-        result.stderr
-        == f"chunkgate: error: this is a shallow clone without {first}: {SHALLOW_FIX}\n"
-    )
+    assert result.stderr == f"chunkgate: error: {message}\n"
 
 
 def test_a_revision_that_does_not_exist(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -567,7 +575,10 @@ def test_markdown_folds_long_lists_and_fits_its_budget(git_repo: Path) -> None:
     assert "<details><summary>41 changes</summary>" in text
     small = markdown(diff, budget=1500)
     assert len(small.encode()) <= 1500
-    assert "more lines left out" in small
+    listed = small.count("\n- ")
+    assert 0 < listed < 41
+    assert f"_{41 - listed} of 41 changes not listed: a job summary holds at most 1 MiB." in small
+    assert small.count("<details>") == small.count("</details>")
 
 
 def test_github_output(renamed: Path, tmp_path: Path) -> None:
@@ -581,7 +592,10 @@ def test_github_output(renamed: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "::error file=a.md,line=5,title=chunkgate%3A unstable chunk ID::"
+        "::error title=chunkgate diff::chunkgate diff: 1 chunk ID changed without `moved_from`"
+    )
+    assert lines[1] == (
+        "::error file=a.md,line=5,endLine=7,title=chunkgate%3A unstable chunk ID::"
         "ID changed from a.md#install to a.md#installation: citations to a.md#install break; "
         "keep the old ID with {#install} or run `chunkgate update --accept-moves`"
     )
@@ -611,7 +625,10 @@ def test_github_annotations_are_capped(git_repo: Path) -> None:
     write_diff(diff_revisions(git_repo), "github", out, env={})
     lines = out.getvalue().splitlines()
     assert sum(line.startswith("::warning ") for line in lines) == 10
-    assert "chunkgate: 2 more unstable IDs are listed in the job summary" in lines
+    assert (
+        "::notice title=chunkgate%3A more findings::2 more warnings not annotated "
+        "(GitHub shows 10 of each level per step): `chunkgate diff` lists them all"
+    ) in lines
 
 
 def test_auto_base_reads_the_pull_request_event(

@@ -359,3 +359,30 @@ def test_concurrent_hook_invocations_lose_no_entries(repo: Path) -> None:
     manifest = manifest_text(repo)
     assert all(f'"id": "f{i}.md#new-{i}"' in manifest for i in range(8))
     assert check_json()[0] == 0
+
+
+def test_the_baseline_can_be_another_revision(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pre-commit's from-ref: a move whose manifest was committed along with it is still
+    unstable against the manifest before it."""
+    from chunkgate.config import load_config
+    from chunkgate.gate import run_check
+
+    monkeypatch.chdir(git_repo)
+    body = "A section with enough words in it to be a chunk of its own, and then some more."
+    write(git_repo, "a.md", f"# Guide\n\n{body}\n\n## Install\n\n{body} Install.\n")
+    config = load_config(git_repo)
+    run_check(config, update=True)
+    start = commit_all(git_repo)
+    write(git_repo, "a.md", f"# Guide\n\n{body}\n\n## Setup\n\n{body} Install.\n")
+    run_check(config, update=True)
+    commit_all(git_repo)
+    assert not run_check(config, ["a.md"]).errors  # HEAD's manifest has the new ID
+    found = run_check(config, ["a.md"], baseline=start)
+    assert [(v.rule, v.chunk_id, v.line, v.end_line) for v in found.errors] == [
+        ("CG402", "a.md#setup", 5, 7)
+    ]
+    # The move, already committed, is recorded against the same baseline.
+    run_check(config, update=True, accept_moves=True, baseline=start)
+    assert not run_check(config, ["a.md"], baseline=start).errors

@@ -35,7 +35,7 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def try_repo(
-    repo: Path, home: Path, hook: str = "chunkgate", *, verbose: bool = False
+    repo: Path, home: Path, hook: str = "chunkgate", *options: str, verbose: bool = False
 ) -> subprocess.CompletedProcess[str]:
     env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(home), "NO_COLOR": "1"}
     env.pop("GITHUB_ACTIONS", None)
@@ -44,10 +44,11 @@ def try_repo(
             PRE_COMMIT,
             "try-repo",
             os.fspath(CHECKOUT),
-            hook,
+            *([hook] if hook else []),
             "--color",
             "never",
             *(["--verbose"] if verbose else []),
+            *options,
         ],
         cwd=repo,
         env=env,
@@ -85,6 +86,11 @@ def test_hooks_file_matches_the_spec() -> None:
         assert hook["minimum_pre_commit_version"] == "3.2.0"
     assert hooks[0]["entry"] == "chunkgate check --update"
     assert hooks[1]["entry"] == "chunkgate check"
+    # Not commit-msg or post-* stages: with those hooks installed it would run twice.
+    # The writing hook stays off pre-push (the commit is made by then); the read-only
+    # one checks a push against the remote's manifest (PRE_COMMIT_FROM_REF).
+    assert hooks[0]["stages"] == ["pre-commit", "pre-merge-commit", "manual"]
+    assert hooks[1]["stages"] == ["pre-commit", "pre-merge-commit", "pre-push", "manual"]
 
 
 def test_oversized_section_fails_the_commit(doc_repo: Path, pre_commit_home: Path) -> None:
@@ -154,3 +160,71 @@ def test_autoupdate_fills_in_the_rev_the_readme_leaves_open(tmp_path: Path) -> N
     )
     expected = tag.stdout.strip() if tag.returncode == 0 else git(CHECKOUT, "rev-parse", "HEAD")
     assert rev == expected.strip()
+
+
+def test_the_hook_does_not_run_again_at_the_commit_msg_stage(
+    doc_repo: Path, pre_commit_home: Path, tmp_path: Path
+) -> None:
+    message = tmp_path / "COMMIT_EDITMSG"
+    message.write_text("a message\n")
+    write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Install\n\n" + "word " * 500)
+    git(doc_repo, "add", "-A")
+    stage = ("--hook-stage", "commit-msg", "--commit-msg-filename", os.fspath(message))
+    result = try_repo(doc_repo, pre_commit_home, "", *stage)  # every hook of the repo
+    # Either would fail (an oversized section) if it ran; neither is a commit-msg hook.
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "CG201" not in result.stdout
+    assert "chunkgate" not in result.stdout.split("=" * 79)[-1]
+
+
+def rename_with_no_verify(repo: Path) -> tuple[str, str]:
+    """A commit that renames a heading and rewrites the manifest, hooks skipped."""
+    before = git(repo, "rev-parse", "HEAD").strip()
+    write(repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Installing\n\n{SECTION}")
+    subprocess.run(
+        [sys.executable, "-m", "chunkgate", "update", "-q"],
+        cwd=repo,
+        env=git_env(),
+        check=True,
+        capture_output=True,
+    )
+    git(repo, "commit", "-q", "--no-verify", "-am", "rename a heading, manifest and all")
+    return before, git(repo, "rev-parse", "HEAD").strip()
+
+
+@pytest.mark.parametrize("hook", ["chunkgate", "chunkgate-check"])
+def test_from_ref_to_ref_fails_on_a_move_committed_with_no_verify(
+    doc_repo: Path, pre_commit_home: Path, hook: str
+) -> None:
+    start, end = rename_with_no_verify(doc_repo)
+    # Against HEAD's manifest the commit looks clean: that manifest already has the new ID.
+    assert try_repo(doc_repo, pre_commit_home, hook, "--all-files").returncode == 0
+    result = try_repo(doc_repo, pre_commit_home, hook, "--from-ref", start, "--to-ref", end)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "CG402 unstable-id" in result.stdout
+    assert "docs/guide.md#install" in result.stdout
+    # An autofix commit of a rewritten manifest changes nothing: only moved_from does.
+    subprocess.run(
+        [sys.executable, "-m", "chunkgate", "update", "-q"],
+        cwd=doc_repo,
+        env=git_env(),
+        check=True,
+        capture_output=True,
+    )
+    git(doc_repo, "commit", "-q", "--allow-empty", "--no-verify", "-am", "autofix")
+    end = git(doc_repo, "rev-parse", "HEAD").strip()
+    again = try_repo(doc_repo, pre_commit_home, hook, "--from-ref", start, "--to-ref", end)
+    assert again.returncode == 1
+    assert "CG402 unstable-id" in again.stdout
+    assert f"--accept-moves --baseline {start[:12]}" in again.stdout  # what to run
+    subprocess.run(
+        [sys.executable, "-m", "chunkgate", "update", "-q", "--accept-moves", "--baseline", start],
+        cwd=doc_repo,
+        env=git_env(),
+        check=True,
+        capture_output=True,
+    )
+    git(doc_repo, "commit", "-q", "--no-verify", "-am", "record the move")
+    end = git(doc_repo, "rev-parse", "HEAD").strip()
+    fixed = try_repo(doc_repo, pre_commit_home, hook, "--from-ref", start, "--to-ref", end)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr

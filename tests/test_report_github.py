@@ -151,38 +151,58 @@ def test_at_most_ten_errors_and_ten_warnings_worst_first(tmp_path: Path) -> None
     lines = render(result_of(many()), {"GITHUB_STEP_SUMMARY": str(summary)})
     errors = [line for line in lines if line.startswith("::error ")]
     warnings = [line for line in lines if line.startswith("::warning ")]
-    assert len(errors) == len(warnings) == MAX_ANNOTATIONS
+    # The step fails: one error of the ten is the runner's "Process completed with exit code 1".
+    assert len(errors) == MAX_ANNOTATIONS - 1
+    assert len(warnings) == MAX_ANNOTATIONS
     assert lines[: len(errors)] == errors  # errors before warnings
     assert "file=z.py" in errors[0]
     assert "file=y.md" in errors[1]
     assert all("title=CG201" in line for line in errors[2:])
     assert "file=docs/00.md" in errors[2]
     assert "file=toc.md" in warnings[0]
-    assert lines[20:] == [
-        "chunkgate: 6 more problems are listed in the job summary",
+    assert lines[19:] == [
+        "::notice title=chunkgate%3A more findings::5 more errors and 2 more warnings not "
+        "annotated (GitHub shows 10 of each level per step): all are listed in the job summary",
         "3 files, 40 chunks: 14 errors, 12 warnings",
     ]
 
 
+def test_a_passing_step_shows_ten_errors() -> None:
+    # Only warnings fail nothing; errors are what fail, so here: ten warnings, no reserve.
+    warnings = [violation("CG202", "warning", path=f"w/{i:02}.md") for i in range(12)]
+    lines = render(result_of(warnings), {})
+    assert sum(line.startswith("::warning ") for line in lines) == MAX_ANNOTATIONS
+
+
 def test_the_more_line_is_singular_and_without_a_summary_says_how_to_list() -> None:
-    violations = [violation("CG201", path=f"docs/{i:02}.md") for i in range(11)]
+    violations = [violation("CG201", path=f"docs/{i:02}.md") for i in range(10)]
     lines = render(result_of(violations), {})
     assert lines[-2] == (
-        "chunkgate: 1 more problem is not annotated; `chunkgate check --format text` lists them all"
+        "::notice title=chunkgate%3A more findings::1 more error not annotated (GitHub shows "
+        "10 of each level per step): `chunkgate check --format text` lists them all"
     )
 
 
-def test_no_more_line_when_nothing_was_cut() -> None:
-    lines = render(result_of([violation(), violation("CG202", "warning")]), {})
-    assert len(lines) == 3
-    assert not any("more problem" in line for line in lines)
+def test_the_more_line_counts_what_the_summary_lists(tmp_path: Path) -> None:
+    summary = tmp_path / "summary.md"
+    summary.write_bytes(b"x" * (SUMMARY_LIMIT - 6_000))
+    lines = render(result_of(flood(300)), {"GITHUB_STEP_SUMMARY": str(summary)})
+    listed = sum(1 for line in summary.read_text().splitlines() if line.startswith("| `"))
+    hidden = 300 - (MAX_ANNOTATIONS - 1) - MAX_ANNOTATIONS
+    (more,) = [line for line in lines if line.startswith("::notice")]
+    in_summary = listed - (MAX_ANNOTATIONS - 1)  # errors come first in both
+    assert 0 < in_summary < hidden
+    assert more.endswith(
+        f"not annotated (GitHub shows 10 of each level per step): {in_summary} are listed in "
+        "the job summary; `chunkgate check --format text` lists them all"
+    )
 
 
 def test_quiet_annotates_only_errors() -> None:
     lines = render(result_of(many()), {}, quiet=True)
-    assert len(lines) == MAX_ANNOTATIONS + 1
+    assert len(lines) == MAX_ANNOTATIONS
     assert all(line.startswith("::error ") for line in lines[:-1])
-    assert lines[-1].startswith("chunkgate: 4 more problems are not annotated")
+    assert lines[-1].startswith("::notice title=chunkgate%3A more findings::5 more errors not")
 
 
 def test_no_violations() -> None:
@@ -304,15 +324,13 @@ def test_a_full_job_summary_is_left_alone(tmp_path: Path) -> None:
     summary.write_bytes(b"x" * SUMMARY_LIMIT)
     lines = render(result_of(flood(30)), {"GITHUB_STEP_SUMMARY": str(summary)})
     assert summary.stat().st_size == SUMMARY_LIMIT
-    assert any(
-        line.startswith("::warning title=chunkgate::the job summary is full") for line in lines
-    )
-    assert "not annotated" in lines[-2]
+    assert lines[0].startswith("::warning title=chunkgate::the job summary is full")
+    assert lines[-2].endswith("`chunkgate check --format text` lists them all")
 
 
 def test_an_unwritable_job_summary_is_a_warning(tmp_path: Path) -> None:
     lines = render(result_of([violation()]), {"GITHUB_STEP_SUMMARY": str(tmp_path)})
-    assert lines[1].startswith("::warning title=chunkgate::job summary not written")
+    assert lines[0].startswith("::warning title=chunkgate::job summary not written")
     assert lines[-1] == "3 files, 40 chunks: 1 error"
 
 

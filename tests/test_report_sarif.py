@@ -232,3 +232,43 @@ def test_the_schema_check_catches_a_broken_log() -> None:
     log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0
     with pytest.raises(AssertionError, match="fatal"):
         assert_valid(log)
+
+
+def test_a_run_holds_at_most_25000_results() -> None:
+    from chunkgate.report.sarif import MAX_RESULTS
+
+    assert MAX_RESULTS == 25_000  # GitHub rejects a run with more
+    flood = [violation("CG202", f"docs/w{i:05}.md", chunk_id=None) for i in range(MAX_RESULTS + 1)]
+    run = json.loads(render(result_of(flood)))["runs"][0]
+    assert len(run["results"]) == MAX_RESULTS
+    assert "1 of 25,001 results left out" in json.dumps(run["invocations"])
+
+
+def test_the_results_kept_are_the_worst_and_a_notification_counts_the_rest() -> None:
+    warnings = [violation("CG202", f"docs/w{i:03}.md", chunk_id=None) for i in range(250)]
+    errors = [violation("CG201", f"docs/e{i:03}.md", chunk_id=None) for i in range(50)]
+    unreadable = [violation("CG001", "z/broken.md", chunk_id=None)]
+    log = sarif_log(result_of(warnings + errors + unreadable), limit=200)
+    run = log["runs"][0]
+    results = run["results"]
+    assert len(results) == 200
+    assert sum(result["ruleId"] == "CG001" for result in results) == 1
+    assert sum(result["ruleId"] == "CG201" for result in results) == 50
+    (notification,) = run["invocations"][0]["toolExecutionNotifications"]
+    assert notification["message"]["text"] == (
+        "101 of 301 results left out: GitHub code scanning takes at most 200 a run. These are "
+        "the worst; `chunkgate check --format text` lists them all."
+    )
+    assert_valid(log)
+
+
+def test_category_and_end_line() -> None:
+    spanned = violation("CG402")._replace(end_line=9)
+    log = sarif_log(result_of([spanned, violation("CG201")]), category="docs/site")
+    run = log["runs"][0]
+    assert run["automationDetails"] == {"id": "docs/site/"}
+    assert "invocations" not in run
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in run["results"]]
+    assert {"startLine": 3, "endLine": 9} in regions
+    assert {"startLine": 3} in regions
+    assert_valid(log)

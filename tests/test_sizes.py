@@ -110,3 +110,23 @@ def test_tiktoken_counts_with_a_small_encoding_built_here(tmp_path: Path) -> Non
 def test_overlap_must_be_below_max() -> None:
     with pytest.raises(ValueError, match="overlap"):
         ChunkOptions(max=100, overlap=100)
+
+
+def test_an_encoding_that_cannot_be_downloaded_names_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Offline, as on pre-commit.ci: nothing cached, and every connection refused.
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
+    for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    with pytest.raises(ConfigError) as caught:
+        make_counter("tiktoken:cl100k_base")
+    message = str(caught.value)
+    assert message.startswith(
+        "tokenizer 'tiktoken:cl100k_base': tiktoken downloads the encoding on first use, and "
+        "the download failed ("
+    )
+    assert "TIKTOKEN_CACHE_DIR" in message
+    assert "`ci: skip: [chunkgate]`" in message

@@ -31,8 +31,9 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes], *, durable: bool = T
         mode = None
     temp = path.with_name(f".{path.name}.{_token(6)}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    fd = os.open(temp, flags, 0o666)  # a new manifest gets the umask's usual bits
     try:
+        # Inside the try: a Ctrl-C that lands as open returns still removes the file.
+        fd = os.open(temp, flags, 0o666)  # a new manifest gets the umask's usual bits
         try:
             for part in [data] if isinstance(data, bytes) else data:
                 view = memoryview(part)

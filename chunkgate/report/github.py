@@ -1,12 +1,12 @@
-"""GitHub Actions output: workflow-command annotations and a Markdown job summary.
+"""GitHub Actions output of ``check``: annotations and a Markdown job summary section.
 
-GitHub shows at most 10 error and 10 warning annotations per step, so the
+GitHub shows few annotations per step (see ``report.annotations``), so the
 worst come first: errors before warnings, and within a severity by the
 priority each rule declares (unreadable files, then content that should never
 be embedded, then unstable IDs, then sizes and the manifest; then path and
-line). A last plain line says how many problems were not annotated. The job
-summary lists every violation in the same order, so that when it must be cut
-to stay under GitHub's 1 MiB limit the worst are kept.
+line). A last notice says how many were not annotated and where they are
+listed. The job summary lists every violation in the same order, so that when
+it must be cut to stay within its share of GitHub's 1 MiB the worst are kept.
 """
 
 from __future__ import annotations
@@ -14,28 +14,32 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from typing import IO
 
 from chunkgate import rules
 from chunkgate.model import CheckResult, Violation
+from chunkgate.report.annotations import (
+    PER_STEP,
+    Annotation,
+    escape_data,
+    escape_property,
+    write_annotations,
+)
 from chunkgate.report.check import one_line, plural, totals
+from chunkgate.report.summary import SUMMARY_LIMIT, Fitted, append_summary
 
-MAX_ANNOTATIONS = 10  # per severity and step
-SUMMARY_LIMIT = 1024 * 1024  # bytes per step summary
+__all__ = ["escape_data", "escape_property"]
 
-
-def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+MAX_ANNOTATIONS = PER_STEP  # per severity and step
+VIOLATIONS = "violations"  # what a check summary section lists
+CHECK_ALL = "`chunkgate check --format text`"
 
 
 def priority(violation: Violation) -> tuple[int, int, str, str, int, str]:
     return (
         0 if violation.severity == "error" else 1,
-        rules.RANK.get(violation.rule, len(rules.RANK)),
+        rule_rank(violation.rule),
         violation.rule,
         violation.path,
         violation.line,
@@ -47,16 +51,56 @@ def by_priority(violations: Iterable[Violation]) -> list[Violation]:
     return sorted(violations, key=priority)
 
 
-def annotation(violation: Violation) -> str:
-    command = "error" if violation.severity == "error" else "warning"
-    properties = [f"file={escape_property(violation.path)}"]
-    if violation.line >= 1:
-        properties.append(f"line={violation.line}")
-    properties.append(f"title={escape_property(f'{violation.rule} {violation.name}')}")
+def to_annotation(violation: Violation, index: int = 0, *, rank: int = 2) -> Annotation:
+    """``index`` is the violation's place in priority order (the summary lists the first
+    ones); ``rank`` puts it among the other annotations of one step."""
     message = violation.message
     if violation.fix:
         message += f" (fix: {violation.fix})"
-    return f"::{command} {','.join(properties)}::{escape_data(message)}"
+    return Annotation(
+        "error" if violation.severity == "error" else "warning",
+        message,
+        title=f"{violation.rule} {violation.name}",
+        file=violation.path,
+        line=violation.line,
+        end_line=violation.end_line,
+        rank=(rank, *priority(violation)),
+        key=(VIOLATIONS, index),
+    )
+
+
+def annotation(violation: Violation) -> str:
+    return to_annotation(violation).command()
+
+
+def rule_rank(code: str) -> int:
+    return rules.RANK.get(code, len(rules.RANK))
+
+
+def violation_annotations(
+    result: CheckResult, *, quiet: bool = False
+) -> list[tuple[Annotation, Violation]]:
+    ordered = by_priority(result.violations)
+    return [
+        (to_annotation(violation, index), violation)
+        for index, violation in enumerate(ordered)
+        if not quiet or violation.severity == "error"
+    ]
+
+
+def annotations_of(result: CheckResult, *, quiet: bool = False) -> list[Annotation]:
+    return [annotation for annotation, _ in violation_annotations(result, quiet=quiet)]
+
+
+def where_listed(hidden: Iterable[Annotation], listed: Mapping[str, int], commands: str) -> str:
+    """Where the annotations GitHub does not show can be read, counted exactly."""
+    hidden = list(hidden)
+    in_summary = sum(1 for a in hidden if a.key is not None and a.key[1] < listed.get(a.key[0], 0))
+    if not listed:
+        return f"{commands} lists them all"
+    if in_summary == len(hidden):
+        return "all are listed in the job summary"
+    return f"{in_summary:,} are listed in the job summary; {commands} lists them all"
 
 
 def write_github(
@@ -66,54 +110,25 @@ def write_github(
     quiet: bool = False,
     env: Mapping[str, str] | None = None,
 ) -> None:
+    """``check --format github`` run as its own step: its own annotation caps and summary."""
     env = os.environ if env is None else env
-    ordered = by_priority(result.violations)
-    errors = [v for v in ordered if v.severity == "error"]
-    warnings = [] if quiet else [v for v in ordered if v.severity != "error"]
-    annotated = errors[:MAX_ANNOTATIONS] + warnings[:MAX_ANNOTATIONS]
-    for violation in annotated:
-        stream.write(annotation(violation) + "\n")
-
+    listed: Mapping[str, int] = {}
     summary_path = env.get("GITHUB_STEP_SUMMARY")
-    summarised = _append_summary(result, summary_path, stream) if summary_path else False
-
-    hidden = len(errors) + len(warnings) - len(annotated)
-    if hidden:
-        more = plural(hidden, "more problem")
-        verb = "is" if hidden == 1 else "are"
-        if summarised:
-            stream.write(f"chunkgate: {more} {verb} listed in the job summary\n")
-        else:
-            stream.write(
-                f"chunkgate: {more} {verb} not annotated; "
-                "`chunkgate check --format text` lists them all\n"
-            )
+    if summary_path:
+        (fitted,), problem = append_summary(summary_path, [partial(check_summary, result)])
+        listed = fitted.listed
+        if problem:
+            stream.write(Annotation("warning", problem, title="chunkgate").command() + "\n")
+    write_annotations(
+        annotations_of(result, quiet=quiet),
+        stream,
+        failing=bool(result.errors),
+        where=lambda hidden: where_listed(hidden, listed, CHECK_ALL),
+    )
     if not quiet:
         stream.write(totals(result.summary) + "\n")
     for note in result.notes if not quiet or result.manifest_changed else ():
         stream.write(note + "\n")
-
-
-def _append_summary(result: CheckResult, path: str, stream: IO[str]) -> bool:
-    try:
-        used = os.path.getsize(path)
-    except OSError:
-        used = 0
-    markdown = job_summary(result, limit=SUMMARY_LIMIT - used)
-    if not markdown:
-        stream.write(
-            "::warning title=chunkgate::the job summary is full (1 MiB); "
-            "chunkgate's summary was left out\n"
-        )
-        return False
-    try:
-        with open(path, "a", encoding="utf-8", newline="\n") as file:
-            file.write(markdown)
-    except OSError as exc:
-        message = escape_data(f"job summary not written: {exc}")
-        stream.write(f"::warning title=chunkgate::{message}\n")
-        return False
-    return True
 
 
 def cell(text: str) -> str:
@@ -161,10 +176,13 @@ def _violation_row(violation: Violation) -> str:
 
 
 def job_summary(result: CheckResult, *, limit: int = SUMMARY_LIMIT) -> str:
-    """The ``## chunkgate`` section, at most ``limit`` UTF-8 bytes ("" if even the head won't fit).
+    """The ``## chunkgate`` section in at most ``limit`` UTF-8 bytes ("" if its head won't fit)."""
+    return check_summary(result, limit).text
 
-    Violations are listed worst first; rows that do not fit are left out and counted.
-    """
+
+def check_summary(result: CheckResult, limit: int = SUMMARY_LIMIT) -> Fitted:
+    """``job_summary`` and how many violations it lists: the worst first, whole table rows
+    while they fit, then a line that counts the rest."""
     violations = by_priority(result.violations)
     head = ["", "## chunkgate", "", f"**{cell(totals(result.summary))}**", ""]
     head += [f"- {cell(note)}" for note in result.notes]
@@ -178,7 +196,7 @@ def job_summary(result: CheckResult, *, limit: int = SUMMARY_LIMIT) -> str:
     footer_room = len(_omitted(len(violations)).encode())
     budget = limit - len(text.encode()) - footer_room
     if budget < 0:
-        return ""
+        return Fitted("", {})
     rows: list[str] = []
     for violation in violations:
         row = _violation_row(violation) + "\n"
@@ -188,11 +206,12 @@ def job_summary(result: CheckResult, *, limit: int = SUMMARY_LIMIT) -> str:
         rows.append(row)
         budget -= size
     omitted = len(violations) - len(rows)
-    return text + "".join(rows) + (_omitted(omitted) if omitted else "")
+    markdown = text + "".join(rows) + (_omitted(omitted) if omitted else "")
+    return Fitted(markdown, {VIOLATIONS: len(rows)})
 
 
 def _omitted(count: int) -> str:
     return (
-        f"\n_{plural(count, 'more violation')} not listed: GitHub limits a job summary to 1 MiB. "
-        "Run `chunkgate check --format text` to see them all._\n"
+        f"\n_{plural(count, 'more violation')} not listed: a job summary holds at most 1 MiB. "
+        f"Run {CHECK_ALL} to see them all._\n"
     )

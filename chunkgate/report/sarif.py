@@ -1,5 +1,11 @@
 """SARIF 2.1.0 for GitHub code scanning: every rule's metadata and one result per violation.
 
+GitHub rejects a run of more than 25,000 results (and keeps the 5,000 most
+severe), so a run holds at most ``MAX_RESULTS``: the worst first, in the
+order the annotations use, with a notification that counts the rest. A
+``category`` (``runAutomationDetails.id``) keeps two uploads for one commit
+(two configurations, two folders) from replacing each other's alerts.
+
 Each result carries ``partialFingerprints["chunkgate/v1"]``: a hash of the
 rule and the chunk ID (the path for file-level findings), plus its
 occurrence number among results with the same key, so that code scanning
@@ -14,14 +20,17 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import IO
 from urllib.parse import quote
 
 from chunkgate import __version__
 from chunkgate.model import CheckResult, Violation
 from chunkgate.report.check import one_line
+from chunkgate.report.github import by_priority
 from chunkgate.rules import RULES, rule_docs
+
+MAX_RESULTS = 25_000  # GitHub code scanning's limit per run
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/chunkgate/chunkgate"
@@ -46,41 +55,74 @@ def write_sarif(
     *,
     quiet: bool = False,
     env: Mapping[str, str] | None = None,
+    category: str = "",
 ) -> None:
     """The whole report, whatever ``quiet`` says: code scanning wants every result."""
-    stream.write(json.dumps(sarif_log(result), ensure_ascii=False, indent=2) + "\n")
+    log = sarif_log(result, category=category)
+    stream.write(json.dumps(log, ensure_ascii=False, indent=2) + "\n")
 
 
-def sarif_log(result: CheckResult) -> dict[str, object]:
+def sarif_log(
+    result: CheckResult, *, category: str = "", limit: int = MAX_RESULTS
+) -> dict[str, object]:
     codes = sorted(RULES)
     docs = rule_docs()
-    return {
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "chunkgate",
-                        "version": __version__,
-                        "semanticVersion": __version__,
-                        "informationUri": INFORMATION_URI,
-                        "rules": [_rule(code, docs) for code in codes],
-                    }
-                },
-                "originalUriBaseIds": {
-                    SRCROOT: {"description": {"text": "The root of the git repository checked."}}
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": _results(result, {code: i for i, code in enumerate(codes)}),
+    kept, left_out = _within(result.violations, limit)
+    run: dict[str, object] = {
+        "tool": {
+            "driver": {
+                "name": "chunkgate",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": [_rule(code, docs) for code in codes],
             }
-        ],
+        },
+        "originalUriBaseIds": {
+            SRCROOT: {"description": {"text": "The root of the git repository checked."}}
+        },
+        "columnKind": "unicodeCodePoints",
+        "results": _results(kept, {code: i for i, code in enumerate(codes)}),
     }
+    if category:
+        # GitHub's category is the id up to its last "/"; what follows names the run.
+        run["automationDetails"] = {"id": category.rstrip("/") + "/"}
+    if left_out:
+        run["invocations"] = [_invocation(left_out, limit, len(result.violations))]
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def _within(violations: Sequence[Violation], limit: int) -> tuple[list[Violation], int]:
+    """The ``limit`` worst violations (by the annotations' priority), and how many are left."""
+    if len(violations) <= limit:
+        return list(violations), 0
+    return by_priority(violations)[:limit], len(violations) - limit
+
+
+def _invocation(left_out: int, limit: int, total: int) -> dict[str, object]:
+    notification = {
+        "level": "warning",
+        "descriptor": {"id": "chunkgate/results-left-out"},
+        "message": {
+            "text": f"{left_out:,} of {total:,} results left out: GitHub code scanning takes "
+            f"at most {limit:,} a run. These are the worst; `chunkgate check --format text` "
+            "lists them all."
+        },
+    }
+    return {"executionSuccessful": True, "toolExecutionNotifications": [notification]}
 
 
 def artifact_uri(path: str) -> str:
     """A relative URI reference to a POSIX repository path: spaces, ``:``, non-ASCII escaped."""
     return quote(path, safe="/")
+
+
+def _region(violation: Violation) -> dict[str, int]:
+    start = max(violation.line, 1)
+    region = {"startLine": start}
+    if violation.end_line > start:
+        region["endLine"] = violation.end_line
+    return region
 
 
 def _identity(violation: Violation) -> str:
@@ -116,10 +158,10 @@ def _rule(code: str, docs: Mapping[str, str]) -> dict[str, object]:
     }
 
 
-def _results(result: CheckResult, index: Mapping[str, int]) -> list[dict[str, object]]:
+def _results(violations: Sequence[Violation], index: Mapping[str, int]) -> list[dict[str, object]]:
     seen: Counter[str] = Counter()
     out: list[dict[str, object]] = []
-    for violation in sorted(result.violations, key=Violation.sort_key):
+    for violation in sorted(violations, key=Violation.sort_key):
         key = _identity(violation)
         seen[key] += 1
         text = one_line(violation.message)
@@ -128,7 +170,7 @@ def _results(result: CheckResult, index: Mapping[str, int]) -> list[dict[str, ob
         location: dict[str, object] = {
             "physicalLocation": {
                 "artifactLocation": {"uri": artifact_uri(violation.path), "uriBaseId": SRCROOT},
-                "region": {"startLine": max(violation.line, 1)},
+                "region": _region(violation),
             }
         }
         if violation.chunk_id:

@@ -110,12 +110,13 @@ def violation(
     *,
     message: str,
     fix: str,
+    end_line: int = 0,
 ) -> Violation | None:
     """A corpus-level rule's finding with its configured severity; None when the rule is off."""
     severity = config.severity(rule.code)
     if severity == "off":
         return None
-    return Violation(rule.code, rule.name, severity, path, line, chunk_id, message, fix)
+    return Violation(rule.code, rule.name, severity, path, line, chunk_id, message, fix, end_line)
 
 
 __all__ = [

@@ -90,6 +90,7 @@ def moved_violation(config: Config, move: Move) -> Violation | None:
         message=f"ID changed from {old.id}: {how} now lives under {new.id}; "
         "citations of the old ID break",
         fix=f"{hint}, or run `chunkgate update --accept-moves` to record the move",
+        end_line=new.end_line,
     )
 
 
@@ -103,6 +104,7 @@ def removed_violation(config: Config, chunk: Chunk, *, deleted: bool) -> Violati
         chunk.id,
         message=f"{chunk.id} was removed ({where}) and its content did not move",
         fix="if intended, update the citations and eval sets that use this ID",
+        end_line=0 if deleted else chunk.end_line,
     )
 
 
