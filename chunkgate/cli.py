@@ -241,6 +241,7 @@ def check(
         update=update,
         jobs=jobs or default_jobs(),
         baseline=revision,
+        hold_moves=update,  # the hook: an autofix commit must not make a move pass
     )
     if note and result.violations:
         result = result._replace(notes=(*result.notes, note))

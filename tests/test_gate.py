@@ -111,11 +111,14 @@ def test_heading_rename_is_unstable_until_acknowledged(repo: Path) -> None:
     code, report = check_json()
     assert code == 1
     assert ("CG402", "guide.md#installation") in rules_of(report)
-    # The hook rewrites the manifest, but the move stays an error: the
-    # baseline is the manifest committed at HEAD.
-    assert run("check", "--update", "guide.md").exit_code == 1
+    # The hook keeps the file's entry as it was while the move is not acknowledged, so
+    # that committing the manifest (an autofix bot's commit) cannot make it pass; the
+    # baseline is the manifest committed at HEAD in any case.
+    hook = run("check", "--update", "guide.md")
+    assert hook.exit_code == 1
+    assert "kept the manifest entries of guide.md" in hook.output
     code, report = check_json("guide.md")
-    assert rules_of(report) == [("CG402", "guide.md#installation")]
+    assert rules_of(report) == [("CG401", "guide.md"), ("CG402", "guide.md#installation")]
     assert "guide.md#install" in str(report["violations"][0]["message"])
     assert run("update", "--accept-moves").exit_code == 0
     assert '"moved_from": "guide.md#install"' in manifest_text(repo)

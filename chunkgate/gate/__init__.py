@@ -54,13 +54,16 @@ def run_check(
     accept_moves: bool = False,
     jobs: int = 1,
     baseline: str = "HEAD",
+    hold_moves: bool = False,
 ) -> CheckResult:
     """Check the corpus (or the named files) against the rules and the manifest.
 
     With ``update``, rewrite the shards of the files checked (all, when no
     paths are given) under a lock, so that concurrent invocations never lose
     each other's entries. ``baseline`` is the revision whose committed
-    manifest holds the IDs to keep stable.
+    manifest holds the IDs to keep stable. ``hold_moves`` (the hook) leaves the
+    entries of files with an unacknowledged move as they were, so that no
+    commit of the rewritten manifest (an autofix bot's) can make the move pass.
     """
     writing = update or accept_moves
     with ExitStack() as stack:
@@ -94,6 +97,7 @@ def run_check(
                 accept_moves=accept_moves,
                 explicit=explicit,
                 jobs=jobs,
+                hold_moves=hold_moves,
             )
         if not explicit:
             cache.save()
@@ -111,6 +115,7 @@ def _run(
     accept_moves: bool,
     explicit: bool,
     jobs: int,
+    hold_moves: bool = False,
 ) -> CheckResult:
     current, baseline = loaded.current, loaded.baseline
     broken = dict(plan.broken)
@@ -150,6 +155,14 @@ def _run(
         only = set(entries) if explicit else None
         violations.extend(duplicate_violations(config, rows, only=only))
     notes = list(state.notes)
+    held = sorted(stability.unstable) if writing and hold_moves else []
+    for path in held:
+        entries[path] = recorded.get(path)
+    if held:
+        notes.append(
+            f"kept the manifest entries of {', '.join(held)}: a chunk ID changed without "
+            "`moved_from` (CG402); keep the old ID, or run `chunkgate update --accept-moves`"
+        )
     changed = False
     if writing:
         written = write_manifest(config, loaded, entries, expected, whole=not explicit)

@@ -112,6 +112,8 @@ class Stability(NamedTuple):
     violations: list[Violation]
     # Entries with the moves ``accept_moves`` recorded, by path.
     accepted: dict[str, FileEntry]
+    # The files on either side of a move nothing acknowledges.
+    unstable: frozenset[str] = frozenset()
 
 
 def check_stability(
@@ -135,6 +137,7 @@ def check_stability(
 
     found: list[Violation | None] = []
     accepted: dict[str, FileEntry] = {}
+    unstable: set[str] = set()
     moves = find_moves(list(removed), list(added))
     for move in moves:
         entry = accepted.get(move.new.path) or entries.get(move.new.path)
@@ -144,9 +147,10 @@ def check_stability(
             accepted[move.new.path] = entry.with_moved_from(move.new.id, move.old.id)
         elif "CG402" not in move.new.suppressed:
             found.append(moved_violation(config, move))
+            unstable.update((move.old.path, move.new.path))
     moved = {move.old.id for move in moves}
     for chunk in removed:
         if chunk.id not in moved:
             gone = entries.get(chunk.path) is None
             found.append(removed_violation(config, chunk, deleted=gone))
-    return Stability([v for v in found if v is not None], accepted)
+    return Stability([v for v in found if v is not None], accepted, frozenset(unstable))
