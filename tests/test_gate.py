@@ -68,7 +68,9 @@ def test_oversized_section_fails_with_the_fix(repo: Path) -> None:
     assert result.exit_code == 1
     assert "guide.md:1: error CG201 oversized" in result.output
     assert "over size.max 2,000" in result.output
-    assert "subheading" in result.output
+    # One sentence of 3,000 characters: it cannot be split.
+    assert "its sentence (line 3, 3,000 chars) cannot be split" in result.output
+    assert "break the sentence up" in result.output
 
 
 def test_inline_suppression(repo: Path) -> None:

@@ -27,7 +27,9 @@ __all__ = [
 
 # Bump whenever the chunkers' output (boundaries, IDs, sizes, hashes) changes
 # for the same input: the manifest records it, so old manifests are rebuilt.
-CHUNKING_VERSION = 2  # 2: a setext heading whose text starts with '#' ends at its underline
+# 2: a setext heading whose text starts with '#' ends at its underline;
+# 3: units over size.max are split into parts, small Python module code joins a neighbour.
+CHUNKING_VERSION = 3
 
 _LANGUAGES: dict[str, Language] = {
     ".md": "markdown",

@@ -24,6 +24,8 @@ class ChunkOptions:
     split_level: int = 6
     split_classes: bool = True
     tokenizer: str = "estimate"
+    # Units over `max` are split into parts at block or statement boundaries.
+    split: bool = True
 
     def __post_init__(self) -> None:
         if self.max < 1:
@@ -45,7 +47,7 @@ class ChunkOptions:
         return (
             f"unit={self.unit};max={self.max};min={self.min};overlap={self.overlap};"
             f"split_level={self.split_level};split_classes={int(self.split_classes)};"
-            f"tokenizer={self.tokenizer}"
+            f"tokenizer={self.tokenizer};split={int(self.split)}"
         )
 
 
@@ -80,15 +82,37 @@ class ChunkContext(NamedTuple):
         suppressed: frozenset[str] = frozenset(),
         title: str | None = None,
         tags: tuple[str, ...] = (),
+        part: int = 1,
+        parts: int = 1,
+        start_column: int = 0,
+        end_column: int = 0,
+        unsplittable: str = "",
     ) -> Chunk:
-        """Build the chunk spanning 1-based lines ``start..end`` inclusive."""
-        text = "\n".join(self.lines[start - 1 : end])
+        """Build the chunk spanning 1-based lines ``start..end`` inclusive, from the
+        1-based ``start_column`` of the first line to ``end_column`` (inclusive) of
+        the last, where those are not 0 (see ``Chunk``)."""
+        if start_column or end_column:
+            text = span_text(self.lines, start, end, start_column, end_column)
+        else:
+            text = "\n".join(self.lines[start - 1 : end])
         chars, tokens, digest = measure(text, self.counter)
         return Chunk(
             f"{self.path}#{identity}", self.path, kind, language, symbol, heading_path, level,
             start, end, chars, tokens, digest, text, start if body_line is None else body_line,
-            suppressed, title, tags,
+            suppressed, title, tags, part, parts, start_column, end_column, unsplittable,
         )  # fmt: skip
+
+
+def span_text(
+    lines: Sequence[str], start: int, end: int, start_column: int = 0, end_column: int = 0
+) -> str:
+    """The text of 1-based lines ``start..end``, cut at the columns that are not 0."""
+    chosen = list(lines[start - 1 : end])
+    if end_column:
+        chosen[-1] = chosen[-1][:end_column]
+    if start_column:
+        chosen[0] = chosen[0][start_column - 1 :]
+    return "\n".join(chosen)
 
 
 _SUPPRESSION = re.compile(r"chunkgate:\s*disable=([A-Za-z0-9_, ]+)")

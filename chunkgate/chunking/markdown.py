@@ -128,6 +128,8 @@ def _chunks(ctx: ChunkContext, front: FrontMatter | None, sections: list[_Headin
     tags = front.tags if front else ()
     # Suppression comments are rare: most files need no look above each chunk.
     comments = "chunkgate:" in ctx.text
+    split = ctx.options.split
+    limit = ctx.options.max
     chunks: list[Chunk] = []
     for heading, first, last, path in _spans(lines, front.lines if front else 0, sections):
         if heading is None:
@@ -154,7 +156,12 @@ def _chunks(ctx: ChunkContext, front: FrontMatter | None, sections: list[_Headin
                 title=title,
                 tags=tags,
             )
-        chunks.append(chunk)
+        if split and ctx.size_of(chunk) > limit:
+            from chunkgate.chunking.mdparts import markdown_parts  # only for long sections
+
+            chunks.extend(markdown_parts(ctx, chunk))
+        else:
+            chunks.append(chunk)
     return chunks
 
 
