@@ -14,7 +14,10 @@ naming the SPDX ID and the share. A license file (the license and no more
 than a title and a copyright line besides) is reported once at line 1;
 otherwise each chunk is judged, and neighbouring chunks of one pasted license
 are reported together at the first one. A sentence that merely names
-a license, or an SPDX header line, never fires.
+a license, or an SPDX header line, never fires. A license file that CG301
+already reports by its name (`LICENSE.md`) is not reported twice, and the
+license header comment at the top of a Python file is not a finding: it
+belongs to no chunk (chunkgate strips it, like front matter).
 
 **Why it matters:** license text is the same in thousands of repositories
 and says nothing about your project, yet it is long and full of words such as
@@ -58,6 +61,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from chunkgate.model import Chunk
+from chunkgate.moves import unit_id
 from chunkgate.rules.base import FileContext, Finding
 
 CODE = "CG302"
@@ -128,6 +132,8 @@ def check(file: FileContext) -> Iterator[Finding]:
         and whole.total - whole.found < MIN_WORDS
         and file.chunks[0].language != "python"
     ):
+        if _denylisted_by_name(file):
+            return  # CG301 reports the license file already, with the same fix
         yield Finding(
             CODE,
             1,
@@ -140,6 +146,12 @@ def check(file: FileContext) -> Iterator[Finding]:
     matches = [_best(_shingles(w), len(w)) for w in chunk_words]
     short = [len(w) < MIN_WORDS for w in chunk_words]
     yield from _runs(file.chunks, matches, short)
+
+
+def _denylisted_by_name(file: FileContext) -> bool:
+    from chunkgate.rules.denylist import is_license_name
+
+    return file.config.severity("CG301") != "off" and is_license_name(file.path.rpartition("/")[2])
 
 
 def _runs(
@@ -169,10 +181,13 @@ def _finding(run: list[tuple[Chunk, _Match]]) -> Finding:
     found = sum(m.of(match.spdx) for _, m in run)
     total = sum(m.total for _, m in run)
     words = sum(m.words for _, m in run)
-    if len(run) == 1:
+    # The parts of one long section are that section.
+    units = len({unit_id(chunk.id) for chunk, _ in run})
+    if units == 1:
         where = f"{first.kind} is"
     else:
-        where = f"lines {first.start_line}-{run[-1][0].end_line} ({len(run)} chunks) are"
+        noun = "sections" if all(chunk.kind == "section" for chunk, _ in run) else "chunks"
+        where = f"lines {first.start_line}-{run[-1][0].end_line} ({units} {noun}) are"
     message = f"{where} {found / total:.0%} {match.spdx} license text ({words:,} words)"
     if first.language == "python":
         fix = f"shorten the license header to one line: # SPDX-License-Identifier: {match.spdx}"
