@@ -446,18 +446,25 @@ class _Gate:
         """CG402 and CG403: baseline IDs of the checked files that are gone now."""
         if baseline is None:
             return
+        # issue 15: units are compared, not their parts (moves.gone_units, join_parts,
+        # new_units): a part that appears or goes as a section grows is an edit.
+        from chunkgate.moves import gone_units
+
         removed: list[Chunk] = []
+        before: set[str] = set()
         for path, entry in entries.items():
             now = {chunk.id for chunk in entry.chunks} if entry is not None else set()
-            gone = baseline.ids(path) - now
+            before |= baseline.ids(path)
+            gone = gone_units(baseline.ids(path), now)
             old = baseline.entry(path) if gone else None
             if old is not None:
                 removed.extend(self.old_chunks(old, set(gone)))
         if not removed:
             return
-        from chunkgate.moves import find_moves  # only when IDs went missing
+        from chunkgate.moves import find_moves, join_parts, new_units  # only when IDs went missing
 
-        moves = find_moves(removed, new_chunks)
+        removed = join_parts(removed)
+        moves = find_moves(removed, new_units(new_chunks, before))
         moved_from = {move.old.id for move in moves}
         for move in moves:
             entry = entries.get(move.new.path)

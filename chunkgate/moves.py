@@ -38,7 +38,9 @@ A unit over ``size.max`` is chunked into parts (``install``, ``install~2``,
 first part moves every later boundary, and a section that shrinks loses its
 last part. None of that is a move or a removal: compare units, not parts.
 ``join_parts`` makes each unit one chunk again (under the unit's ID, with its
-parts' texts joined), and ``gone_units`` says which units of a file are gone.
+parts' texts joined), ``gone_units`` says which IDs of a file belong to units
+that are gone, and ``new_units`` which added chunks are units that were not
+there before.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ import math
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -82,6 +84,14 @@ def gone_units(before: Iterable[str], after: Iterable[str]) -> set[str]:
     those only: a part that is gone while its unit remains is an edit of the unit)."""
     remaining = {unit_id(chunk_id) for chunk_id in after}
     return {chunk_id for chunk_id in before if unit_id(chunk_id) not in remaining}
+
+
+def new_units(chunks: Sequence[Chunk], before: Collection[str]) -> list[Chunk]:
+    """The units among ``chunks`` (joined) that no ID in ``before`` was a part of: a
+    part added to a unit that was there is an edit of it, not a unit that may have
+    moved in."""
+    known = {unit_id(chunk_id) for chunk_id in before}
+    return join_parts([chunk for chunk in chunks if unit_id(chunk.id) not in known])
 
 
 def unit_groups(chunks: Sequence[Chunk]) -> list[Sequence[Chunk]]:

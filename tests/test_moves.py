@@ -12,6 +12,7 @@ from chunkgate.moves import (
     find_moves,
     gone_units,
     join_parts,
+    new_units,
     similarity,
     unit_id,
 )
@@ -294,3 +295,11 @@ def test_a_renamed_long_section_is_one_move_of_its_unit() -> None:
     assert pairs(find_moves(join_parts(before), join_parts(after))) == [
         ("docs/a.md#install", "docs/a.md#installing", "body")
     ]
+
+
+def test_new_units_leaves_out_parts_added_to_a_unit_that_was_there() -> None:
+    before = small(long_section("Install", 4))
+    after = small(long_section("Install", 8) + "\n## Usage\n\n" + PARA + "\n")
+    added = [c for c in after if c.id not in {b.id for b in before}]
+    assert [c.identity for c in added] == ["install~3", "install~4", "usage"]
+    assert [c.id for c in new_units(added, [c.id for c in before])] == ["docs/a.md#usage"]

@@ -159,11 +159,11 @@ class Measure:
             # Whole lines (most spans): two lookups and a difference.
             low = self.low
             bottom = end_line - 1 if end_column == 0 and end_line > line else end_line
-            first = self._following[line - low]
-            last = self._preceding[bottom - low]
-            if first > last:
+            top = self._following[line - low]  # relative to low, as the prefix sums are
+            last_line = self._preceding[bottom - low]
+            if top > last_line:
                 return 0
-            total = self._prefix[last + 1] - self._prefix[first] - 1
+            total = self._prefix[last_line + 1] - self._prefix[top] - 1
             return (total + 3) // 4 if self._bytes else total
         span = self.trim(start, end)
         if span is None:
