@@ -144,9 +144,15 @@ def test_a_python_license_header_belongs_to_no_chunk_and_does_not_fire(tmp_path:
     assert "License" not in chunk.text
 
 
-def test_a_license_pasted_into_a_python_docstring_fires_with_an_spdx_fix(tmp_path: Path) -> None:
+def test_a_license_in_the_module_docstring_is_the_header_and_does_not_fire(tmp_path: Path) -> None:
     docstring = _APACHE_HEADER.replace("# ", "").replace("#", "")
-    source = f'"""{docstring}"""\nimport os\n\n\ndef main():\n    return os.getcwd()\n'
+    source = f'"""Parse things.\n\n{docstring}"""\nimport os\n\n\ndef main():\n    return 1\n'
+    assert _findings(tmp_path, source, "src/main.py") == []
+
+
+def test_a_license_pasted_into_python_code_fires_with_an_spdx_fix(tmp_path: Path) -> None:
+    notice = _APACHE_HEADER.replace("# ", "").replace("#", "")
+    source = f'"""Parse things."""\nimport os\n\n__license__ = """\n{notice}"""\n'
     (finding,) = _findings(tmp_path, source, "src/main.py")
     assert finding.line == 1
     assert finding.chunk is not None

@@ -70,10 +70,24 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
                 1,
                 "module code is 595 chars, over size.max 300: its assignment (lines 1-42, "
                 "595 chars) cannot be split",
-                "move the data to a file and load it, or shorten the statement; or raise "
-                "size.max if your embedding model takes larger chunks",
+                "move the data to a file and load it, or shorten the statement, or exclude a "
+                'data module: exclude: ["src/table.py"]; or raise size.max if your embedding '
+                "model takes larger chunks",
             ),
             id="unsplittable-statement",
+        ),
+        pytest.param(
+            'def test_render():\n    check("""\n' + "    line of the fixture\n" * 20 + '    """)\n',
+            "tests/unit/test_render.py",
+            {"max": 300},
+            (
+                "CG201",
+                2,
+                "function part 2 of 2 is 502 chars, over size.max 300: its expression "
+                "(lines 2-23, 502 chars) cannot be split",
+                'exclude the tests in .chunkgate.yaml: exclude: ["tests/**"]',
+            ),
+            id="unsplittable-test-fixture",
         ),
         pytest.param(
             "# Guide\n\n" + _PARAGRAPH * 3,

@@ -146,7 +146,8 @@ def _refine(lines: Sequence[str], block: Block) -> list[Block]:
     blocks: list[Block] = []
     begin, stop = block.start, block.end
     above = [n for n in range(block.start.line + 1, first) if lines[n - 1].strip()]
-    if above:
+    # Only comments come off: a signature or clause line above stays with its statement.
+    if above and all(lines[n - 1].lstrip().startswith("#") for n in above):
         begin = Pos(first - 1, 0)
         blocks.append(_comments(block.start, begin, above[0], above[-1]))
     # The last 1-based line of the block: a block ending at a line's start ends above it.
@@ -156,6 +157,13 @@ def _refine(lines: Sequence[str], block: Block) -> list[Block]:
         stop = Pos(last, 0)
     children = list(_children(node))
     if children:
+        # The statement's own lines above its body (a signature, a `for` over a
+        # long literal) are a block of their own, named by the statement.
+        body = _first_line(children[0])
+        if body > first:
+            head = Pos(body - 1, 0)
+            blocks.append(Block(begin, head, _name(node), first, body - 1))
+            begin = head
         blocks.extend(_tile(children, begin, stop))
     elif last > first and _is_prose(lines, node):
         # A docstring is prose: cut between its paragraphs, then its lines.

@@ -121,7 +121,7 @@ def check(file: FileContext) -> Iterator[Finding]:
                     f"{noun} is {size:,} {unit}, over size.max {options.max:,}: "
                     f"its {chunk.unsplittable} cannot be split"
                 )
-                fix = _unsplittable_fix(chunk.unsplittable)
+                fix = _unsplittable_fix(chunk)
             else:
                 message = f"{noun} is {size:,} {unit}, over size.max {options.max:,}"
                 fix = _oversized_fix(chunk, split_classes=options.split_classes)
@@ -150,9 +150,27 @@ _UNSPLITTABLE_FIXES = {
 }
 
 
-def _unsplittable_fix(what: str) -> str:
-    fix = _UNSPLITTABLE_FIXES.get(what.partition(" ")[0], "shorten it")
+def _unsplittable_fix(chunk: Chunk) -> str:
+    tests = _tests_folder(chunk.path) if chunk.language == "python" else None
+    if tests is not None:
+        # Test fixtures are not documentation: the tests leave the corpus.
+        return f'exclude the tests in .chunkgate.yaml: exclude: ["{tests}"]'
+    fix = _UNSPLITTABLE_FIXES.get(chunk.unsplittable.partition(" ")[0], "shorten it")
+    if chunk.language == "python" and chunk.kind == "module":
+        fix += f', or exclude a data module: exclude: ["{chunk.path}"]'
     return f"{fix}; or raise size.max if your embedding model takes larger chunks"
+
+
+def _tests_folder(path: str) -> str | None:
+    """A glob for the tests a Python file belongs to, or None if it is not a test."""
+    parts = path.split("/")
+    for index, folder in enumerate(parts[:-1]):
+        if folder in ("tests", "test", "testing"):
+            return "/".join(parts[: index + 1]) + "/**"
+    name = parts[-1]
+    if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
+        return path
+    return None
 
 
 def _oversized_fix(chunk: Chunk, *, split_classes: bool) -> str:
