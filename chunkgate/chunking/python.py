@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from chunkgate.chunking import plain
 from chunkgate.chunking.base import ChunkContext, is_blank, suppressions
 from chunkgate.chunking.headers import header_lines
+from chunkgate.chunking.pymerge import merge_small_code
 from chunkgate.model import Chunk, ChunkKind, Problem
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -68,7 +69,7 @@ def chunk_python(ctx: ChunkContext) -> tuple[list[Chunk], list[Problem]]:
     units = _units(ctx.lines, tree.body, floor=header, limit=len(ctx.lines))
     chunks = _module_chunks(ctx, units, _Namer(), covered=header)
     if ctx.options.min:
-        chunks = _merge_small_code(ctx, chunks)
+        chunks = merge_small_code(ctx, chunks)
     if ctx.options.split:
         chunks = _split_oversized(ctx, chunks, tree)
     return chunks, []
@@ -306,46 +307,6 @@ def _split_class(ctx: ChunkContext, unit: _Unit, whole: Chunk, namer: _Namer) ->
             )
         )
     return chunks
-
-
-def _merge_small_code(ctx: ChunkContext, chunks: list[Chunk]) -> list[Chunk]:
-    """Code between definitions under ``size.min`` joins a neighbour, as a good ingest
-    merges small pieces: module code the definition below it (``T = TypeVar("T")``
-    goes with what uses it), or the one above at the end of the file; class-level
-    code the member above it."""
-    limit = ctx.options.min
-    out = list(chunks)
-    index = 0
-    while index < len(out):
-        chunk = out[index]
-        between = chunk.kind == "module" or (chunk.kind == "class" and ".after-" in chunk.id)
-        if not between or len(out) == 1 or ctx.size_of(chunk) >= limit:
-            index += 1
-            continue
-        if chunk.kind == "module" and index + 1 < len(out):
-            after = out[index + 1]
-            out[index + 1] = _respan(ctx, after, chunk.start_line, after.end_line)
-        elif index > 0:
-            before = out[index - 1]
-            out[index - 1] = _respan(ctx, before, before.start_line, chunk.end_line)
-        else:
-            index += 1
-            continue
-        del out[index]
-    return out
-
-
-def _respan(ctx: ChunkContext, chunk: Chunk, start: int, end: int) -> Chunk:
-    return ctx.make(
-        chunk.identity,
-        chunk.kind,
-        chunk.language,
-        start,
-        end,
-        body_line=chunk.body_line,
-        symbol=chunk.symbol,
-        suppressed=chunk.suppressed,
-    )
 
 
 def _split_oversized(ctx: ChunkContext, chunks: list[Chunk], tree: ast.Module) -> list[Chunk]:
