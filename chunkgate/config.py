@@ -31,6 +31,35 @@ DEFAULT_MANIFEST = "chunkgate.manifest"  # a folder: one shard per corpus file
 LEGACY_MANIFEST = "chunkgate.manifest.jsonl"  # format 1, one file: migrated by `update`
 _TOKENIZER = re.compile(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
 _T = TypeVar("_T")
+# Changelogs are left out of the corpus: a concatenated history of releases
+# matches every question about a feature and steals top-k slots from its docs.
+# CHANGELOG*, CHANGES*, RELEASE*NOTES* with any suffix; HISTORY and NEWS only as
+# the whole name ("history-design-future.md" is a page).
+_CHANGELOG = re.compile(
+    r"(?:change[-_]?log|changes|release[-_ ]?notes)(?:[-_.][^/]*)?"
+    r"|(?:history|news)(?:\.[^/.]*)?",
+    re.IGNORECASE,
+)
+_CHANGELOG_WORDS = (
+    "changelog",
+    "change-log",
+    "change_log",
+    "changes",
+    "history",
+    "news",
+    "release",
+)
+
+
+def is_changelog(path: str) -> bool:
+    return _CHANGELOG.fullmatch(path.rpartition("/")[2]) is not None
+
+
+def _names_changelogs(pattern: str) -> bool:
+    """Whether an include pattern names changelogs (``CHANGELOG.md``, ``**/HISTORY*``),
+    which brings them back; ``**/*.md`` does not."""
+    name = pattern.rstrip("/").rpartition("/")[2].lstrip("*!").lower()
+    return name.startswith(_CHANGELOG_WORDS)
 
 
 def _default_severities() -> Mapping[str, Severity]:
@@ -55,6 +84,8 @@ class Config:
     options: Mapping[str, object] = field(default_factory=_default_options)
     include_spec: PathPatterns = field(init=False, repr=False, compare=False)
     exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
+    # The include patterns that name changelogs, which brings those back.
+    changelog_spec: PathPatterns = field(init=False, repr=False, compare=False)
     _never: frozenset[str] = field(init=False, repr=False, compare=False)
     _manifest_folder: str = field(init=False, repr=False, compare=False)
 
@@ -69,6 +100,8 @@ class Config:
         )
         object.__setattr__(self, "include_spec", PathPatterns(self.include))
         object.__setattr__(self, "exclude_spec", PathPatterns(self.exclude))
+        changelogs = tuple(pattern for pattern in self.include if _names_changelogs(pattern))
+        object.__setattr__(self, "changelog_spec", PathPatterns(changelogs))
         never = frozenset((self.manifest, *YAML_NAMES, LEGACY_MANIFEST))
         object.__setattr__(self, "_never", never)
         object.__setattr__(self, "_manifest_folder", self.manifest + "/")
@@ -93,6 +126,8 @@ class Config:
             return False
         if not self.include_spec.match(path):
             return False
+        if is_changelog(path) and not (self.changelog_spec and self.changelog_spec.match(path)):
+            return False
         return not (self.exclude_spec and self.exclude_spec.match(path))
 
     def selected(self, paths: Iterable[str]) -> list[str]:
@@ -101,6 +136,11 @@ class Config:
         chosen = self.include_spec.filter(
             path for path in paths if path not in never and not path.startswith(folder)
         )
+        changelogs = [path for path in chosen if is_changelog(path)]
+        if changelogs:
+            kept = set(self.changelog_spec.filter(changelogs)) if self.changelog_spec else set()
+            dropped = set(changelogs) - kept
+            chosen = [path for path in chosen if path not in dropped]
         if self.exclude_spec:
             excluded = set(self.exclude_spec.filter(chosen))
             chosen = [path for path in chosen if path not in excluded]
@@ -306,7 +346,7 @@ def _reject_duplicate_keys(path: Path, node: Any, mapping_node: Any) -> None:
 
 
 _CORE_KEYS = ("include", "exclude", "manifest", "size", "tokenizer", "markdown", "python", "rules")
-_SIZE_KEYS = ("unit", "max", "min", "overlap")
+_SIZE_KEYS = ("unit", "max", "min", "overlap", "split")
 _UNITS = ("chars", "tokens")
 
 
@@ -428,6 +468,7 @@ class _Validator:
             self.wrong("size.min", minimum, f"at most size.max ({maximum})", default)
         if overlap >= maximum:
             self.wrong("size.overlap", overlap, f"less than size.max ({maximum})")
+        split = self.boolean("size.split", size.get("split", defaults.split))
         tokenizer = top.get("tokenizer", defaults.tokenizer)
         if not isinstance(tokenizer, str) or not _TOKENIZER.fullmatch(tokenizer):
             self.wrong("tokenizer", tokenizer, "'estimate' or 'tiktoken:<encoding>'")
@@ -452,6 +493,7 @@ class _Validator:
                 split_classes=split_classes,
                 tokenizer=tokenizer,
                 anchors=anchors,
+                split=split,
             )
         except ValueError as exc:  # pragma: no cover - every case is caught above
             self.fail(str(exc))
@@ -520,6 +562,8 @@ def default_config_yaml() -> str:
 # Patterns are gitignore-style, matched against POSIX paths from the repository root.
 
 # Files that form the corpus (tracked or untracked, never .gitignored ones).
+# Changelogs (CHANGELOG*, CHANGES*, HISTORY, NEWS, RELEASE*NOTES*) are left out;
+# a pattern that names them brings them back, e.g. add "CHANGELOG.md".
 include: [{include}]
 # Files to leave out of the corpus, e.g. ["docs/generated/**"].
 exclude: []
@@ -531,6 +575,8 @@ size:
   max: 2000         # CG201: a chunk larger than this is oversized
   min: 40           # CG202: a chunk smaller than this is undersized
   overlap: 0        # plain-text windows share this much with the previous one (< max)
+  split: true       # a section or definition over max is chunked in parts, as an ingest
+                    # splits it (#id, #id~2, ...); false: one chunk per section, whatever its size
 
 # How tokens are counted: estimate (bytes / 4) | tiktoken:<encoding>, e.g. tiktoken:cl100k_base.
 tokenizer: estimate

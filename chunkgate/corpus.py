@@ -9,6 +9,7 @@ strings sorted by their UTF-8 bytes.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -195,8 +196,20 @@ def _from_walk(root: Path, named: list[str] | None) -> tuple[dict[str, str | Non
     return found, set()
 
 
+def gitignored(root: Path, path: str, *, is_dir: bool) -> bool:
+    """Whether the ``.gitignore`` files of the tree at ``root`` ignore ``path``, tracked
+    or not (the denylist asks it of build folders committed below the root)."""
+    return _ignores(root).ignored(path, is_dir=is_dir)
+
+
+@functools.lru_cache(maxsize=4)
+def _ignores(root: Path) -> _Ignores:
+    return _Ignores(root)
+
+
 class _Ignores:
-    """The ``.gitignore`` files of a tree that is not a git repository.
+    """The ``.gitignore`` files of a tree, read by hand (outside git, or for tracked
+    files, which git does not check against them).
 
     A deeper ``.gitignore`` overrides a shallower one, and nothing inside an
     ignored folder can be re-included, as in git.

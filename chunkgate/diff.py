@@ -11,6 +11,12 @@ through ``find_moves``: moved (another ID, the same or similar text) or kept
 (same ID, related text: modified); then modified (same ID, new hash); what is
 left is added or removed. A move is *acknowledged* when the head side's
 manifest records ``moved_from`` for it; the others are *unstable* IDs.
+
+Units are compared, not their parts (``moves.join_parts``): a section split
+into ``install`` and ``install~2`` is one unit, so a cut that moves, or a
+part that appears or goes as the section grows or shrinks, is a modification
+of ``install``. The chunks reported are units (``part`` 0 and ``parts`` N
+when there are several); ``oversized`` looks at their parts.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from chunkgate.manifest import (
     WorkTreeManifest,
 )
 from chunkgate.model import Chunk
-from chunkgate.moves import MoveHow, find_moves
+from chunkgate.moves import MoveHow, find_moves, join_parts, unit_id
 from chunkgate.revisions import WORKING_TREE, Revisions, resolve_revisions
 from chunkgate.sizes import TokenCounter, make_counter
 
@@ -86,6 +92,8 @@ class ChunkDiff:
     unit: str = "chars"  # the head side's size unit and limit
     size_max: int = 2000
     notes: tuple[str, ...] = ()
+    # The head side's parts of the units above that have several.
+    head_parts: tuple[Chunk, ...] = ()
 
     def changes(self) -> list[Change]:
         """Every change, sorted by path and line on the side where the chunk is now."""
@@ -108,8 +116,11 @@ class ChunkDiff:
         """Chunks new or changed on the head side that are over ``size.max``."""
         limit = self.size_max if size_max is None else size_max
         now = [*self.added, *(c.chunk for c in self.modified), *(c.chunk for c in self.moved)]
+        units = {(c.path, c.id) for c in now if c.parts > 1}
+        parts = [p for p in self.head_parts if (p.path, unit_id(p.id)) in units]
+        chunks = [*(c for c in now if c.parts <= 1), *parts]
         return sorted(
-            (c for c in now if self.size(c) > limit), key=lambda c: (c.path, c.start_line)
+            (c for c in chunks if self.size(c) > limit), key=lambda c: (c.path, c.start_line)
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -339,7 +350,7 @@ def _run(jobs: Sequence[_Job], notes: list[str]) -> tuple[list[Chunk], list[Chun
         elif job.role == "after":
             after.extend(chunks)
         else:
-            counted += len(chunks)
+            counted += len(join_parts(chunks))
     return before, after, counted
 
 
@@ -371,7 +382,8 @@ def _manifest_counts(side: _Side) -> Callable[[str, str], int | None]:
 
     def count(path: str, blob: str) -> int | None:
         summary = summaries.get(path)
-        return summary.chunks if summary is not None and summary.blob == blob else None
+        # Counted as units, like the chunks compared (see the module docstring).
+        return summary.units if summary is not None and summary.blob == blob else None
 
     return count
 
@@ -397,6 +409,8 @@ def _classify(
     def key(chunk: Chunk) -> tuple[str, str]:
         return (chunk.id, chunk.hash)
 
+    head_parts = tuple(chunk for chunk in after if chunk.id != unit_id(chunk.id) or chunk.parts > 1)
+    before, after = join_parts(before), join_parts(after)
     same = Counter(map(key, before)) & Counter(map(key, after))
     unchanged += sum(same.values())
     old_rest = _drop(before, same, key)
@@ -443,6 +457,7 @@ def _classify(
         unit=new.config.chunking.unit,
         size_max=new.config.chunking.max,
         notes=tuple(dict.fromkeys(notes)),
+        head_parts=head_parts,
     )
 
 

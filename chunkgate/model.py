@@ -16,9 +16,18 @@ class Chunk(NamedTuple):
     """One citable unit of source text (SPEC §1).
 
     ``text`` is exactly the file's lines ``start_line..end_line`` (line endings
-    normalised to ``\\n``, no trailing newline). ``body_line`` is the first line
-    after the chunk's own heading or definition line(s); CG402 and ``diff``
-    compare bodies so that a renamed heading is recognised as a move.
+    normalised to ``\\n``, no trailing newline), cut at ``start_column`` and
+    ``end_column`` where those are set: a part that starts or ends inside a
+    line (a long paragraph split between sentences) records the 1-based
+    column of its first and of its last character (0: the whole line), so
+    ``text == lines[start][start_column - 1 :] ... lines[end][:end_column]``.
+    ``body_line`` is the first line after the chunk's own heading or
+    definition line(s); CG402 and ``diff`` compare bodies so that a renamed
+    heading is recognised as a move.
+
+    A unit (section, definition) over ``size.max`` is split into ``parts``
+    chunks; ``part`` is this one's number, from 1. The first part keeps the
+    unit's ID, the others add ``~2``, ``~3``, ...
 
     ``chunk._replace(...)`` makes a changed copy.
     """
@@ -40,6 +49,13 @@ class Chunk(NamedTuple):
     suppressed: frozenset[str] = frozenset()
     title: str | None = None
     tags: tuple[str, ...] = ()
+    part: int = 1
+    parts: int = 1
+    start_column: int = 0
+    end_column: int = 0
+    # What keeps the chunk over size.max: the block that cannot be split ("fenced
+    # code block (lines 12-80, 4,100 chars)"); empty when it fits or was not split.
+    unsplittable: str = ""
 
     @property
     def identity(self) -> str:
@@ -67,7 +83,13 @@ class Chunk(NamedTuple):
             "chars": self.chars,
             "tokens": self.tokens,
             "hash": self.hash,
+            "part": self.part,
+            "parts": self.parts,
         }
+        if self.start_column:
+            out["start_column"] = self.start_column
+        if self.end_column:
+            out["end_column"] = self.end_column
         metadata: dict[str, object] = {}
         if self.title is not None:
             metadata["title"] = self.title

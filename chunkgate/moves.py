@@ -32,15 +32,25 @@ share (prefix filtering); similarity is computed for those candidates only.
 
 Ties go to the pair in the same file, then the same file name, then the
 nearest line, then the smallest IDs, so results never depend on input order.
+
+A unit over ``size.max`` is chunked into parts (``install``, ``install~2``,
+...), and where the cuts fall depends on the text before them: an edit in the
+first part moves every later boundary, and a section that shrinks loses its
+last part. None of that is a move or a removal: compare units, not parts.
+``join_parts`` makes each unit one chunk again (under the unit's ID, with its
+parts' texts joined), ``gone_units`` says which IDs of a file belong to units
+that are gone, and ``new_units`` which added chunks are units that were not
+there before.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -55,6 +65,90 @@ MoveHow = Literal["identical", "body", "similar"]
 
 # A CJK character is a word of its own: those scripts do not put spaces between words.
 _WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\w+")
+
+
+# A part suffix: "~" and a number from 2 after a non-empty identity. A text
+# window's "~1", "~2" have no parent identity: windows are chunks of their own.
+_PART = re.compile(r"(?<=[^#])~([2-9]|[1-9]\d+)\Z")
+
+
+def unit_id(chunk_id: str) -> str:
+    """The ID of the unit a chunk is a part of: ``a.md#install~2`` -> ``a.md#install``."""
+    if "~" not in chunk_id:
+        return chunk_id
+    return _PART.sub("", chunk_id)
+
+
+def gone_units(before: Iterable[str], after: Iterable[str]) -> set[str]:
+    """The IDs in ``before`` whose unit has no part in ``after`` (CG402/CG403 look at
+    those only: a part that is gone while its unit remains is an edit of the unit)."""
+    remaining = {unit_id(chunk_id) for chunk_id in after}
+    return {chunk_id for chunk_id in before if unit_id(chunk_id) not in remaining}
+
+
+def new_units(chunks: Sequence[Chunk], before: Collection[str]) -> list[Chunk]:
+    """The units among ``chunks`` (joined) that no ID in ``before`` was a part of: a
+    part added to a unit that was there is an edit of it, not a unit that may have
+    moved in."""
+    known = {unit_id(chunk_id) for chunk_id in before}
+    return join_parts([chunk for chunk in chunks if unit_id(chunk.id) not in known])
+
+
+def unit_groups(chunks: Sequence[Chunk]) -> list[Sequence[Chunk]]:
+    """The chunks grouped by unit: each unit's consecutive parts, in order."""
+    groups: list[Sequence[Chunk]] = []
+    index = 0
+    while index < len(chunks):
+        first = chunks[index]
+        base = unit_id(first.id)
+        end = index + 1
+        while (
+            end < len(chunks) and chunks[end].path == first.path and unit_id(chunks[end].id) == base
+        ):
+            end += 1
+        groups.append(chunks[index:end])
+        index = end
+    return groups
+
+
+def join_parts(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """Each unit's consecutive parts as one chunk under the unit's ID, in order.
+
+    A joined chunk spans its parts, sums their sizes, joins their texts with
+    ``\\n`` and has ``part`` 0 and ``parts`` N. Its ``hash`` is over the text
+    with every run of whitespace made one space, so that the same text cut in
+    other places (between other paragraphs, inside a line) is the same unit;
+    a unit of one part keeps its chunk as it is. Without the parts' texts
+    (placeholders read from the manifest), the hash is over their hashes.
+    """
+    return [
+        group[0] if len(group) == 1 and group[0].id == unit_id(group[0].id) else _joined(group)
+        for group in unit_groups(chunks)
+    ]
+
+
+def _joined(group: Sequence[Chunk]) -> Chunk:
+    first, last = group[0], group[-1]
+    base = unit_id(first.id)
+    text = "\n".join(chunk.text for chunk in group)
+    if all(chunk.text for chunk in group):
+        key = " ".join(text.split())
+    else:
+        key = "+".join(chunk.hash for chunk in group)
+    suppressed = frozenset().union(*(chunk.suppressed for chunk in group))
+    return first._replace(
+        id=base,
+        end_line=last.end_line,
+        chars=sum(chunk.chars for chunk in group),
+        tokens=sum(chunk.tokens for chunk in group),
+        hash=hashlib.sha256(key.encode("utf-8")).hexdigest()[:16],
+        text=text,
+        suppressed=suppressed,
+        part=0,
+        parts=len(group),
+        end_column=last.end_column,
+        unsplittable=next((chunk.unsplittable for chunk in group if chunk.unsplittable), ""),
+    )
 
 
 @dataclass(frozen=True, slots=True)

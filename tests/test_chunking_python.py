@@ -14,12 +14,20 @@ from chunkgate.chunking import ChunkOptions, chunk_bytes, context_for
 from chunkgate.chunking.base import is_blank
 from chunkgate.chunking.python import chunk_python
 from chunkgate.model import Chunk, Problem
+from chunkgate.moves import join_parts
 
 
 def _chunk(
-    source: str, *, max: int = 2000, split_classes: bool = True, path: str = "m.py"
+    source: str,
+    *,
+    max: int = 2000,
+    split_classes: bool = True,
+    path: str = "m.py",
+    split: bool = False,
 ) -> tuple[list[Chunk], list[Problem]]:
-    options = ChunkOptions(max=max, min=0, split_classes=split_classes)
+    # Splitting units into parts is off here: these tests are about definitions
+    # and classes (test_chunking_pyparts.py has the parts).
+    options = ChunkOptions(max=max, min=0, split_classes=split_classes, split=split)
     chunks, problems = chunk_python(context_for(source, path, options=options))
     _assert_well_formed(source, chunks)
     return chunks, problems
@@ -505,11 +513,12 @@ def test_deep_nesting_does_not_crash() -> None:
 
 
 def test_coding_cookie_through_chunk_bytes() -> None:
-    data = "# -*- coding: latin-1 -*-\n\ndef café():\n    return 'é'\n".encode("latin-1")
+    data = "# -*- coding: latin-1 -*-\nX = 1\n\ndef café():\n    return 'é'\n".encode("latin-1")
     chunked = chunk_bytes(data, "pkg/m.py")
     assert chunked.problems == ()
-    assert [c.id for c in chunked.chunks] == ["pkg/m.py#module", "pkg/m.py#function-café"]
-    assert chunked.chunks[1].text == "def café():\n    return 'é'"
+    # The cookie belongs to no chunk; `X = 1`, under size.min, joins the function.
+    assert [c.id for c in chunked.chunks] == ["pkg/m.py#function-café"]
+    assert chunked.chunks[0].text == "X = 1\n\ndef café():\n    return 'é'"
 
 
 def _fingerprint(chunks: tuple[Chunk, ...] | list[Chunk]) -> list[tuple[object, ...]]:
@@ -669,9 +678,12 @@ def _joins_a_group(module: _Module, index: int) -> bool:
     )
 
 
-_options = st.builds(ChunkOptions, max=st.sampled_from([150, 2000]), min=st.just(0))
+_options = st.builds(
+    ChunkOptions, max=st.sampled_from([150, 2000]), min=st.just(0), split=st.booleans()
+)
 _IDENTITY = re.compile(
     r"(module(-after-\w+)?|function-\w+|class-\w+(\.\w+)?(\.after-\w+)?|method-\w+\.\w+)(-\d+)?"
+    r"(~[2-9]|~[1-9]\d+)?"
 )
 
 
@@ -753,8 +765,9 @@ def test_property_editing_a_body_changes_only_its_chunk(
     index = data.draw(st.sampled_from(functions))
     blocks = list(module.blocks)
     blocks[index] = replace(blocks[index], edited=True)
-    before = _run(module.render(), options)
-    after = _run(replace(module, blocks=tuple(blocks)).render(), options)
+    # Units, not parts: a function that grows over size.max gains a part.
+    before = join_parts(_run(module.render(), options))
+    after = join_parts(_run(replace(module, blocks=tuple(blocks)).render(), options))
     assert [c.id for c in after] == [c.id for c in before]
     changed = [a.identity for a, b in zip(after, before, strict=True) if a.hash != b.hash]
     assert len(changed) == 1

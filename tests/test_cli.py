@@ -57,7 +57,10 @@ def test_chunks_json_fields(repo: Path) -> None:
         "chars",
         "tokens",
         "hash",
+        "part",
+        "parts",
     ]
+    assert (second["part"], second["parts"]) == (1, 1)
     assert (first["id"], second["id"], second["heading_path"]) == (
         "docs/a b.md#~preamble",
         "docs/a b.md#t",
@@ -70,12 +73,39 @@ def test_chunks_json_fields(repo: Path) -> None:
 
 
 def test_chunks_jsonl_and_table(repo: Path) -> None:
-    write(repo, "m.py", "import os\n\n\ndef f():\n    return os.sep\n")
+    write(
+        repo,
+        "m.py",
+        "import os\nimport sys\nimport json\nimport shutil\n\n\ndef f():\n    return os.sep\n",
+    )
     lines = CliRunner().invoke(cli, ["chunks", "--format", "jsonl", "m.py"]).output.splitlines()
     assert [json.loads(line)["id"] for line in lines] == ["m.py#module", "m.py#function-f"]
     table = CliRunner().invoke(cli, ["chunks", "m.py"]).output
     assert "m.py#function-f" in table
     assert "function" in table
+
+
+def test_chunks_json_of_parts(repo: Path) -> None:
+    sentence = "This sentence is one of many in a paragraph written on a single line. "
+    write(repo, "long.md", "# Long\n\n" + sentence * 60 + "\n")
+    result = CliRunner().invoke(cli, ["chunks", "--format", "json", "--text", "long.md"])
+    chunks = json.loads(result.output)
+    assert [c["id"] for c in chunks] == ["long.md#long", "long.md#long~2", "long.md#long~3"]
+    assert [(c["part"], c["parts"]) for c in chunks] == [(1, 3), (2, 3), (3, 3)]
+    assert all(c["chars"] <= 2000 for c in chunks)
+    # Cut inside line 3: the columns say where, and the text is that slice.
+    line = (repo / "long.md").read_text().split("\n")[2]
+    assert "start_column" not in chunks[0]
+    assert chunks[0]["text"] == "# Long\n\n" + line[: chunks[0]["end_column"]]
+    middle = chunks[1]
+    assert middle["text"] == line[middle["start_column"] - 1 : middle["end_column"]]
+    assert chunks[2]["text"] == line[chunks[2]["start_column"] - 1 :]
+    assert "end_column" not in chunks[2]
+    lines = CliRunner().invoke(cli, ["chunks", "--format", "jsonl", "--text", "long.md"])
+    assert [json.loads(row) for row in lines.output.splitlines()] == chunks
+    table = CliRunner().invoke(cli, ["chunks", "--format", "text", "long.md"]).output
+    assert "(part 2/3)" in table
+    assert f"3:{middle['start_column']}-3:{middle['end_column']}" in table
 
 
 def test_chunks_jsonl_streams_file_by_file(repo: Path) -> None:

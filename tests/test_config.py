@@ -51,7 +51,7 @@ def test_default_config_yaml_loads_as_exactly_the_defaults(root: Path) -> None:
 def test_default_config_yaml_names_every_key_and_rule() -> None:
     for key in ("include:", "exclude:", "manifest:", "size:", "unit:", "max:", "min:"):
         assert key in default_config_yaml()
-    for key in ("overlap:", "tokenizer:", "split_level:", "split_classes:", "rules:"):
+    for key in ("overlap:", "split:", "tokenizer:", "split_level:", "split_classes:", "rules:"):
         assert key in default_config_yaml()
     for key in ("denylist:", "paths:", "content:", "max_file_bytes:"):
         assert key in default_config_yaml()
@@ -94,7 +94,7 @@ def test_values_are_read(root: Path) -> None:
 include: ["docs/**/*.md"]
 exclude: ["docs/generated/**"]
 manifest: ./meta/chunks
-size: {unit: tokens, max: 512, min: 0, overlap: 64}
+size: {unit: tokens, max: 512, min: 0, overlap: 64, split: false}
 tokenizer: tiktoken:cl100k_base
 markdown: {split_level: 2}
 python: {split_classes: false}
@@ -114,6 +114,7 @@ max_file_bytes: 5000
         split_level=2,
         split_classes=False,
         tokenizer="tiktoken:cl100k_base",
+        split=False,
     )
     assert config.severity("CG202") == "error"
     assert config.severity("CG501") == "off"
@@ -161,6 +162,60 @@ def test_selects_default_include_with_exclude(root: Path, path: str, selected: b
     assert config.selects(path) is selected
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "CHANGELOG.md",
+        "docs/changelog.md",
+        "CHANGES.md",
+        "CHANGELOG-2.x.md",
+        "HISTORY.md",
+        "NEWS.md",
+        "docs/en/docs/release-notes.md",
+        "RELEASE_NOTES.md",
+        "pkg/ReleaseNotes.md",
+    ],
+)
+def test_changelogs_are_out_of_the_default_corpus(root: Path, path: str) -> None:
+    assert not load_yaml(root, "").selects(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["docs/history-design-future.md", "docs/newsletter.md", "NewScratch.md", "news/post.md"],
+)
+def test_pages_named_like_changelogs_are_not_changelogs(root: Path, path: str) -> None:
+    assert load_yaml(root, "").selects(path)
+
+
+@pytest.mark.parametrize(
+    ("include", "back", "still_out"),
+    [
+        pytest.param("/CHANGELOG.md", ["CHANGELOG.md"], ["docs/CHANGELOG.md"], id="one-file"),
+        pytest.param(
+            "CHANGELOG.md", ["CHANGELOG.md", "docs/CHANGELOG.md"], ["CHANGES.md"], id="a-name"
+        ),
+        pytest.param(
+            "**/CHANGELOG*", ["CHANGELOG.md", "docs/CHANGELOG.md"], ["HISTORY.md"], id="all"
+        ),
+        pytest.param("docs/release-notes.md", ["docs/release-notes.md"], ["NEWS.md"], id="docs"),
+    ],
+)
+def test_one_include_line_brings_changelogs_back(
+    root: Path, include: str, back: list[str], still_out: list[str]
+) -> None:
+    # The default include plus one line that names them.
+    config = load_yaml(root, f"include: ['**/*.md', '**/*.py', '{include}']\n")
+    assert [config.selects(path) for path in back] == [True] * len(back)
+    assert [config.selects(path) for path in still_out] == [False] * len(still_out)
+    assert config.selects("docs/guide.md")
+
+
+def test_exclude_still_wins_over_a_changelog_include(root: Path) -> None:
+    config = load_yaml(root, "include: ['**/*.md', 'CHANGELOG.md']\nexclude: ['CHANGELOG.md']\n")
+    assert not config.selects("CHANGELOG.md")
+
+
 def test_selects_never_returns_the_manifest_even_when_included(root: Path) -> None:
     config = load_yaml(root, "include: ['**/*']\nmanifest: meta/chunks\n")
     assert config.selects("meta/other.md")
@@ -179,6 +234,7 @@ def test_selects_never_returns_the_manifest_even_when_included(root: Path) -> No
         pytest.param("include: ['**/*']\nmanifest: meta/chunks\n", id="everything"),
         pytest.param("include: ['docs/**/*.md', '!docs/old/']\n", id="pathspec"),
         pytest.param("include: ['*.txt']\nexclude: ['*.md']\n", id="nothing-markdown"),
+        pytest.param("include: ['**/*.md', 'CHANGELOG.md']\n", id="a-changelog-back"),
     ],
 )
 def test_selected_is_selects_in_one_pass(root: Path, yaml_text: str) -> None:
@@ -187,7 +243,7 @@ def test_selected_is_selects_in_one_pass(root: Path, yaml_text: str) -> None:
         "README.md", "docs/deep/guide.markdown", "pkg/mod.py", "page.mdx", "notes.txt",
         "docs/generated/api.md", "docs/old/a.md", "docs/new/b.md", "meta/chunks/a.md.jsonl",
         "meta/other.md", "chunkgate.manifest/README.md.jsonl", ".chunkgate.yaml",
-        "x.md/inner.txt",
+        "x.md/inner.txt", "CHANGELOG.md", "docs/changelog.md", "docs/history-design-future.md",
     ]  # fmt: skip
     expected = [path for path in paths if config.selects(path)]
     assert config.selected(paths) == expected
@@ -427,6 +483,11 @@ INVALID = [
         "markdown: {split_level: 0}\n",
         "markdown.split_level: expected an integer from 1 to 6, got 0",
         id="split-level-low",
+    ),
+    pytest.param(
+        "size: {split: 'no'}\n",
+        "size.split: expected true or false, got 'no'",
+        id="split-string",
     ),
     pytest.param(
         "python: {split_classes: 'yes'}\n",

@@ -700,3 +700,71 @@ def test_cli_debug_git_counts_processes(renamed: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith("chunkgate: ")
     assert proc.stderr.endswith(" git processes\n")
+
+
+def long_body(topic: str, paragraphs: int) -> str:
+    return "\n\n".join(para(f"{topic} {n}", 4) for n in range(paragraphs))
+
+
+def test_a_section_growing_a_part_is_modified_not_added(git_repo: Path) -> None:
+    # 4 paragraphs of ~640 chars are 2 parts of size.max 2,000; 7 are 3.
+    diff = two_commits(
+        git_repo,
+        {"a.md": doc(("Install", long_body("install", 5)))},
+        {"a.md": doc(("Install", long_body("install", 8)))},
+    )
+    assert summary(diff) == expect(modified=["a.md#install"], unchanged=1)
+    (change,) = diff.modified
+    assert change.before is not None
+    assert change.after is not None
+    assert 1 < change.before.parts < change.after.parts
+    assert fail_reasons(diff, ["removed", "unstable", "oversized"]) == []
+
+
+def test_a_section_losing_a_part_is_modified_not_removed(git_repo: Path) -> None:
+    diff = two_commits(
+        git_repo,
+        {"a.md": doc(("Install", long_body("install", 8)))},
+        {"a.md": doc(("Install", long_body("install", 5)))},
+    )
+    assert summary(diff) == expect(modified=["a.md#install"], unchanged=1)
+    assert fail_reasons(diff, ["removed"]) == []
+
+
+def test_an_edit_that_moves_every_cut_is_one_modification(git_repo: Path) -> None:
+    body = long_body("install", 6)
+    diff = two_commits(
+        git_repo,
+        {"a.md": doc(("Install", body), ("Usage", USAGE))},
+        {
+            "a.md": doc(
+                ("Install", para("an inserted first paragraph") + "\n\n" + body), ("Usage", USAGE)
+            )
+        },
+    )
+    assert summary(diff) == expect(modified=["a.md#install"], unchanged=2)
+
+
+def test_a_renamed_long_section_is_one_move(git_repo: Path) -> None:
+    body = long_body("install", 6)
+    diff = two_commits(
+        git_repo,
+        {"a.md": doc(("Install", body))},
+        {"a.md": doc(("Installation", body))},
+    )
+    assert summary(diff) == expect(
+        moved=[("a.md#install", "a.md#installation", "body")], unchanged=1
+    )
+
+
+def test_oversized_looks_at_the_parts(git_repo: Path) -> None:
+    fence = "```text\n" + "INFO  Started server process [27365]\n" * 70 + "```"
+    diff = two_commits(
+        git_repo,
+        {"a.md": doc(("Run", USAGE))},
+        {"a.md": doc(("Run", f"{USAGE}\n\n{fence}"), ("Install", long_body("install", 6)))},
+    )
+    (big,) = diff.oversized()
+    assert (big.id, big.unsplittable.split(" (")[0]) == ("a.md#run~2", "fenced code block")
+    (reason,) = fail_reasons(diff, ["oversized"])
+    assert reason == "1 chunk over size.max (2000 chars)"

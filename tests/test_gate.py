@@ -78,7 +78,9 @@ def test_oversized_section_fails_with_the_fix(repo: Path) -> None:
     assert result.exit_code == 1
     assert "guide.md:1: error CG201 oversized" in result.output
     assert "over size.max 2,000" in result.output
-    assert "subheading" in result.output
+    # One sentence of 3,000 characters: it cannot be split.
+    assert "its sentence (line 3, 3,000 chars) cannot be split" in result.output
+    assert "break the sentence up" in result.output
 
 
 def test_inline_suppression(repo: Path) -> None:
@@ -126,6 +128,36 @@ def test_heading_rename_is_unstable_until_acknowledged(repo: Path) -> None:
     assert (code, rules_of(report)) == (0, [])
     commit_all(repo)
     assert check_json()[0] == 0
+
+
+def long_section(heading: str, paragraphs: int) -> str:
+    body = "\n\n".join(f"Paragraph {n}. " + SECTION.strip() * 6 for n in range(paragraphs))
+    return f"## {heading}\n\n{body}\n"
+
+
+@pytest.mark.parametrize(("before", "after"), [(8, 14), (14, 8), (8, 9)])
+def test_parts_that_come_and_go_as_a_section_changes_are_no_finding(
+    repo: Path, before: int, after: int
+) -> None:
+    write(repo, "guide.md", long_section("Install", before) + page("Usage"))
+    committed(repo)
+    write(repo, "guide.md", long_section("Install", after) + page("Usage"))
+    assert run("check", "--update", "guide.md").exit_code == 1  # the manifest changed
+    code, report = check_json()
+    assert (code, rules_of(report)) == (0, [])
+
+
+def test_a_renamed_long_section_is_one_unstable_id(repo: Path) -> None:
+    write(repo, "guide.md", long_section("Install", 8))
+    committed(repo)
+    write(repo, "guide.md", long_section("Installation", 8))
+    code, report = check_json()
+    assert code == 1
+    assert [r for r in rules_of(report) if r[0] in ("CG402", "CG403")] == [
+        ("CG402", "guide.md#installation")
+    ]
+    (moved,) = [v for v in report["violations"] if v["rule"] == "CG402"]
+    assert str(moved["message"]).startswith("ID changed from guide.md#install: the same text")
 
 
 def test_explicit_id_keeps_the_id_stable(repo: Path) -> None:

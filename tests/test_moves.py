@@ -7,7 +7,15 @@ import pytest
 
 from chunkgate.chunking import chunk_text
 from chunkgate.model import Chunk
-from chunkgate.moves import SIMILARITY_THRESHOLD, find_moves, similarity
+from chunkgate.moves import (
+    SIMILARITY_THRESHOLD,
+    find_moves,
+    gone_units,
+    join_parts,
+    new_units,
+    similarity,
+    unit_id,
+)
 
 LOREM = (
     "Retrieval pipelines cite chunks by their identifiers so every citation, evaluation "
@@ -201,3 +209,97 @@ def test_many_identical_boilerplate_chunks_pair_in_order() -> None:
     moves = find_moves(old, new)
     assert len(moves) == 400
     assert all(m.how == "body" for m in moves)
+
+
+# --- units and their parts ---------------------------------------------------
+
+PARA = (
+    "A paragraph of the long section, one of several, each with enough words that "
+    "a part holds a few of them and the cuts fall between them."
+)
+
+
+def long_section(title: str, paragraphs: int, extra: str = "") -> str:
+    body = "\n\n".join(f"{PARA} Number {n}." for n in range(paragraphs))
+    return f"# {title}\n\n{extra}{body}\n"
+
+
+def small(text: str, path: str = "docs/a.md") -> list[Chunk]:
+    from chunkgate.chunking import ChunkOptions
+
+    return chunk_text(text, path, options=ChunkOptions(max=400, min=0))
+
+
+@pytest.mark.parametrize(
+    ("chunk_id", "unit"),
+    [
+        pytest.param("a.md#install~2", "a.md#install", id="part"),
+        pytest.param("a.md#install~12", "a.md#install", id="part-12"),
+        pytest.param("a.md#install", "a.md#install", id="first-part"),
+        pytest.param("a.md#~preamble~3", "a.md#~preamble", id="preamble"),
+        pytest.param("m.py#function-f~2", "m.py#function-f", id="python"),
+        pytest.param("a.txt#~2", "a.txt#~2", id="text-window"),
+        pytest.param("a.md#install~1", "a.md#install~1", id="no-part-1"),
+        pytest.param("a.md#v~02", "a.md#v~02", id="leading-zero"),
+    ],
+)
+def test_unit_id(chunk_id: str, unit: str) -> None:
+    assert unit_id(chunk_id) == unit
+
+
+def test_join_parts_makes_each_unit_one_chunk() -> None:
+    found = small(long_section("Install", 6) + "\n## Usage\n\nShort.\n")
+    assert [c.identity for c in found] == ["install", "install~2", "install~3", "usage"]
+    joined = join_parts(found)
+    assert [(c.id, c.part, c.parts) for c in joined] == [
+        ("docs/a.md#install", 0, 3),
+        ("docs/a.md#usage", 1, 1),
+    ]
+    unit = joined[0]
+    assert (unit.start_line, unit.end_line) == (found[0].start_line, found[2].end_line)
+    assert unit.chars == sum(c.chars for c in found[:3])
+    assert unit.body.strip().startswith(PARA)
+    assert joined[1] is found[3]
+
+
+def test_the_same_text_cut_elsewhere_is_the_same_unit() -> None:
+    # The first paragraph split in two moves every later cut; the unit's text, its
+    # whitespace aside, is the same.
+    text = long_section("Install", 6)
+    resplit = text.replace(f"{PARA} Number 0.", f"{PARA}\n\nNumber 0.")
+    before, after = small(text), small(resplit)
+    assert [c.hash for c in before] != [c.hash for c in after]
+    assert join_parts(before)[0].hash == join_parts(after)[0].hash
+
+
+def test_gone_units() -> None:
+    before = ["a.md#install", "a.md#install~2", "a.md#install~3", "a.md#usage", "a.md#old~2"]
+    after = ["a.md#install", "a.md#install~2", "a.md#usage~2"]
+    # install~3 went with a shrinking section, usage~2 is a part of usage: edits.
+    assert gone_units(before, after) == {"a.md#old~2"}
+
+
+def test_a_boundary_moving_between_parts_is_an_edit_not_a_move() -> None:
+    before = small(long_section("Install", 6))
+    after = small(long_section("Install", 8, extra=f"{PARA} Inserted.\n\n"))
+    assert [c.identity for c in after][-1] == "install~5"
+    assert len(before) == 3
+    (move,) = find_moves(join_parts(before), join_parts(after))
+    assert (move.old.id, move.new.id) == ("docs/a.md#install", "docs/a.md#install")
+
+
+def test_a_renamed_long_section_is_one_move_of_its_unit() -> None:
+    before = small(long_section("Install", 6))
+    after = small(long_section("Installing", 6))
+    assert len(before) == 3
+    assert pairs(find_moves(join_parts(before), join_parts(after))) == [
+        ("docs/a.md#install", "docs/a.md#installing", "body")
+    ]
+
+
+def test_new_units_leaves_out_parts_added_to_a_unit_that_was_there() -> None:
+    before = small(long_section("Install", 4))
+    after = small(long_section("Install", 8) + "\n## Usage\n\n" + PARA + "\n")
+    added = [c for c in after if c.id not in {b.id for b in before}]
+    assert [c.identity for c in added] == ["install~3", "install~4", "usage"]
+    assert [c.id for c in new_units(added, [c.id for c in before])] == ["docs/a.md#usage"]

@@ -73,13 +73,15 @@ def test_file_over_max_file_bytes(tmp_path: Path) -> None:
             "1,300 chars of encoded lines",
             id="wrapped-base64",
         ),
-        pytest.param(f"# Results\n\n{_PROSE}\n{_table(60)}", 5, "62 table rows", id="table"),
+        pytest.param(
+            f"# Results\n\n{_PROSE}\n{_table(60)}", 5, "62 table rows of data", id="table"
+        ),
         pytest.param(
             "# Samples\n\n```csv\n"
             + "".join(f"{n},{n * 3},{n % 7},sample-{n}\n" for n in range(80))
             + "```\n",
             4,
-            "80 CSV lines",
+            "80 CSV lines of data",
             id="csv",
         ),
         pytest.param(
@@ -106,7 +108,7 @@ def test_python_data_module(tmp_path: Path) -> None:
         + "]\n"
     )
     (finding,) = _findings(tmp_path, text, "src/table.py")
-    assert (finding.line, finding.message) == (4, "60 CSV lines")
+    assert (finding.line, finding.message) == (4, "60 CSV lines of data")
     assert finding.chunk is not None
 
 
@@ -115,7 +117,7 @@ def test_a_csv_text_file_is_data(tmp_path: Path) -> None:
     (finding,) = _findings(tmp_path, text, "data/scores.txt")
     assert (finding.line, finding.message, finding.chunk) == (
         1,
-        "the file is data: 301 CSV lines",
+        "the file is data: 301 CSV lines of data",
         None,
     )
     assert finding.fix == 'exclude it in .chunkgate.yaml: exclude: ["data/scores.txt"]'
@@ -156,8 +158,39 @@ def test_a_blob_inside_a_text_file_names_its_window(tmp_path: Path) -> None:
             + " ".join(f"In {1900 + n} the team shipped release {n}." for n in range(150)),
             id="numbers-in-prose",
         ),
+        pytest.param(
+            "# Operators\n\n| operator | meaning | example |\n|---|---|---|\n"
+            + "".join(
+                f"| `op{n}` | applies the {n}th rule to both sides | `a op{n} b` |\n"
+                for n in range(80)
+            ),
+            id="reference-table-of-words",
+        ),
+        pytest.param(
+            "# Emoji\n\n| ico | shortcode |\n| :-: | - |\n"
+            + "".join(f"| :flag_{n}: | `:flag_{n}:` |\n" for n in range(120)),
+            id="table-of-shortcodes",
+        ),
+        pytest.param(
+            "# Libraries\n\n| library | version | async |\n|---|---|---|\n"
+            + "".join(f"| Library{n} for databases | 4.{n} | yes |\n" for n in range(60)),
+            id="supported-libraries",
+        ),
         pytest.param("", id="empty"),
     ],
 )
 def test_no_op(tmp_path: Path, text: str) -> None:
     assert _findings(tmp_path, text) == []
+
+
+def test_a_table_of_data_split_into_parts_is_found_in_its_section(tmp_path: Path) -> None:
+    # 120 rows are several parts of the section; the finding names the first.
+    text = f"# Results\n\n{_PROSE}\n| run | ms | rss |\n|---|---|---|\n" + "".join(
+        f"| {n} | {n * 7}.{n % 10} | {n * 1024} |\n" for n in range(120)
+    )
+    chunks = chunk_document(text, "docs/data.md").chunks
+    assert len(chunks) >= 2
+    (finding,) = _findings(tmp_path, text)
+    assert (finding.line, finding.message) == (5, "122 table rows of data")
+    assert finding.chunk is not None
+    assert finding.chunk.start_line <= finding.line <= finding.chunk.end_line

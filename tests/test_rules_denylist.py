@@ -53,7 +53,8 @@ def _findings(
         ),
         pytest.param("LICENCE", "license file LICENCE", "**/LICENCE", id="licence-british"),
         pytest.param("COPYING.LESSER", "license file COPYING.LESSER", "**/COPYING.LESSER"),
-        pytest.param("pkg/Notice.txt", "license file Notice.txt", "**/Notice.txt"),
+        pytest.param("pkg/NOTICE.txt", "license file NOTICE.txt", "**/NOTICE.txt"),
+        pytest.param("debian/copyright", "license file copyright", "**/copyright"),
         pytest.param("UNLICENSE", "license file UNLICENSE", "**/UNLICENSE"),
         pytest.param("COPYRIGHT.md", "license file COPYRIGHT.md", "**/COPYRIGHT.md"),
         pytest.param(
@@ -91,12 +92,18 @@ def _findings(
             "bower_components/x/a.md", "vendored folder bower_components/", "bower_components/**"
         ),
         pytest.param(".venv/lib/site.py", "vendored folder .venv/", ".venv/**"),
-        pytest.param("venv/lib/x.py", "vendored folder venv/", "venv/**"),
-        pytest.param("dist/index.md", "build output folder dist/", "dist/**"),
-        pytest.param("docs/build/html/a.md", "build output folder build/", "docs/build/**"),
         pytest.param(
-            "docs/site/index.md", "build output folder site/", "docs/site/**", id="mkdocs"
+            "env/lib/python3.12/site-packages/x/README.md",
+            "vendored folder site-packages/",
+            "env/lib/python3.12/site-packages/**",
         ),
+        # Build output: common names at the root, distinctive ones anywhere.
+        pytest.param("dist/index.md", "build output folder dist/", "dist/**"),
+        pytest.param("build/html/a.md", "build output folder build/", "build/**"),
+        pytest.param("site/index.md", "build output folder site/", "site/**", id="mkdocs"),
+        pytest.param("_site/index.md", "build output folder _site/", "_site/**", id="jekyll"),
+        pytest.param("public/index.md", "build output folder public/", "public/**", id="hugo"),
+        pytest.param("out/a.md", "build output folder out/", "out/**"),
         pytest.param("docs/_build/a.md", "build output folder _build/", "docs/_build/**"),
         pytest.param("target/doc/a.md", "build output folder target/", "target/**"),
         pytest.param(".next/a.md", "build output folder .next/", ".next/**"),
@@ -173,6 +180,13 @@ def test_denylist_paths(tmp_path: Path, patterns: tuple[str, ...], path: str, pa
         pytest.param("docs/notices-and-alerts.md", id="notices"),
         pytest.param("src/distance.py", id="dist-prefix"),
         pytest.param("site.md", id="site-as-a-file"),
+        # Page folders named like build output below the root (a Hugo site's methods).
+        pytest.param("content/en/methods/site/BaseURL.md", id="hugo-site-methods"),
+        pytest.param("docs/build/index.md", id="docs-about-building"),
+        pytest.param("src/app/public/README.md", id="public-below-the-root"),
+        pytest.param("venv/__init__.py", id="the-venv-package"),
+        pytest.param("content/en/methods/site/Copyright.md", id="a-page-named-copyright"),
+        pytest.param("pkg/Notice.txt", id="mixed-case-license-word"),
     ],
 )
 def test_no_op(tmp_path: Path, path: str) -> None:
@@ -183,6 +197,66 @@ def test_negated_pattern_does_not_fire(tmp_path: Path) -> None:
     patterns = ("docs/*.md", "!docs/keep.md")
     assert _findings(tmp_path, "docs/keep.md", patterns=patterns) == []
     assert len(_findings(tmp_path, "docs/drop.md", patterns=patterns)) == 1
+
+
+@pytest.mark.parametrize(
+    ("gitignore", "path", "what", "glob"),
+    [
+        pytest.param(
+            ("docs/.gitignore", "site/\n"),
+            "docs/site/index.md",
+            "build output folder (ignored by .gitignore) site/",
+            "docs/site/**",
+            id="nested-gitignore",
+        ),
+        pytest.param(
+            (".gitignore", "**/build/\n"),
+            "pkg/docs/build/a.md",
+            "build output folder (ignored by .gitignore) build/",
+            "pkg/docs/build/**",
+            id="root-gitignore",
+        ),
+    ],
+)
+def test_a_build_folder_below_the_root_fires_where_gitignore_ignores_it(
+    tmp_path: Path, gitignore: tuple[str, str], path: str, what: str, glob: str
+) -> None:
+    # Committed although ignored: the folder is build output that got checked in.
+    (tmp_path / gitignore[0]).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / gitignore[0]).write_text(gitignore[1])
+    (finding,) = _findings(tmp_path, path)
+    assert finding.message == f"denylisted: {what}"
+    assert finding.fix == f'exclude it in .chunkgate.yaml: exclude: ["{glob}"]'
+
+
+def test_a_build_folder_below_the_root_that_gitignore_lets_in_does_not_fire(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".gitignore").write_text("site/\n!content/**/site/\n")
+    assert _findings(tmp_path, "content/en/methods/site/Pages.md") == []
+    assert len(_findings(tmp_path, "docs/site/index.md")) == 1
+
+
+@pytest.mark.parametrize(
+    ("patterns", "path"),
+    [
+        pytest.param(("!site/**",), "site/index.md", id="a-build-folder"),
+        pytest.param(("!**/LICENSE.md",), "docs/LICENSE.md", id="a-license-file"),
+        pytest.param(("!vendor/docs/**",), "vendor/docs/guide.md", id="vendored-docs"),
+    ],
+)
+def test_a_negated_pattern_lets_a_path_back_in(
+    tmp_path: Path, patterns: tuple[str, ...], path: str
+) -> None:
+    assert _findings(tmp_path, path) != []
+    assert _findings(tmp_path, path, patterns=patterns) == []
+
+
+def test_a_later_pattern_denylists_again(tmp_path: Path) -> None:
+    patterns = ("!vendor/**", "vendor/secret/**")
+    assert _findings(tmp_path, "vendor/docs/a.md", patterns=patterns) == []
+    (finding,) = _findings(tmp_path, "vendor/secret/a.md", patterns=patterns)
+    assert finding.message == "denylisted: vendored folder vendor/"
 
 
 def test_other_attributes_do_not_fire(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from identify.vendor.licenses import LICENSES
 
 from chunkgate.chunking import chunk_document
 from chunkgate.config import Config
+from chunkgate.model import Severity
 from chunkgate.rules import license
 from chunkgate.rules.base import FileContext, Finding
 
@@ -42,8 +43,10 @@ def _readme(spdx: str) -> str:
     return _README.format(license=TEXTS[spdx].strip())
 
 
-def _findings(tmp_path: Path, text: str, path: str = "README.md") -> list[Finding]:
-    config = Config(root=tmp_path)
+def _findings(
+    tmp_path: Path, text: str, path: str = "README.md", **severities: Severity
+) -> list[Finding]:
+    config = Config(root=tmp_path, severities=severities)
     chunked = chunk_document(text, path, options=config.chunking)
     file = FileContext(path, len(text.encode()), text, chunked.chunks, config, chunked.problems)
     return list(license.check(file))
@@ -69,14 +72,28 @@ def test_fires_on_a_license_pasted_into_a_readme(tmp_path: Path, spdx: str) -> N
 
 
 @pytest.mark.parametrize("spdx", ["MIT", "Apache-2.0", "GPL-3.0", "Unlicense", "MPL-2.0"])
-def test_fires_once_on_a_license_file(tmp_path: Path, spdx: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "severities"),
+    [
+        pytest.param("docs/License.md", {}, id="a-name-cg301-does-not-know"),
+        pytest.param("LICENSE.md", {"CG301": "off"}, id="cg301-off"),
+    ],
+)
+def test_fires_once_on_a_license_file(
+    tmp_path: Path, spdx: str, path: str, severities: dict[str, Severity]
+) -> None:
     text = TEXTS[spdx].replace("[year] [fullname]", "2024 Ana Example")
-    (finding,) = _findings(tmp_path, text, "LICENSE.md")
+    (finding,) = _findings(tmp_path, text, path, **severities)
     assert (finding.code, finding.line, finding.chunk) == ("CG302", 1, None)
     assert re.fullmatch(
         rf"file is (9\d|100)% {spdx} license text \([\d,]+ words\)", finding.message
     )
-    assert finding.fix == 'exclude it in .chunkgate.yaml: exclude: ["LICENSE.md"]'
+    assert finding.fix == f'exclude it in .chunkgate.yaml: exclude: ["{path}"]'
+
+
+@pytest.mark.parametrize("path", ["LICENSE", "LICENSE.md", "docs/license.md", "COPYING.md"])
+def test_a_license_file_cg301_reports_is_not_reported_twice(tmp_path: Path, path: str) -> None:
+    assert _findings(tmp_path, TEXTS["MIT"], path) == []
 
 
 def test_a_license_split_by_its_own_headings_is_one_finding(tmp_path: Path) -> None:
@@ -91,7 +108,7 @@ def test_a_license_split_by_its_own_headings_is_one_finding(tmp_path: Path) -> N
     assert len(chunks) > 6
     (finding,) = _findings(tmp_path, text)
     assert finding.line == _section(text, "## License")
-    assert "(4 chunks) are" in finding.message
+    assert "(4 sections) are" in finding.message
     assert "GPL-3.0 license text" in finding.message
 
 
@@ -102,8 +119,7 @@ def test_a_reflowed_and_edited_license_still_fires(tmp_path: Path) -> None:
     assert "MIT license text" in finding.message
 
 
-def test_a_python_license_header_fires_with_an_spdx_fix(tmp_path: Path) -> None:
-    header = """\
+_APACHE_HEADER = """\
 # Copyright 2024 Example Authors
 #
 # Licensed under the Apache License, Version 2.0 (the "License");
@@ -117,13 +133,27 @@ def test_a_python_license_header_fires_with_an_spdx_fix(tmp_path: Path) -> None:
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-import os
-
-
-def main():
-    return os.getcwd()
 """
-    (finding,) = _findings(tmp_path, header, "src/main.py")
+
+
+def test_a_python_license_header_belongs_to_no_chunk_and_does_not_fire(tmp_path: Path) -> None:
+    source = _APACHE_HEADER + "import os\n\n\ndef main():\n    return os.getcwd()\n"
+    assert _findings(tmp_path, source, "src/main.py") == []
+    (chunk,) = chunk_document(source, "src/main.py").chunks
+    assert chunk.start_line == 14
+    assert "License" not in chunk.text
+
+
+def test_a_license_in_the_module_docstring_is_the_header_and_does_not_fire(tmp_path: Path) -> None:
+    docstring = _APACHE_HEADER.replace("# ", "").replace("#", "")
+    source = f'"""Parse things.\n\n{docstring}"""\nimport os\n\n\ndef main():\n    return 1\n'
+    assert _findings(tmp_path, source, "src/main.py") == []
+
+
+def test_a_license_pasted_into_python_code_fires_with_an_spdx_fix(tmp_path: Path) -> None:
+    notice = _APACHE_HEADER.replace("# ", "").replace("#", "")
+    source = f'"""Parse things."""\nimport os\n\n__license__ = """\n{notice}"""\n'
+    (finding,) = _findings(tmp_path, source, "src/main.py")
     assert finding.line == 1
     assert finding.chunk is not None
     assert "Apache-2.0 license text" in finding.message

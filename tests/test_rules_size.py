@@ -27,57 +27,116 @@ def _function(name: str, lines: int) -> str:
     return f"def {name}():\n    total = 0\n{body}    return total\n"
 
 
+_FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
+
+
 @pytest.mark.parametrize(
     ("text", "path", "options", "expected"),
     [
         pytest.param(
-            "# Guide\n\n" + _PARAGRAPH * 3,
+            "# Output\n\n" + _PARAGRAPH + "\n" + _FENCE,
             "docs/guide.md",
             {"max": 300},
+            (
+                "CG201",
+                5,
+                "section part 2 of 2 is 381 chars, over size.max 300: its fenced code block "
+                "(lines 5-16, 381 chars) cannot be split",
+                "shorten the code block, or move it to a file and link it (a code block is "
+                "never split); or raise size.max if your embedding model takes larger chunks",
+            ),
+            id="unsplittable-fence",
+        ),
+        pytest.param(
+            "# Guide\n\n" + "A sentence that goes on " * 20 + "and ends.\n",
+            "docs/guide.md",
+            {"max": 300},
+            (
+                "CG201",
+                1,
+                "section is 498 chars, over size.max 300: its sentence (line 3, 489 chars) "
+                "cannot be split",
+                "break the sentence up; or raise size.max if your embedding model takes "
+                "larger chunks",
+            ),
+            id="unsplittable-sentence",
+        ),
+        pytest.param(
+            "TABLE = [\n" + "".join(f"    ({n}, {n * n}),\n" for n in range(40)) + "]\n",
+            "src/table.py",
+            {"max": 300},
+            (
+                "CG201",
+                1,
+                "module code is 595 chars, over size.max 300: its assignment (lines 1-42, "
+                "595 chars) cannot be split",
+                "move the data to a file and load it, or shorten the statement, or exclude a "
+                'data module: exclude: ["src/table.py"]; or raise size.max if your embedding '
+                "model takes larger chunks",
+            ),
+            id="unsplittable-statement",
+        ),
+        pytest.param(
+            'def test_render():\n    check("""\n' + "    line of the fixture\n" * 20 + '    """)\n',
+            "tests/unit/test_render.py",
+            {"max": 300},
+            (
+                "CG201",
+                2,
+                "function part 2 of 2 is 502 chars, over size.max 300: its expression "
+                "(lines 2-23, 502 chars) cannot be split",
+                'exclude the tests in .chunkgate.yaml: exclude: ["tests/**"]',
+            ),
+            id="unsplittable-test-fixture",
+        ),
+        pytest.param(
+            "# Guide\n\n" + _PARAGRAPH * 3,
+            "docs/guide.md",
+            {"max": 300, "split": False},
             ("CG201", 1, "section is 470 chars, over size.max 300", "add a subheading to split it"),
-            id="section",
+            id="section-not-split",
         ),
         pytest.param(
             _PARAGRAPH * 3 + "\n# Guide\n\nText.\n",
             "docs/guide.md",
-            {"max": 300, "min": 0},
+            {"max": 300, "min": 0, "split": False},
             (
                 "CG201",
                 1,
                 "preamble is 461 chars, over size.max 300",
                 "move the introduction under a heading or shorten it",
             ),
-            id="preamble",
+            id="preamble-not-split",
         ),
         pytest.param(
             "# Example\n\n```python\n" + "print('hello, world')\n" * 20 + "```\n",
             "docs/example.md",
-            {"max": 300},
+            {"max": 300, "split": False},
             (
                 "CG201",
                 1,
                 "section is 464 chars, over size.max 300",
                 "shorten the code block or link to the full file (a code block is never split)",
             ),
-            id="code-heavy-section",
+            id="code-heavy-section-not-split",
         ),
         pytest.param(
             _function("total", 30),
             "src/total.py",
-            {"max": 300},
+            {"max": 300, "split": False},
             (
                 "CG201",
                 1,
                 "function is 513 chars, over size.max 300",
                 "split the function into smaller functions",
             ),
-            id="function",
+            id="function-not-split",
         ),
         pytest.param(
             "class Totals:\n"
             + "".join("    " + line + "\n" for line in _function("add", 20).splitlines()),
             "src/totals.py",
-            {"max": 300, "split_classes": False},
+            {"max": 300, "split_classes": False, "split": False},
             (
                 "CG201",
                 1,
@@ -87,14 +146,16 @@ def _function(name: str, lines: int) -> str:
             id="class-not-split",
         ),
         pytest.param(
-            "# Guide\n\n" + _PARAGRAPH * 3,
+            "# Guide\n\n" + "A sentence that goes on " * 20 + "and ends.\n",
             "docs/guide.md",
             {"max": 100, "unit": "tokens"},
             (
                 "CG201",
                 1,
-                "section is 118 tokens, over size.max 100",
-                "add a subheading to split it",
+                "section is 125 tokens, over size.max 100: its sentence (line 3, 123 tokens) "
+                "cannot be split",
+                "break the sentence up; or raise size.max if your embedding model takes "
+                "larger chunks",
             ),
             id="tokens",
         ),
@@ -109,21 +170,6 @@ def _function(name: str, lines: int) -> str:
                 "merge it with its neighbour section or add content",
             ),
             id="undersized-section",
-        ),
-        pytest.param(
-            "class Totals:\n"
-            + "".join(
-                f"    {line}\n" for line in (_function("add", 8) + _function("sub", 8)).splitlines()
-            ),
-            "src/totals.py",
-            {"max": 300},
-            (
-                "CG202",
-                1,
-                "class is 13 chars, under size.min 40",
-                "add a class docstring that says what the class is for",
-            ),
-            id="undersized-class-head",
         ),
         pytest.param(
             "Hi.\n\n# Guide\n\n" + _PARAGRAPH,
@@ -172,6 +218,25 @@ def test_fires(
             {"max": 300},
             id="class-split-into-methods",
         ),
+        pytest.param("# Guide\n\n" + _PARAGRAPH * 3, "docs/guide.md", {"max": 300}, id="in-parts"),
+        pytest.param(
+            "# Guide\n\n" + _PARAGRAPH * 2 + "\nShort tail.\n",
+            "docs/guide.md",
+            {"max": 320},
+            id="a-small-last-part",
+        ),
+        pytest.param(
+            "class Totals:\n"
+            + "".join(
+                f"    {line}\n" for line in (_function("add", 8) + _function("sub", 8)).splitlines()
+            ),
+            "src/totals.py",
+            {"max": 300},
+            id="class-head-without-docstring",
+        ),
+        pytest.param("def f(): pass\n", "src/f.py", {}, id="a-small-function"),
+        pytest.param("from .a import b\n", "pkg/__init__.py", {}, id="small-module-code"),
+        pytest.param("Hi.\n", "notes.txt", {}, id="a-small-text-window"),
     ],
 )
 def test_no_op(tmp_path: Path, text: str, path: str, options: dict[str, object]) -> None:

@@ -14,6 +14,7 @@ from time import perf_counter
 
 from chunkgate.chunking import chunk_bytes
 from chunkgate.chunking.base import is_blank
+from chunkgate.chunking.headers import header_lines
 from chunkgate.errors import UnreadableError
 from chunkgate.model import Chunk
 from chunkgate.source import decode
@@ -38,18 +39,23 @@ def _parse(text: str) -> ast.Module | None:
 
 
 def _assert_chunks_match_lines(path: str, lines: list[str], chunks: tuple[Chunk, ...]) -> None:
-    covered = 0
+    # The header (#!, coding cookie, license comments) belongs to no chunk.
+    covered = header_lines(lines)
+    assert all(line.startswith("#") or is_blank(line) for line in lines[:covered]), path
     for chunk in chunks:
         assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line]), chunk.id
         gap = lines[covered : chunk.start_line - 1]
         assert all(is_blank(line) for line in gap), f"{path}: lines before {chunk.id} left out"
         covered = chunk.end_line
+        # Over size.max only where a statement cannot be split, and then it says which.
+        assert chunk.chars <= 2000 or chunk.unsplittable, chunk.id
     assert all(is_blank(line) for line in lines[covered:]), f"{path}: trailing lines left out"
     assert len({chunk.id for chunk in chunks}) == len(chunks), path
 
 
 def _assert_definitions_kept_whole(path: str, tree: ast.Module, chunks: tuple[Chunk, ...]) -> None:
-    """Each top-level definition is one chunk, or a split class's run of chunks."""
+    """Each top-level definition is one chunk, or a split class's run of chunks, or the
+    parts of one."""
     starts = [chunk.start_line for chunk in chunks]
     for node in tree.body:
         if not isinstance(node, _DEFINITIONS):
@@ -64,7 +70,7 @@ def _assert_definitions_kept_whole(path: str, tree: ast.Module, chunks: tuple[Ch
         while run[-1].end_line < end:
             index += 1
             run.append(chunks[index])
-            assert isinstance(node, ast.ClassDef), where
+            assert isinstance(node, ast.ClassDef) or run[-1].part > 1, where
             assert run[-1].symbol is not None, where
             assert run[-1].symbol == node.name or run[-1].symbol.startswith(f"{node.name}."), where
         assert run[0].start_line <= first, where

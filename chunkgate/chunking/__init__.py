@@ -28,7 +28,8 @@ __all__ = [
 # Bump whenever the chunkers' output (boundaries, IDs, sizes, hashes) changes
 # for the same input: the manifest records it, so old manifests are rebuilt.
 # 2: a setext heading whose text starts with '#' ends at its underline
-# 3: anchor flavours of site generators; template syntax is not a body (issue 14)
+# 3: anchor flavours of site generators; template syntax is not a body (issue 14); units over
+#    size.max are split into parts, small Python module code joins a neighbour (issue 15)
 CHUNKING_VERSION = 3
 
 

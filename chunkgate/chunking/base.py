@@ -27,6 +27,8 @@ class ChunkOptions:
     tokenizer: str = "estimate"
     anchors: str = "auto"  # markdown.anchors: "auto" or a key of anchors.SETTINGS
     sites: tuple[Site, ...] = ()  # the site generators found in the repository (chunkgate.sites)
+    # Units over `max` are split into parts at block or statement boundaries.
+    split: bool = True
 
     def __post_init__(self) -> None:
         if self.max < 1:
@@ -49,7 +51,8 @@ class ChunkOptions:
         """A stable string of every option that changes chunk boundaries, sizes or IDs."""
         return (
             f"size.unit={self.unit};size.max={self.max};size.min={self.min};"
-            f"size.overlap={self.overlap};markdown.split_level={self.split_level};"
+            f"size.overlap={self.overlap};size.split={str(self.split).lower()};"
+            f"markdown.split_level={self.split_level};"
             f"python.split_classes={str(self.split_classes).lower()};tokenizer={self.tokenizer};"
             f"anchors={settings_key(self.anchors, self.sites)}"
         )
@@ -99,15 +102,37 @@ class ChunkContext(NamedTuple):
         suppressed: frozenset[str] = frozenset(),
         title: str | None = None,
         tags: tuple[str, ...] = (),
+        part: int = 1,
+        parts: int = 1,
+        start_column: int = 0,
+        end_column: int = 0,
+        unsplittable: str = "",
     ) -> Chunk:
-        """Build the chunk spanning 1-based lines ``start..end`` inclusive."""
-        text = "\n".join(self.lines[start - 1 : end])
+        """Build the chunk spanning 1-based lines ``start..end`` inclusive, from the
+        1-based ``start_column`` of the first line to ``end_column`` (inclusive) of
+        the last, where those are not 0 (see ``Chunk``)."""
+        if start_column or end_column:
+            text = span_text(self.lines, start, end, start_column, end_column)
+        else:
+            text = "\n".join(self.lines[start - 1 : end])
         chars, tokens, digest = measure(text, self.counter)
         return Chunk(
             f"{self.path}#{identity}", self.path, kind, language, symbol, heading_path, level,
             start, end, chars, tokens, digest, text, start if body_line is None else body_line,
-            suppressed, title, tags,
+            suppressed, title, tags, part, parts, start_column, end_column, unsplittable,
         )  # fmt: skip
+
+
+def span_text(
+    lines: Sequence[str], start: int, end: int, start_column: int = 0, end_column: int = 0
+) -> str:
+    """The text of 1-based lines ``start..end``, cut at the columns that are not 0."""
+    chosen = list(lines[start - 1 : end])
+    if end_column:
+        chosen[-1] = chosen[-1][:end_column]
+    if start_column:
+        chosen[0] = chosen[0][start_column - 1 :]
+    return "\n".join(chosen)
 
 
 _SUPPRESSION = re.compile(r"chunkgate:\s*disable=([A-Za-z0-9_, ]+)")

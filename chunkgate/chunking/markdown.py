@@ -190,6 +190,8 @@ def _chunks(
     tags = front.tags if front else ()
     # Suppression comments are rare: most files need no look above each chunk.
     comments = "chunkgate:" in ctx.text
+    split = ctx.options.split
+    limit = ctx.options.max
     chunks: list[Chunk] = []
     for heading, first, last, path in _spans(lines, front.lines if front else 0, sections, dialect):
         if heading is None:
@@ -216,7 +218,12 @@ def _chunks(
                 title=title,
                 tags=tags,
             )
-        chunks.append(chunk)
+        if split and ctx.size_of(chunk) > limit:
+            from chunkgate.chunking.mdparts import markdown_parts  # only for long sections
+
+            chunks.extend(markdown_parts(ctx, chunk))
+        else:
+            chunks.append(chunk)
     return chunks
 
 

@@ -4,6 +4,11 @@ The file is parsed with ``ast`` and never imported. Only the module body (and
 the body of a class that is split) is looked at; comment blocks and the
 comments trailing a definition are found by reading the lines around each
 node, because ``ast`` keeps no comments.
+
+As a good ingest embeds code: a license header at the top, and a ``#!`` line
+and coding cookie, belong to no chunk (``headers.py``); code between
+definitions under ``size.min`` joins a neighbouring chunk; a chunk over
+``size.max`` is split into parts between statements (``pyparts.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from dataclasses import dataclass
 
 from chunkgate.chunking import plain
 from chunkgate.chunking.base import ChunkContext, Chunked, is_blank, suppressions
+from chunkgate.chunking.headers import header_lines
+from chunkgate.chunking.pymerge import merge_small_code
 from chunkgate.model import Chunk, Problem
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -61,8 +68,15 @@ def chunk_python(ctx: ChunkContext) -> tuple[list[Chunk], list[Problem]]:
         # SyntaxError; either way the file is still chunked, as text.
         chunks = plain.chunk_plain(ctx, language="python")
         return chunks, [Problem(ctx.path, _error_line(ctx, exc), _error_message(exc))]
-    units = _units(ctx.lines, tree.body, floor=0, limit=len(ctx.lines))
-    return _module_chunks(ctx, units, _Namer()), []
+    # A license header (and a #! line) belongs to no chunk, like front matter.
+    header = header_lines(ctx.lines)
+    units = _units(ctx.lines, tree.body, floor=header, limit=len(ctx.lines))
+    chunks = _module_chunks(ctx, units, _Namer(), covered=header)
+    if ctx.options.min:
+        chunks = merge_small_code(ctx, chunks)
+    if ctx.options.split:
+        chunks = _split_oversized(ctx, chunks, tree)
+    return chunks, []
 
 
 def _parse(text: str) -> ast.Module:
@@ -173,9 +187,11 @@ def _is_comment(line: str, indent: int) -> bool:
     return text.startswith("#") and len(line) - len(text) <= indent
 
 
-def _module_chunks(ctx: ChunkContext, units: list[_Unit], namer: _Namer) -> list[Chunk]:
+def _module_chunks(
+    ctx: ChunkContext, units: list[_Unit], namer: _Namer, *, covered: int = 0
+) -> list[Chunk]:
+    """The file's chunks below its first ``covered`` lines."""
     chunks: list[Chunk] = []
-    covered = 0
     previous: str | None = None
     for unit in units:
         identity = "module" if previous is None else f"module-after-{previous}"
@@ -295,3 +311,18 @@ def _split_class(ctx: ChunkContext, unit: _Unit, whole: Chunk, namer: _Namer) ->
             )
         )
     return chunks
+
+
+def _split_oversized(ctx: ChunkContext, chunks: list[Chunk], tree: ast.Module) -> list[Chunk]:
+    limit = ctx.options.max
+    if all(ctx.size_of(chunk) <= limit for chunk in chunks):
+        return chunks
+    from chunkgate.chunking.pyparts import python_parts  # only for long definitions
+
+    out: list[Chunk] = []
+    for chunk in chunks:
+        if ctx.size_of(chunk) > limit:
+            out.extend(python_parts(ctx, chunk, tree))
+        else:
+            out.append(chunk)
+    return out

@@ -39,6 +39,7 @@ from chunkgate.manifest import (
     manifest_lock,
 )
 from chunkgate.model import CheckResult, Chunk, Summary, Violation
+from chunkgate.moves import gone_units
 from chunkgate.rules.duplicates import duplicate_violations
 from chunkgate.rules.stability import check_stability
 from chunkgate.rules.stale import check_staleness
@@ -140,10 +141,14 @@ def _run(
     entries.update(dict.fromkeys(plan.deleted))
     for path in plan.cached:
         if plan.summaries[path].findings:
-            known = current.entry(path)
-            violations.extend(to_violations(config, path, known.findings if known else ()))
+            recorded_entry = current.entry(path)
+            findings = recorded_entry.findings if recorded_entry else ()
+            violations.extend(to_violations(config, path, findings))
     removed = _removed(config, loaded, committed, entries)
-    stability = check_stability(config, removed, added, entries, accept_moves=accept_moves)
+    before = {chunk_id for old in committed.values() if old for chunk_id in _ids(old)}
+    stability = check_stability(
+        config, removed, added, entries, known=before, accept_moves=accept_moves
+    )
     violations.extend(stability.violations)
     entries.update(stability.accepted)
     if not writing and state.chunks_ok:
@@ -250,7 +255,9 @@ def _removed(
         old = committed.get(path)
         if old is None:
             continue
-        gone = _ids(old) - _ids(entry)
+        # A unit's parts come and go as it grows and shrinks: only a unit with no part
+        # left is gone (moves.gone_units).
+        gone = gone_units(_ids(old), _ids(entry))
         if not gone:
             continue
         data = loaded.reader.read(old.blob) if loaded.reader is not None and old.blob else None

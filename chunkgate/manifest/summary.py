@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from chunkgate import configcache
 from chunkgate.manifest.codec import parse_block
+from chunkgate.moves import unit_id
 
 _STRING = rb'"[^"\\\x00-\x1f]+"'
 _NUMBER = rb"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
@@ -38,8 +39,9 @@ _SHARD = re.compile(
     rb"\}\n)*"
 )
 _HASH = re.compile(rb'"hash": "([0-9a-f]{16})"')
+_PART_ID = re.compile(rb'\{"id": "[^"]*~[0-9]+"')  # a later part: `~2`, `~3` (or a window)
 _ID = rb'{"id": "'
-_CACHE_VERSION = "chunkgate-summaries-1"
+_CACHE_VERSION = "chunkgate-summaries-2"
 
 
 class Summary(NamedTuple):
@@ -48,6 +50,7 @@ class Summary(NamedTuple):
     chunks: int
     findings: bool  # its file line records findings: read the shard to report them
     hashes: tuple[str, ...]
+    units: int = 0  # the units its chunks are parts of (``moves.unit_id``)
 
 
 def summarise(data: bytes, name: str) -> Summary:
@@ -59,12 +62,14 @@ def summarise(data: bytes, name: str) -> Summary:
         # Every chunk line's ID starts with the file's path (a path that needs no
         # JSON escape is its own JSON form) and every line was counted.
         if len(hashes) == int(count) == data.count(_ID + raw + b"#"):
+            parts = len(_PART_ID.findall(data))
             return Summary(
                 raw.decode("utf-8"),
                 None if blob == b"null" else blob[1:-1].decode("ascii"),
                 int(count),
                 False,
                 tuple(digest.decode("ascii") for digest in hashes),
+                _units(int(count), parts, data, raw),
             )
     entry = parse_block(data, name)  # strict: names the line that is wrong
     return Summary(
@@ -73,7 +78,17 @@ def summarise(data: bytes, name: str) -> Summary:
         len(entry.chunks),
         bool(entry.findings),
         tuple(chunk.hash for chunk in entry.chunks),
+        len({unit_id(chunk.id) for chunk in entry.chunks}),
     )
+
+
+def _units(chunks: int, parts: int, data: bytes, raw_path: bytes) -> int:
+    """Each unit's first part keeps its ID, later ones add ``~N``; text windows are all
+    ``~N`` and make one unit of the file."""
+    if not parts:
+        return chunks
+    ids = re.findall(rb'\{"id": "' + re.escape(raw_path) + rb'#([^"]*)"', data)
+    return len({unit_id("#" + raw.decode("utf-8")) for raw in ids})
 
 
 class SummaryCache:
@@ -113,7 +128,7 @@ class SummaryCache:
         if self._file is None or self._used.keys() == self._known.keys():
             return
         entries = {
-            blob: [s.path, s.blob, s.chunks, s.findings, "".join(s.hashes)]
+            blob: [s.path, s.blob, s.chunks, s.findings, "".join(s.hashes), s.units]
             for blob, s in sorted(self._used.items())
         }
         data = json.dumps(entries).encode("ascii")  # escapes even an undecodable path's bytes
@@ -128,7 +143,7 @@ class SummaryCache:
 
 
 def _summary(item: list[object]) -> Summary:
-    path, blob, chunks, findings, hashes = item
+    path, blob, chunks, findings, hashes, units = item
     if not (
         isinstance(path, str)
         and (blob is None or isinstance(blob, str))
@@ -136,7 +151,8 @@ def _summary(item: list[object]) -> Summary:
         and isinstance(findings, bool)
         and isinstance(hashes, str)
         and len(hashes) == 16 * chunks
+        and type(units) is int
     ):
         raise ValueError("a damaged cache entry")
     split = tuple(hashes[i : i + 16] for i in range(0, len(hashes), 16))
-    return Summary(path, blob, chunks, findings, split)
+    return Summary(path, blob, chunks, findings, split, units)

@@ -100,8 +100,14 @@ def json_line(chunk: Chunk, *, text: bool) -> str:
         f'"symbol": {symbol}, "heading_path": [{", ".join(map(_string, chunk.heading_path))}], '
         f'"level": {chunk.level:d}, "start_line": {chunk.start_line:d}, '
         f'"end_line": {chunk.end_line:d}, "chars": {chunk.chars:d}, '
-        f'"tokens": {chunk.tokens:d}, "hash": {_string(chunk.hash)}'
+        f'"tokens": {chunk.tokens:d}, "hash": {_string(chunk.hash)}, '
+        f'"part": {chunk.part:d}, "parts": {chunk.parts:d}'
     )
+    if chunk.start_column:
+        line += f', "start_column": {chunk.start_column:d}'
+    if chunk.end_column:
+        line += f', "end_column": {chunk.end_column:d}'
+
     metadata = []
     if chunk.title is not None:
         metadata.append(f'"title": {_string(chunk.title)}')
@@ -115,9 +121,17 @@ def json_line(chunk: Chunk, *, text: bool) -> str:
 
 
 def _label(chunk: Chunk) -> str:
-    if chunk.symbol:
-        return chunk.symbol
-    return " › ".join(chunk.heading_path)
+    label = chunk.symbol or " › ".join(chunk.heading_path)
+    return f"{label} (part {chunk.part}/{chunk.parts})" if chunk.parts > 1 else label
+
+
+def _lines(chunk: Chunk) -> str:
+    """``12-20``, with ``:column`` where a part starts or ends inside a line."""
+    start = (
+        f"{chunk.start_line}:{chunk.start_column}" if chunk.start_column else f"{chunk.start_line}"
+    )
+    end = f"{chunk.end_line}:{chunk.end_column}" if chunk.end_column else f"{chunk.end_line}"
+    return f"{start}-{end}"
 
 
 def _plain_chunks(chunks: Sequence[Chunk], stream: IO[str], *, text: bool) -> None:
@@ -125,7 +139,7 @@ def _plain_chunks(chunks: Sequence[Chunk], stream: IO[str], *, text: bool) -> No
         (
             chunk.id,
             chunk.kind,
-            f"{chunk.start_line}-{chunk.end_line}",
+            _lines(chunk),
             str(chunk.chars),
             str(chunk.tokens),
             _label(chunk),
@@ -175,7 +189,7 @@ def _rich_chunks(
             table.add_row(
                 chunk.identity,
                 chunk.kind,
-                f"{chunk.start_line}-{chunk.end_line}",
+                _lines(chunk),
                 str(chunk.chars),
                 str(chunk.tokens),
                 _label(chunk),

@@ -10,8 +10,11 @@ Fires when
   characters without a space, a `data:...;base64,` URI of at least 256
   characters (an inlined image), or at least 1,000 characters of wrapped
   base64 lines (PEM, e-mail style);
-- a chunk holds a huge table: at least 50 consecutive Markdown table rows, or
-  50 consecutive comma- or tab-separated lines;
+- a chunk holds a huge table of data: at least 50 consecutive Markdown table
+  rows, or 50 consecutive comma- or tab-separated lines, whose cells are
+  mostly numbers, dates, hashes or encoded values (a reference table of words,
+  such as an operator table or a list of supported libraries, is
+  documentation: it is embedded in parts, split between its rows);
 - a chunk is mostly numbers: at least 500 of them, making up at least 70% of
   its words (a vector, a sample series, a hex dump).
 
@@ -47,10 +50,11 @@ Passes:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from chunkgate.model import Chunk
+from chunkgate.moves import unit_groups
 from chunkgate.rules.base import FileContext, Finding, Option, Rule
 
 MAX_FILE_BYTES: Option[int] = Option(
@@ -68,6 +72,7 @@ RULES = (
         priority=23,
         never_embed=True,
         options=(MAX_FILE_BYTES,),
+        version=2,  # issue 15: what real repositories hold
     ),
 )
 CODE = RULES[0].code
@@ -104,6 +109,14 @@ _NUMBER = re.compile(
     r"(?<![\w.])[-+]?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.])"
 )
 _TABLE_ROW = re.compile(r"^[ \t]*\||[^|\n]*\|[^|\n]*\|")
+# A table is data when at least half its cells' words are values: numbers,
+# dates, versions, percentages, hex, long encoded tokens, or bare punctuation.
+MIN_DATA_SHARE = 0.5
+_CELL_WORD = re.compile(r"[^\s|,\t]+")
+_WRAPPING = "()[]{}<>'\"`;"
+_VALUE = re.compile(
+    r"[-+]?(?:0[xX][0-9a-fA-F]+|[\d.,:/%eE+-]*\d[\d.,:/%eE+-]*)|[A-Za-z0-9+/=_-]{20,}|[^\w\s]+"
+)
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 
 
@@ -128,10 +141,14 @@ def check(file: FileContext) -> Iterator[Finding]:
     if file.text is not None and any(chunk.kind == "text" for chunk in file.chunks):
         yield from _check_windows(file, file.text, fix)
         return
-    for chunk in file.chunks:
-        blob = _find_blob(chunk.text)
+    # A long section is chunked in parts, cut between the rows of a table: look
+    # at whole sections, and name the part where the data starts.
+    for parts in unit_groups(file.chunks):
+        text = parts[0].text if len(parts) == 1 else "\n".join(part.text for part in parts)
+        blob = _find_blob(text)
         if blob is not None:
-            yield Finding(CODE, chunk.start_line + blob.first, blob.what, fix, chunk=chunk)
+            chunk, line = _locate(parts, blob.first)
+            yield Finding(CODE, line, blob.what, fix, chunk=chunk)
 
 
 def _check_windows(file: FileContext, text: str, fix: str) -> Iterator[Finding]:
@@ -147,6 +164,16 @@ def _check_windows(file: FileContext, text: str, fix: str) -> Iterator[Finding]:
         yield Finding(CODE, line, f"the file is data: {blob.what}", exclude)
         return
     yield Finding(CODE, line, blob.what, fix, chunk=_chunk_at(file.chunks, line))
+
+
+def _locate(parts: Sequence[Chunk], index: int) -> tuple[Chunk, int]:
+    """The part and file line of line ``index`` (0-based) of the parts' joined text."""
+    for part in parts:
+        count = part.text.count("\n") + 1
+        if index < count:
+            return part, part.start_line + index
+        index -= count
+    return parts[-1], parts[-1].end_line  # pragma: no cover - index is within the text
 
 
 def _chunk_at(chunks: tuple[Chunk, ...], line: int) -> Chunk | None:
@@ -214,11 +241,17 @@ def _table(text: str) -> _Blob | None:
             continue
         lines = lines if lines is not None else text.split("\n")
         shape = _table_row if separator == "|" else _separated_by(separator)
-        run = _first_run(lines, shape)
-        if run is not None:
-            first, last = run
-            return _Blob(first, last, f"{last - first + 1:,} {noun}")
+        for first, last in _runs(lines, shape):
+            if _is_data(lines[first : last + 1]):
+                return _Blob(first, last, f"{last - first + 1:,} {noun} of data")
     return None
+
+
+def _is_data(rows: list[str]) -> bool:
+    words = _CELL_WORD.findall("\n".join(rows))
+    # Brackets and quotes around a value ("(3", "'0x1f'") do not make it a word.
+    values = sum(1 for word in words if _VALUE.fullmatch(word.strip(_WRAPPING) or "-"))
+    return values >= MIN_DATA_SHARE * len(words)
 
 
 def _table_row(line: str) -> object:
@@ -235,14 +268,13 @@ def _separated_by(separator: str) -> Callable[[str], object]:
     return fields
 
 
-def _first_run(lines: list[str], shape: Callable[[str], object]) -> tuple[int, int] | None:
-    """The first run of at least MIN_TABLE_ROWS lines of one shape, as 0-based line indexes."""
+def _runs(lines: list[str], shape: Callable[[str], object]) -> Iterator[tuple[int, int]]:
+    """The runs of at least MIN_TABLE_ROWS lines of one shape, as 0-based line indexes."""
     start, current = 0, None
     for index, line in enumerate([*lines, ""]):
         kind = shape(line) if index < len(lines) else None
         if kind is not None and kind == current:
             continue
         if current is not None and index - start >= MIN_TABLE_ROWS:
-            return start, index - 1
+            yield start, index - 1
         start, current = index, kind
-    return None

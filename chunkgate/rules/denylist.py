@@ -3,8 +3,7 @@
 ## CG301 denylisted-path
 
 Fires, once per file at line 1, when a corpus file's path is on the
-denylist. The built-in list (names compared in any case, folders anywhere in
-the path):
+denylist. The built-in list (names compared in any case):
 
 - lockfiles: `package-lock.json`, `npm-shrinkwrap.json`, `yarn.lock`,
   `pnpm-lock.yaml`, `bun.lock(b)`, `deno.lock`, `Cargo.lock`, `Gemfile.lock`,
@@ -14,22 +13,32 @@ the path):
   `.terraform.lock.hcl`, `packages.lock.json`, Yarn's `.pnp.cjs`, and any
   `*.lock`, `*.lockb` or `*.lockfile`;
 - license files: `LICENSE`, `LICENCE`, `COPYING`, `NOTICE`, `UNLICENSE`,
-  `COPYRIGHT` and `THIRD-PARTY-NOTICES`, with any suffix or extension
-  (`LICENSE.md`, `docs/LICENSE-MIT.txt`, `COPYING.LESSER`), and everything in
-  a `LICENSES/` folder (the REUSE layout);
+  `COPYRIGHT` and `THIRD-PARTY-NOTICES`, in capitals or lower case, with any
+  suffix or extension (`LICENSE.md`, `docs/LICENSE-MIT.txt`,
+  `COPYING.LESSER`, `license.rst`; not `Copyright.md`, a page name), and
+  everything in a `LICENSES/` folder (the REUSE layout);
 - minified files and source maps: `*.min.js`, `*.min.css`, any `*.min.*` or
   `*-min.*`, `*.js.map`, `*.css.map`;
-- vendored folders: `node_modules/`, `vendor/`, `vendors/`, `third_party/`,
-  `third-party/`, `3rdparty/`, `bower_components/`, `jspm_packages/`,
-  `.venv/`, `venv/`, `site-packages/`, `Pods/`, `Godeps/`, `.yarn/`;
-- build output: `dist/`, `build/`, `_build/`, `site/` (MkDocs), `_site/`
-  (Jekyll), `target/`, `.next/`, `.nuxt/`, `.docusaurus/`, `.svelte-kit/`,
+- vendored folders, anywhere in the path: `node_modules/`, `vendor/`,
+  `vendors/`, `third_party/`, `third-party/`, `3rdparty/`,
+  `bower_components/`, `jspm_packages/`, `.venv/`, `site-packages/`, `Pods/`,
+  `Godeps/`, `.yarn/`;
+- build output folders with names no page folder has, anywhere: `_build/`
+  (Sphinx), `.next/`, `.nuxt/`, `.docusaurus/`, `.svelte-kit/`,
   `*.egg-info/`, `__generated__/`;
-- caches and reports: `__pycache__/`, `.tox/`, `.nox/`, `.mypy_cache/`,
-  `.pytest_cache/`, `.ruff_cache/`, `.cache/`, `coverage/`, `htmlcov/`;
+- build output folders with common names, `site/` (MkDocs), `build/`,
+  `dist/`, `out/`, `public/` (Hugo), `_site/` (Jekyll) and `target/`: at the
+  repository root, and deeper only where a `.gitignore` ignores the folder
+  (committed anyway): `content/en/methods/site/` in a Hugo site is pages;
+- caches and reports, anywhere: `__pycache__/`, `.tox/`, `.nox/`,
+  `.mypy_cache/`, `.pytest_cache/`, `.ruff_cache/`, `.cache/`, `coverage/`,
+  `htmlcov/`;
 - paths marked `linguist-generated` or `linguist-vendored` in
   `.gitattributes`;
-- the gitignore-style patterns of `denylist.paths` in `.chunkgate.yaml`.
+- the gitignore-style patterns of `denylist.paths` in `.chunkgate.yaml`; as
+  in `.gitignore` the last matching pattern decides, and a `!pattern` lets a
+  path back in, also one the built-in list names
+  (`denylist: {paths: ["!docs/build/**"]}`).
 
 It also fires on each chunk whose text matches one of the regular
 expressions of `denylist.content` (for example `(?i)internal use only`), at
@@ -47,7 +56,7 @@ suggests, e.g. `exclude: ["docs/site/**"]`.
 Fires:
 
 ```text
-docs/site/index.md
+site/index.md
 node_modules/pkg/README.md
 LICENSE.md
 ```
@@ -57,6 +66,7 @@ Passes:
 ```text
 docs/index.md
 docs/licensing.md
+content/en/methods/site/BaseURL.md
 src/pkg/build_steps.py
 ```
 """
@@ -66,6 +76,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -91,6 +102,7 @@ RULES = (
         priority=20,
         never_embed=True,
         options=(PATHS, CONTENT),
+        version=2,  # issue 15: what real repositories hold
     ),
 )
 CODE = RULES[0].code
@@ -165,8 +177,9 @@ _FOLDERS: dict[str, str] = {
             "3rd_party",
             "bower_components",
             "jspm_packages",
+            # A virtualenv's code is in site-packages; "venv" is also a package
+            # name (the standard library's own), so it is not listed.
             ".venv",
-            "venv",
             "site-packages",
             "pods",
             "godeps",
@@ -176,12 +189,7 @@ _FOLDERS: dict[str, str] = {
     ),
     **dict.fromkeys(
         (
-            "dist",
-            "build",
             "_build",
-            "site",
-            "_site",
-            "target",
             ".next",
             ".nuxt",
             ".docusaurus",
@@ -206,11 +214,16 @@ _FOLDERS: dict[str, str] = {
     ),
     "licenses": "license folder",
 }
+# Where generators write their output by default, and also words that page folders
+# are named (a Hugo site documents its `site` methods in content/en/methods/site/).
+_ROOT_BUILD = frozenset(("site", "build", "dist", "out", "public", "_site", "target"))
 _ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 
 
 def check(file: FileContext) -> Iterator[Finding]:
-    matched = denylisted(file.path, file.attributes, file.config.option(PATHS))
+    matched = denylisted(
+        file.path, file.attributes, file.config.option(PATHS), root=file.config.root
+    )
     if matched is not None:
         what, glob = matched
         fix = f'exclude it in .chunkgate.yaml: exclude: ["{glob}"]'
@@ -233,15 +246,45 @@ def check(file: FileContext) -> Iterator[Finding]:
 
 
 def denylisted(
-    path: str, attributes: frozenset[str], patterns: tuple[str, ...] = ()
+    path: str,
+    attributes: frozenset[str],
+    patterns: tuple[str, ...] = (),
+    root: Path | None = None,
 ) -> tuple[str, str] | None:
-    """What puts ``path`` on the denylist, and a glob that excludes it; None if nothing."""
+    """What puts ``path`` on the denylist, and a glob that excludes it; None if nothing.
+
+    ``root`` is the repository's folder, whose ``.gitignore`` files say whether a
+    build folder below the root is ignored.
+    """
+    verdict = _user_verdict(patterns, path) if patterns else None
+    if verdict is False:
+        return None  # a `!pattern` lets it back in
+    found = _built_in(path, attributes, root)
+    if found is not None:
+        return found
+    if verdict:
+        pattern = _matching_pattern(patterns, path)
+        return f"matches denylist.paths pattern '{pattern}'", pattern
+    return None
+
+
+def _gitignored(root: Path, folder: str) -> bool:
+    from chunkgate.corpus import gitignored  # only for a build folder's name below the root
+
+    return gitignored(root, folder, is_dir=True)
+
+
+def _built_in(path: str, attributes: frozenset[str], root: Path | None) -> tuple[str, str] | None:
     parts = path.split("/")
     for index, folder in enumerate(parts[:-1]):
         lowered = folder.lower()
         category = _FOLDERS.get(lowered)
         if category is None and lowered.endswith(".egg-info"):
             category = _BUILD
+        if category is None and lowered in _ROOT_BUILD:
+            where = "/".join(parts[: index + 1])
+            if index == 0 or (root is not None and _gitignored(root, where)):
+                category = _BUILD if index == 0 else f"{_BUILD} (ignored by .gitignore)"
         if category is not None:
             return f"{category} {folder}/", "/".join(parts[: index + 1]) + "/**"
     for attribute in _ATTRIBUTES:
@@ -254,15 +297,34 @@ def denylisted(
     if lowered.endswith(_LOCK_SUFFIXES):
         suffix = lowered[lowered.rindex(".") :]
         return f"lockfile {name}", f"**/*{suffix}"
-    if _LICENSE.fullmatch(name):
+    if is_license_name(name):
         return f"license file {name}", f"**/{name}"
     minified = _MINIFIED.fullmatch(name)
     if minified:
         return f"minified or source-map file {name}", f"**/*{minified['tail']}"
-    if patterns and _user_spec(patterns).match_file(path):
-        pattern = _matching_pattern(patterns, path)
-        return f"matches denylist.paths pattern '{pattern}'", pattern
     return None
+
+
+def is_license_name(name: str) -> bool:
+    """``LICENSE``, ``license.md``, ``COPYING.LESSER``: a license word in capitals or
+    in lower case, as license files are named; ``Copyright.md`` is a page (a Hugo
+    method's), and a license text under another name is CG302's to find."""
+    if not _LICENSE.fullmatch(name):
+        return False
+    stem = name.partition(".")[0]
+    return stem.isupper() or stem.islower()
+
+
+def _user_verdict(patterns: tuple[str, ...], path: str) -> bool | None:
+    """As in .gitignore, the last pattern that matches decides: True for a pattern,
+    False for a ``!pattern``; None when none matches."""
+    if not _user_spec(tuple(p[1:] if p.startswith("!") else p for p in patterns)).match_file(path):
+        return None
+    for pattern in reversed(patterns):
+        negated = pattern.startswith("!")
+        if _user_spec((pattern[1:] if negated else pattern,)).match_file(path):
+            return not negated
+    return None  # pragma: no cover - the combined spec matched, so one pattern does
 
 
 @functools.lru_cache(maxsize=16)

@@ -14,7 +14,11 @@ naming the SPDX ID and the share. A license file (the license and no more
 than a title and a copyright line besides) is reported once at line 1;
 otherwise each chunk is judged, and neighbouring chunks of one pasted license
 are reported together at the first one. A sentence that merely names
-a license, or an SPDX header line, never fires.
+a license, or an SPDX header line, never fires. A license file that CG301
+already reports by its name (`LICENSE.md`) is not reported twice, and a
+Python file's license header is not a finding: comments at its top belong to
+no chunk (chunkgate strips them, like front matter), and license text in its
+module docstring is its header too.
 
 **Why it matters:** license text is the same in thousands of repositories
 and says nothing about your project, yet it is long and full of words such as
@@ -59,6 +63,7 @@ from typing import NamedTuple
 
 from chunkgate import languages
 from chunkgate.model import Chunk
+from chunkgate.moves import unit_id
 from chunkgate.rules.base import FileContext, Finding, Rule
 
 RULES = (
@@ -69,6 +74,7 @@ RULES = (
         "a file or chunk is mostly a known license text or copyright boilerplate",
         priority=21,
         never_embed=True,
+        version=2,  # issue 15: what real repositories hold
     ),
 )
 CODE = RULES[0].code
@@ -139,6 +145,8 @@ def check(file: FileContext) -> Iterator[Finding]:
         and whole.total - whole.found < MIN_WORDS
         and not languages.get(file.chunks[0].language).code
     ):
+        if _denylisted_by_name(file):
+            return  # CG301 reports the license file already, with the same fix
         yield Finding(
             CODE,
             1,
@@ -149,8 +157,63 @@ def check(file: FileContext) -> Iterator[Finding]:
         return
     chunk_words = [_words(chunk.text) for chunk in file.chunks]
     matches = [_best(_shingles(w), len(w)) for w in chunk_words]
+    if file.chunks[0].language == "python" and any(matches):
+        chunk_words, matches = _without_module_docstring(
+            file.text, file.chunks, chunk_words, matches
+        )
     short = [len(w) < MIN_WORDS for w in chunk_words]
     yield from _runs(file.chunks, matches, short)
+
+
+def _without_module_docstring(
+    text: str,
+    chunks: Sequence[Chunk],
+    chunk_words: list[list[str]],
+    matches: list[_Match | None],
+) -> tuple[list[list[str]], list[_Match | None]]:
+    """Judge Python chunks without their module docstring: a license there is the
+    file's header, as much as one in the comments above it (``# Copyright ...``)."""
+    span = _module_docstring(text)
+    if span is None:
+        return chunk_words, matches
+    first, last = span
+    words, found = list(chunk_words), list(matches)
+    for index, chunk in enumerate(chunks):
+        if found[index] is None or chunk.end_line < first or chunk.start_line > last:
+            continue
+        kept = [
+            line
+            for number, line in enumerate(chunk.text.split("\n"), chunk.start_line)
+            if not first <= number <= last
+        ]
+        words[index] = _words("\n".join(kept))
+        found[index] = _best(_shingles(words[index]), len(words[index]))
+    return words, found
+
+
+def _module_docstring(text: str) -> tuple[int, int] | None:
+    """The 1-based first and last line of a module's docstring, if it has one."""
+    import ast  # only for a Python file with license text in its chunks
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not body or not isinstance(body[0], ast.Expr):
+        return None
+    value = body[0].value
+    if not isinstance(value, ast.Constant) or not isinstance(value.value, str):
+        return None
+    return body[0].lineno, body[0].end_lineno or body[0].lineno
+
+
+def _denylisted_by_name(file: FileContext) -> bool:
+    from chunkgate.rules.denylist import is_license_name
+
+    return file.config.severity("CG301") != "off" and is_license_name(file.path.rpartition("/")[2])
 
 
 def _runs(
@@ -180,10 +243,13 @@ def _finding(run: list[tuple[Chunk, _Match]]) -> Finding:
     found = sum(m.of(match.spdx) for _, m in run)
     total = sum(m.total for _, m in run)
     words = sum(m.words for _, m in run)
-    if len(run) == 1:
+    # The parts of one long section are that section.
+    units = len({unit_id(chunk.id) for chunk, _ in run})
+    if units == 1:
         where = f"{first.kind} is"
     else:
-        where = f"lines {first.start_line}-{run[-1][0].end_line} ({len(run)} chunks) are"
+        noun = "sections" if all(chunk.kind == "section" for chunk, _ in run) else "chunks"
+        where = f"lines {first.start_line}-{run[-1][0].end_line} ({units} {noun}) are"
     message = f"{where} {found / total:.0%} {match.spdx} license text ({words:,} words)"
     if languages.get(first.language).code:
         fix = f"shorten the license header to one line: # SPDX-License-Identifier: {match.spdx}"

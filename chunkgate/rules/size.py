@@ -3,47 +3,60 @@
 ## CG201 oversized
 
 Fires when a chunk is larger than `size.max` (default 2,000), counted in
-`size.unit`: characters (the default) or tokens of the configured tokenizer.
-chunkgate never splits a section, a definition or a fenced code block on
-its own: the author decides where a topic ends.
+`size.unit`: characters (the default) or tokens of the configured tokenizer,
+and it cannot be made smaller by splitting. chunkgate chunks a unit over the
+limit as a good ingest does: a section into parts at block boundaries
+(between paragraphs, list items, table rows, block quotes, code blocks), a
+long paragraph between sentences, a function or method between statements.
+So CG201 means "this cannot be embedded well": one block that cannot be
+split is over the limit on its own (a fenced code block, an HTML block, a
+table row, a sentence, a Python statement such as a long literal), and the
+message names it and its lines. With `size: {split: false}` (one chunk per
+section or definition, whatever its size) it fires for every chunk over the
+limit.
 
 **Why it matters:** an embedding of a long chunk averages several topics, so
 none of them is retrieved well, and the chunk crowds the context window of
 every answer it is retrieved for (or is truncated by the embedding model).
 
-**Fix:** split it where the topic changes. A section: add a subheading to
-split it. A preamble: move the introduction under a heading or shorten it. A
-function or method: split it into smaller functions. A class: keep
-`python.split_classes: true` so each method is a chunk, and move class-level
-code into methods. A section that is mostly one code block: shorten the block
-or link to the full file.
+**Fix:** shorten the block the message names, or move its data to a file
+and link it (a console session, a generated table, a data literal); raise
+`size.max` if your embedding model takes larger chunks. A code block is never
+split. With `split: false`: add a subheading, split the function.
 
 Fires (with `size: {max: 200}`):
+
+````markdown
+## Output
+
+```text
+INFO  Started server process [27365] ... (a 40-line console log)
+```
+````
+
+Passes, embedded in two parts (`#install` and `#install~2`):
 
 ```markdown
 ## Install
 
 Install the package with pip. You need Python 3.10 or newer and a C compiler
-for the optional speedups. On Windows, use the wheels from the release page.
-Then configure the cache directory, the log level and the retry policy.
-```
+for the optional speedups.
 
-Passes:
-
-```markdown
-## Install
-
-Install the package with pip (Python 3.10 or newer).
-
-## Configure
-
-Set the cache directory, the log level and the retry policy.
+On Windows, use the wheels from the release page. Then configure the cache
+directory, the log level and the retry policy.
 ```
 
 ## CG202 undersized
 
-Fires when a chunk is smaller than `size.min` (default 40, in `size.unit`;
-0 turns it off). The typical case is a heading with one short sentence.
+Fires when a Markdown section or preamble is smaller than `size.min`
+(default 40, in `size.unit`; 0 turns it off). The typical case is a heading
+with one short sentence: a section's anchor is a citation target, so it is
+not merged away, and its author can give it content or merge it. Chunks that
+chunkgate makes itself never fire: the parts of a long section and text
+windows. Nor does code: Python module and class-level code under the limit
+joins a neighbouring chunk, as a good ingest merges small pieces, and a
+small function or class (`class NotFound(KeyError): pass`) is as long as it
+needs to be.
 
 **Why it matters:** a tiny chunk has too little context to be retrieved for
 the right question, and when it is retrieved it cannot answer anything.
@@ -79,9 +92,11 @@ from chunkgate.rules.base import FileContext, Finding, Rule
 from chunkgate.sizes import make_counter
 
 RULES = (
-    Rule("CG201", "oversized", "error", "a chunk exceeds size.max", priority=40),
-    Rule("CG202", "undersized", "warning", "a chunk is below size.min", priority=51),
+    # 2: only a block that cannot be split is oversized; only sections are undersized.
+    Rule("CG201", "oversized", "error", "a chunk exceeds size.max", priority=40, version=2),
+    Rule("CG202", "undersized", "warning", "a chunk is below size.min", priority=51, version=2),
 )
+_CITED = ("section", "preamble")  # the kinds whose anchor a reader follows
 OVERSIZED, UNDERSIZED = (rule.code for rule in RULES)
 
 # A section whose fenced code makes up at least half of it cannot be fixed with
@@ -97,14 +112,23 @@ def check(file: FileContext) -> Iterator[Finding]:
     for chunk in file.chunks:
         size = chunk.chars if unit == "chars" else chunk.tokens
         noun = languages.get(chunk.language).noun(chunk.kind)
+        if chunk.parts > 1:
+            noun = f"{noun} part {chunk.part} of {chunk.parts}"
         if size > options.max:
-            yield Finding(
-                OVERSIZED,
-                chunk.start_line,
-                f"{noun} is {size:,} {unit}, over size.max {options.max:,}",
-                _oversized_fix(chunk, split_classes=options.split_classes),
-                chunk=chunk,
-            )
+            if chunk.unsplittable:
+                message = (
+                    f"{noun} is {size:,} {unit}, over size.max {options.max:,}: "
+                    f"its {chunk.unsplittable} cannot be split"
+                )
+                fix = _unsplittable_fix(chunk)
+            else:
+                message = f"{noun} is {size:,} {unit}, over size.max {options.max:,}"
+                fix = _oversized_fix(chunk, split_classes=options.split_classes)
+            yield Finding(OVERSIZED, chunk.start_line, message, fix, chunk=chunk)
+            continue
+        # Only a section's anchor is a citation target a reader follows: small code
+        # and the pieces the splitter makes are for the ingest to merge, not the author.
+        if chunk.kind not in _CITED or chunk.parts != 1:
             continue
         # Template syntax (a shortcode, a JSX tag) is embedded but is not prose: a
         # section of a heading and a shortcode has nothing to answer a question with.
@@ -138,6 +162,43 @@ def _prose_size(text: str, dialect: Dialect, file: FileContext) -> int:
     return make_counter(file.config.chunking.tokenizer)(kept)
 
 
+# What to do about a block that cannot be split, by the first word of its name.
+_UNSPLITTABLE_FIXES = {
+    "fenced": "shorten the code block, or move it to a file and link it "
+    "(a code block is never split)",
+    "indented": "shorten the code block, or move it to a file and link it "
+    "(a code block is never split)",
+    "HTML": "shorten the HTML block, or move it out of the page",
+    "table": "shorten the row, or move the table's data to a file and link it",
+    "sentence": "break the sentence up",
+    "assignment": "move the data to a file and load it, or shorten the statement",
+    "expression": "move the data to a file and load it, or shorten the statement",
+}
+
+
+def _unsplittable_fix(chunk: Chunk) -> str:
+    tests = _tests_folder(chunk.path) if chunk.language == "python" else None
+    if tests is not None:
+        # Test fixtures are not documentation: the tests leave the corpus.
+        return f'exclude the tests in .chunkgate.yaml: exclude: ["{tests}"]'
+    fix = _UNSPLITTABLE_FIXES.get(chunk.unsplittable.partition(" ")[0], "shorten it")
+    if chunk.language == "python" and chunk.kind == "module":
+        fix += f', or exclude a data module: exclude: ["{chunk.path}"]'
+    return f"{fix}; or raise size.max if your embedding model takes larger chunks"
+
+
+def _tests_folder(path: str) -> str | None:
+    """A glob for the tests a Python file belongs to, or None if it is not a test."""
+    parts = path.split("/")
+    for index, folder in enumerate(parts[:-1]):
+        if folder in ("tests", "test", "testing"):
+            return "/".join(parts[: index + 1]) + "/**"
+    name = parts[-1]
+    if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
+        return path
+    return None
+
+
 def _oversized_fix(chunk: Chunk, *, split_classes: bool) -> str:
     kind = chunk.kind
     if kind in ("section", "preamble") and _code_share(chunk.text) >= _CODE_HEAVY:
@@ -158,16 +219,9 @@ def _oversized_fix(chunk: Chunk, *, split_classes: bool) -> str:
 
 
 def _undersized_fix(chunk: Chunk) -> str:
-    if chunk.kind == "section":
-        return "merge it with its neighbour section or add content"
     if chunk.kind == "preamble":
         return "move the introduction under the first heading or add content"
-    if chunk.kind == "class":
-        # The head of a class split into methods: a docstring is what it lacks.
-        return "add a class docstring that says what the class is for"
-    if chunk.kind in ("function", "method"):
-        return f"add a docstring, or merge the {chunk.kind} with its neighbour"
-    return "merge it with its neighbour or add content"
+    return "merge it with its neighbour section or add content"
 
 
 def _code_share(text: str) -> float:

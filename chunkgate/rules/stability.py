@@ -41,7 +41,7 @@ CG403 removed-id
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate import languages
@@ -122,23 +122,27 @@ def check_stability(
     added: Sequence[Chunk],
     entries: Mapping[str, FileEntry | None],
     *,
+    known: Collection[str] = (),
     accept_moves: bool = False,
 ) -> Stability:
     """CG402 and CG403 for the checked files.
 
-    ``removed`` are the baseline's chunks whose IDs are gone now (with their
+    ``removed`` are the baseline's chunks whose unit is gone now (with their
     text, where git still has it), ``added`` the chunks whose IDs the baseline
-    does not have, ``entries`` the checked files' new entries (None: the file is
-    gone). A move the entry records as ``moved_from`` passes.
+    does not have, ``known`` every ID the baseline has for these files,
+    ``entries`` the checked files' new entries (None: the file is gone). Units
+    are compared, not their parts: a part that appears as its section grows is
+    an edit. A move the entry records as ``moved_from`` passes.
     """
     if not removed:
         return Stability([], {})
-    from chunkgate.moves import find_moves  # only when IDs went missing
+    from chunkgate.moves import find_moves, join_parts, new_units  # only when IDs went missing
 
+    removed = join_parts(removed)
     found: list[Violation | None] = []
     accepted: dict[str, FileEntry] = {}
     unstable: set[str] = set()
-    moves = find_moves(list(removed), list(added))
+    moves = find_moves(list(removed), new_units(added, known))
     for move in moves:
         entry = accepted.get(move.new.path) or entries.get(move.new.path)
         if entry is not None and entry.moved_from(move.new.id) == move.old.id:

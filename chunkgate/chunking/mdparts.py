@@ -1,0 +1,258 @@
+"""The blocks of a Markdown section over ``size.max``, for ``parts.split_unit``.
+
+The section's lines are rendered by cmark on their own (a section starts at
+a top-level heading, where every block is closed, so its lines parse as they
+do in the whole file) and its block tree is read back from the
+``data-sourcepos`` of every block element. The cuts, coarsest first:
+
+- between the section's top-level blocks (a heading always stays with the
+  block after it, so the first part holds the heading and some body);
+- between the items of a list and the blocks of an item or a block quote;
+- between the rows of a table (the header and delimiter rows stay with the
+  first row);
+- in a paragraph, between lines that end a sentence, then between any lines,
+  then, in a line too long on its own, between sentences (those parts carry
+  columns).
+
+Fenced and indented code, HTML blocks and thematic breaks are never cut.
+Plain CommonMark has no tables: a table is a paragraph whose second line is a
+delimiter row, as GitHub's table extension reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from chunkgate.chunking import cmark
+from chunkgate.chunking.base import ChunkContext
+from chunkgate.chunking.parts import Block, Pos, split_unit
+from chunkgate.model import Chunk
+
+_ELEMENT = re.compile(
+    rb'<(p|h[1-6]|pre|hr|blockquote|ul|ol|li)\b[^>]*? data-sourcepos="(\d+):(\d+)-(\d+):(\d+)"'
+)
+_CONTAINERS = frozenset(("blockquote", "ul", "ol", "li"))
+_HEADINGS = frozenset(f"h{level}" for level in range(1, 7))
+_NAMES = {
+    "p": "paragraph",
+    "pre": "code block",
+    "hr": "thematic break",
+    "blockquote": "block quote",
+    "ul": "list",
+    "ol": "list",
+    "li": "list item",
+}
+_FENCE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]*(?:```|~~~)")
+# GitHub's table extension: a delimiter row of cells like ---, :--, --: or :-:.
+_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+_LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
+# A sentence ends at . ! ? or an ellipsis, with closing quotes, brackets or
+# emphasis after it, before a space and something that is not a lower-case
+# letter ("e.g. this" goes on); CJK full stops need no space.
+_SENTENCE_END = re.compile(r"[.!?…][\"')\]*_’”»]*[ \t]+(?![a-z])(?=\S)|[。！？]+(?=\S)")
+_LINE_END = re.compile(r"[.!?…:。！？][\"')\]*_’”»]*[ \t]*\Z")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+class _Node(NamedTuple):
+    tag: str
+    first: int  # 0-based first and last line in the file
+    last: int
+    children: tuple[_Node, ...]
+
+
+class _Paragraph(NamedTuple):
+    """Lines ``first..last`` (0-based) of a paragraph, or a cut-out of its one line."""
+
+    first: int
+    last: int
+    lines_ended: bool  # already cut between lines that end sentences
+
+
+def markdown_parts(ctx: ChunkContext, unit: Chunk) -> list[Chunk]:
+    first, last = unit.start_line - 1, unit.end_line - 1
+    nodes = _tree(ctx, first, last)
+    blocks = _top_blocks(ctx, nodes, first, last)
+    return split_unit(ctx, unit, blocks, lambda block: _refine(ctx, block))
+
+
+def _tree(ctx: ChunkContext, first: int, last: int) -> list[_Node]:
+    """The block tree of lines ``first..last``, with 0-based file line numbers."""
+    html = cmark.render("\n".join(ctx.lines[first : last + 1]))
+    # Children follow their parent in the output; a stack of open containers
+    # and where they end (cmark's positions) rebuilds the tree.
+    roots: list[_Node] = []
+    open_: list[tuple[tuple[int, int], str, int, int, list[_Node]]] = []
+    for tag, line, column, end_line, end_column in _ELEMENT.findall(html):
+        start = (int(line), int(column))
+        while open_ and start > open_[-1][0]:
+            _close(open_, roots)
+        # A block ending at column 0 ends with the line before (a list's blank line).
+        stop = int(end_line) - (1 if int(end_column) == 0 else 0)
+        name = tag.decode()
+        top, bottom = int(line) - 1 + first, max(int(line), stop) - 1 + first
+        if name in _CONTAINERS:
+            open_.append(((int(end_line), int(end_column)), name, top, bottom, []))
+        else:
+            node = _Node(name, top, bottom, ())
+            (open_[-1][4] if open_ else roots).append(node)
+    while open_:
+        _close(open_, roots)
+    return roots
+
+
+def _close(
+    open_: list[tuple[tuple[int, int], str, int, int, list[_Node]]], roots: list[_Node]
+) -> None:
+    _, name, top, bottom, children = open_.pop()
+    node = _Node(name, top, bottom, tuple(children))
+    (open_[-1][4] if open_ else roots).append(node)
+
+
+def _top_blocks(ctx: ChunkContext, nodes: list[_Node], first: int, last: int) -> list[Block]:
+    """The section's top-level blocks, tiling its lines; HTML blocks and link
+    definitions (which cmark renders without positions) are blocks of their own."""
+    lines = ctx.lines
+    items: list[_Node] = []
+    below = first
+    for node in nodes:
+        gap = [n for n in range(below, node.first) if lines[n].strip()]
+        if gap and items:  # above the first block, it opens the first part
+            items.append(_gap(lines, gap[0], gap[-1]))
+        items.append(node)
+        below = node.last + 1
+    tail = [n for n in range(below, last + 1) if lines[n].strip()]
+    if tail:
+        items.append(_gap(lines, tail[0], tail[-1]))
+    # A heading stays with the block after it: no cut directly below a heading,
+    # nor above headings that end the section with no body of their own.
+    bare_tail = len(items)
+    while bare_tail > 0 and items[bare_tail - 1].tag in _HEADINGS:
+        bare_tail -= 1
+    cuts = [
+        index
+        for index in range(1, bare_tail)
+        if items[index - 1].tag not in _HEADINGS and items[index].first > items[index - 1].last
+    ]
+    return _tile(ctx, items, cuts, Pos(first, 0), Pos(last, len(lines[last])))
+
+
+def _gap(lines: Sequence[str], top: int, bottom: int) -> _Node:
+    tag = "links" if _LINK_DEFINITION.match(lines[top]) else "html"
+    return _Node(tag, top, bottom, ())
+
+
+def _tile(
+    ctx: ChunkContext, items: Sequence[_Node], cuts: Sequence[int], start: Pos, end: Pos
+) -> list[Block]:
+    """Blocks for ``items``, cut only before the item indexes in ``cuts``."""
+    blocks: list[Block] = []
+    bounds = [0, *cuts, len(items)]
+    for index in range(len(bounds) - 1):
+        group = items[bounds[index] : bounds[index + 1]]
+        begin = start if index == 0 else Pos(group[0].first, 0)
+        stop = end if index == len(bounds) - 2 else Pos(items[bounds[index + 1]].first, 0)
+        # A group is a heading and its block: it is named, and split, as that block.
+        main = next((item for item in group if item.tag not in _HEADINGS), group[-1])
+        blocks.append(Block(begin, stop, _name(ctx, main), main.first + 1, main.last + 1, main))
+    return blocks
+
+
+def _name(ctx: ChunkContext, node: _Node) -> str:
+    if node.tag == "pre":
+        fenced = _FENCE.match(ctx.lines[node.first])
+        return "fenced code block" if fenced else "indented code block"
+    if node.tag == "p" and _is_table(ctx.lines, node.first, node.last):
+        return "table"
+    if node.tag == "html":
+        return "HTML block"
+    if node.tag == "links":
+        return "link reference definitions"
+    if node.tag in _HEADINGS:
+        return "heading"
+    return _NAMES[node.tag]
+
+
+def _is_table(lines: Sequence[str], first: int, last: int) -> bool:
+    return last > first and "|" in lines[first] and bool(_DELIMITER_ROW.fullmatch(lines[first + 1]))
+
+
+def _refine(ctx: ChunkContext, block: Block) -> list[Block]:
+    node = block.node
+    if isinstance(node, _Paragraph):
+        return _split_paragraph(ctx, block, node)
+    if not isinstance(node, _Node):
+        return []  # a table row or a sentence
+    if node.children:
+        children = list(node.children)
+        cuts = [i for i in range(1, len(children)) if children[i].first > children[i - 1].last]
+        return _tile(ctx, children, cuts, block.start, block.end)
+    if node.tag == "p" and _is_table(ctx.lines, node.first, node.last):
+        return _table_rows(block, node, node.first + 2, "table row")
+    if node.tag == "links":
+        return _table_rows(block, node, node.first + 1, "link reference definition")
+    if node.tag in ("p", "li"):
+        # A tight list item has its text directly, without a paragraph.
+        return _split_paragraph(ctx, block, _Paragraph(node.first, node.last, False))
+    return []  # code, HTML, a thematic break, a heading: never cut
+
+
+def _table_rows(block: Block, node: _Node, second: int, what: str) -> list[Block]:
+    """One block a line from line ``second`` on; the lines above it (a table's header
+    and delimiter rows) go with the first."""
+    rows = range(second, node.last + 1)
+    blocks = []
+    for row in rows:
+        begin = block.start if row == rows.start else Pos(row, 0)
+        stop = block.end if row == node.last else Pos(row + 1, 0)
+        first = node.first if row == rows.start else row
+        blocks.append(Block(begin, stop, what, first + 1, row + 1))
+    return blocks
+
+
+def _split_paragraph(ctx: ChunkContext, block: Block, paragraph: _Paragraph) -> list[Block]:
+    """Lines ending sentences, then every line, then sentences within the one line."""
+    lines = ctx.lines
+    first, last = paragraph.first, paragraph.last
+    if first < last:
+        cuts = [
+            n
+            for n in range(first + 1, last + 1)
+            if not paragraph.lines_ended and _LINE_END.search(lines[n - 1])
+        ]
+        ended = bool(cuts)
+        if not cuts:
+            cuts = list(range(first + 1, last + 1))
+        bounds = [first, *cuts, last + 1]
+        blocks = []
+        for index in range(len(bounds) - 1):
+            top, bottom = bounds[index], bounds[index + 1] - 1
+            begin = block.start if index == 0 else Pos(top, 0)
+            stop = block.end if bottom == last else Pos(bottom + 1, 0)
+            # A line that cannot be cut holds no sentence break: one sentence.
+            what = "paragraph" if top < bottom else "sentence"
+            blocks.append(
+                Block(begin, stop, what, top + 1, bottom + 1, _Paragraph(top, bottom, ended))
+            )
+        return blocks
+    return _sentences(ctx, block, first)
+
+
+def _sentences(ctx: ChunkContext, block: Block, line: int) -> list[Block]:
+    text = ctx.lines[line]
+    low = block.start.column if block.start.line == line else 0
+    high = block.end.column if block.end.line == line else len(text)
+    code = [match.span() for match in _CODE_SPAN.finditer(text)] if "`" in text else []
+    cuts = [
+        found.end()
+        for found in _SENTENCE_END.finditer(text, low, high)
+        if not any(a < found.start() < b for a, b in code)
+    ]
+    if not cuts:
+        # No sentence break: the line is one sentence (named so for CG201).
+        return [] if block.what == "sentence" else [block._replace(what="sentence", node=None)]
+    starts = [block.start, *(Pos(line, column) for column in cuts)]
+    ends = [*starts[1:], block.end]
+    return [Block(a, b, "sentence", line + 1, line + 1) for a, b in zip(starts, ends, strict=True)]

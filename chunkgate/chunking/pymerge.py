@@ -1,0 +1,51 @@
+"""Python code between definitions under ``size.min`` joins a neighbouring chunk.
+
+A good ingest merges small pieces: ``T = TypeVar("T")`` or ``import os`` alone
+has too little to be retrieved for anything. Module code joins the definition
+below it (the code above a definition is usually what it uses), or, at the end
+of the file, the chunk above it (``main()``); class-level code between methods
+joins the member above it. Definitions are never merged: each is a citation
+target with an ID of its own.
+"""
+
+from __future__ import annotations
+
+from chunkgate.chunking.base import ChunkContext
+from chunkgate.model import Chunk
+
+
+def merge_small_code(ctx: ChunkContext, chunks: list[Chunk]) -> list[Chunk]:
+    """``chunks`` with the code chunks under ``size.min`` merged into a neighbour."""
+    limit = ctx.options.min
+    out = list(chunks)
+    index = 0
+    while index < len(out):
+        chunk = out[index]
+        between = chunk.kind == "module" or (chunk.kind == "class" and ".after-" in chunk.id)
+        if not between or len(out) == 1 or ctx.size_of(chunk) >= limit:
+            index += 1
+            continue
+        if chunk.kind == "module" and index + 1 < len(out):
+            after = out[index + 1]
+            out[index + 1] = _respan(ctx, after, chunk.start_line, after.end_line)
+        elif index > 0:
+            before = out[index - 1]
+            out[index - 1] = _respan(ctx, before, before.start_line, chunk.end_line)
+        else:
+            index += 1
+            continue
+        del out[index]
+    return out
+
+
+def _respan(ctx: ChunkContext, chunk: Chunk, start: int, end: int) -> Chunk:
+    return ctx.make(
+        chunk.identity,
+        chunk.kind,
+        chunk.language,
+        start,
+        end,
+        body_line=chunk.body_line,
+        symbol=chunk.symbol,
+        suppressed=chunk.suppressed,
+    )
