@@ -10,7 +10,27 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 ChunkKind = Literal["section", "preamble", "function", "class", "method", "module", "text"]
-Language = Literal["markdown", "python", "text"]
+Language = Literal[
+    "markdown",
+    "python",
+    "text",
+    # issue 22: tree-sitter languages and reStructuredText
+    "javascript",
+    "typescript",
+    "tsx",
+    "go",
+    "rust",
+    "java",
+    "c",
+    "cpp",
+    "csharp",
+    "ruby",
+    "php",
+    "kotlin",
+    "swift",
+    "shell",
+    "rst",
+]
 Severity = Literal["error", "warning", "off"]
 
 
@@ -42,6 +62,8 @@ class Chunk(NamedTuple):
     suppressed: frozenset[str] = frozenset()
     title: str | None = None
     tags: tuple[str, ...] = ()
+    # issue 22: a reStructuredText file's leading field list (":author: Ada").
+    fields: tuple[tuple[str, str], ...] = ()
 
     @property
     def identity(self) -> str:
@@ -75,6 +97,8 @@ class Chunk(NamedTuple):
             metadata["title"] = self.title
         if self.tags:
             metadata["tags"] = list(self.tags)
+        if self.fields:
+            metadata["fields"] = dict(self.fields)
         if metadata:
             out["metadata"] = metadata
         if text:

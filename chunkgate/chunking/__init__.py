@@ -35,7 +35,40 @@ _LANGUAGES: dict[str, Language] = {
     ".mdx": "markdown",
     ".py": "python",
     ".pyi": "python",
+    # -- issue 22: tree-sitter languages (chunking/code/) and reStructuredText --
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".c++": "cpp",
+    ".hh": "cpp",
+    ".hpp": "cpp",
+    ".hxx": "cpp",
+    ".cs": "csharp",
+    ".rb": "ruby",
+    ".php": "php",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".swift": "swift",
+    ".sh": "shell",
+    ".bash": "shell",
+    ".rst": "rst",
 }
+# The languages chunked by tree-sitter (the `code` extra); the rest of issue 22's
+# wiring is the two branches in _chunker.
+_CODE_LANGUAGES = frozenset(_LANGUAGES.values()) - {"markdown", "python", "rst"}
 
 
 class ChunkedFile(NamedTuple):
@@ -106,6 +139,24 @@ def _chunker(language: Language) -> Callable[[ChunkContext], ChunkedFile]:
             return ChunkedFile(ctx.path, "python", tuple(chunks), tuple(problems))
 
         return python
+    # -- issue 22 --
+    if language in _CODE_LANGUAGES:
+        from chunkgate.chunking.code import chunk_code
+
+        def code(ctx: ChunkContext) -> ChunkedFile:
+            chunks, problems = chunk_code(ctx, language)
+            return ChunkedFile(ctx.path, language, tuple(chunks), tuple(problems))
+
+        return code
+    if language == "rst":
+        from chunkgate.chunking.rst import chunk_rst
+
+        def rst(ctx: ChunkContext) -> ChunkedFile:
+            chunks, problems = chunk_rst(ctx)
+            return ChunkedFile(ctx.path, "rst", tuple(chunks), tuple(problems))
+
+        return rst
+    # -- end of issue 22 --
     from chunkgate.chunking.plain import chunk_plain
 
     return lambda ctx: ChunkedFile(ctx.path, language, tuple(chunk_plain(ctx)))

@@ -80,6 +80,7 @@ class ChunkContext(NamedTuple):
         suppressed: frozenset[str] = frozenset(),
         title: str | None = None,
         tags: tuple[str, ...] = (),
+        fields: tuple[tuple[str, str], ...] = (),
     ) -> Chunk:
         """Build the chunk spanning 1-based lines ``start..end`` inclusive."""
         text = "\n".join(self.lines[start - 1 : end])
@@ -87,7 +88,7 @@ class ChunkContext(NamedTuple):
         return Chunk(
             f"{self.path}#{identity}", self.path, kind, language, symbol, heading_path, level,
             start, end, chars, tokens, digest, text, start if body_line is None else body_line,
-            suppressed, title, tags,
+            suppressed, title, tags, fields,
         )  # fmt: skip
 
 

@@ -20,7 +20,7 @@ _Span = tuple[int, int]
 
 
 def chunk_plain(ctx: ChunkContext, *, language: Language = "text") -> list[Chunk]:
-    size = _sizer(ctx)
+    size = line_sizer(ctx)
     pieces = _pieces(ctx.lines, size, ctx.options.max)
     windows = _windows(ctx.lines, pieces, size, ctx.options.max, ctx.options.overlap)
     return [
@@ -29,7 +29,7 @@ def chunk_plain(ctx: ChunkContext, *, language: Language = "text") -> list[Chunk
     ]
 
 
-def _sizer(ctx: ChunkContext) -> Callable[[int, int], int]:
+def line_sizer(ctx: ChunkContext) -> Callable[[int, int], int]:
     """``size(start, end)``: the size of lines ``start..end-1`` joined by newlines."""
     weight: Callable[[str], int]
     if ctx.options.unit == "chars":
