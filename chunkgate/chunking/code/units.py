@@ -43,9 +43,10 @@ def end_row(node: Node) -> int:
 
 
 def items(node: Node, table: Table) -> Iterator[Node]:
-    """The items of a file or body, scopes (namespaces, ``#if``) opened."""
+    """The items of a file or body, scopes (namespaces, ``#if``) and the regions
+    tree-sitter could not parse opened."""
     for child in node.named_children:
-        if child.type in table.scopes:
+        if child.type in table.scopes or child.is_error:
             body = child.child_by_field_name("body")
             yield from items(body if body is not None else child, table)
         else:
