@@ -27,6 +27,7 @@ from pathlib import Path
 
 from chunkgate import git
 from chunkgate.chunking import CHUNKING_VERSION, chunk_bytes
+from chunkgate.chunking.extras import missing_extras  # issue 22
 from chunkgate.config import Config
 from chunkgate.corpus import Selection, in_background, select_files
 from chunkgate.errors import ManifestError, UnreadableError
@@ -361,7 +362,8 @@ class _Gate:
             ),
             manifest=self.config.manifest,
             manifest_changed=changed,
-            notes=tuple(self.notes),
+            # issue 22: one note per optional extra the corpus needs and lacks.
+            notes=(*self.notes, *missing_extras(file.path for file in selection.files)),
         )
 
     def plan(

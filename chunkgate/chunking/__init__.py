@@ -68,7 +68,7 @@ _LANGUAGES: dict[str, Language] = {
 }
 # The languages chunked by tree-sitter (the `code` extra); the rest of issue 22's
 # wiring is the two branches in _chunker.
-_CODE_LANGUAGES = frozenset(_LANGUAGES.values()) - {"markdown", "python", "rst"}
+CODE_LANGUAGES = frozenset(_LANGUAGES.values()) - {"markdown", "python", "rst"}
 
 
 class ChunkedFile(NamedTuple):
@@ -140,7 +140,7 @@ def _chunker(language: Language) -> Callable[[ChunkContext], ChunkedFile]:
 
         return python
     # -- issue 22 --
-    if language in _CODE_LANGUAGES:
+    if language in CODE_LANGUAGES:
         from chunkgate.chunking.code import chunk_code
 
         def code(ctx: ChunkContext) -> ChunkedFile:

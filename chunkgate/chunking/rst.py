@@ -33,7 +33,6 @@ from chunkgate.model import Chunk, Heading, Problem
 if TYPE_CHECKING:
     from docutils import nodes
 
-EXTRA = "rst"
 SEVERE = 4  # docutils' level of a broken document ("Title level inconsistent")
 
 # docutils' own settings are the defaults, except these: nothing is read from

@@ -150,14 +150,15 @@ class _Assembler:
         )
         if ctx.size_of(whole) <= ctx.options.max:
             return [whole]
-        if owner is None and unit.spec.members and ctx.options.split_classes:
-            members = self.members(unit, whole)
+        if unit.spec.members and ctx.options.split_classes:
+            members = self.members(unit, whole, owner)
             if members:
                 return members
         return self.parts(whole, unit.start, unit.end)
 
-    def members(self, unit: Unit, whole: Chunk) -> list[Chunk]:
-        """A head chunk, then one chunk per member and per run of code after it."""
+    def members(self, unit: Unit, whole: Chunk, outer: str | None) -> list[Chunk]:
+        """A head chunk, then one chunk per member and per run of code after it; a
+        member that is a type over the limit splits in turn (Ruby's nested modules)."""
         body = body_of(unit.node, self.table)
         if body is None:
             return []
@@ -173,6 +174,8 @@ class _Assembler:
             return []
         # Rust's `impl Display for Tree` holds methods of Tree.
         owner = unit.named.name.rpartition("-for-")[2]
+        if outer is not None:
+            owner = f"{outer}.{owner}"
         head = self.make(
             whole.identity,
             whole.kind,

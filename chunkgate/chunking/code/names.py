@@ -118,6 +118,8 @@ def _variable(node: Node, spec: Def) -> Named | None:
         return _named(spec, name, "function", "function")
     if kind == "class":
         return _named(spec, name, "class", "class")
+    if node.start_point.row == node.end_point.row:
+        return None  # `const x = 1` is module code
     return _named(spec, name)
 
 

@@ -53,8 +53,9 @@ _JS_DEFINITIONS = {
     "generator_function_declaration": _FN,
     "class_declaration": _type("class"),
     "class": _type("class"),
-    "lexical_declaration": Def("const", "module", "variable", multiline=True),
-    "variable_declaration": Def("var", "module", "variable", multiline=True),
+    # A function or class bound to a name is one; another value only on many lines.
+    "lexical_declaration": Def("const", "module", "variable"),
+    "variable_declaration": Def("var", "module", "variable"),
 }
 _JS = Table(
     definitions=_JS_DEFINITIONS,
