@@ -54,11 +54,18 @@ SETTINGS: dict[str, Any] = {
 # An explicit target (".. _install:") or a one-line comment (".. note to self").
 _HEAD = re.compile(r"\.\.[ \t]+(?:_[^:]|[^ \t\[|])[^\n]*")
 _DIRECTIVE = re.compile(r"\.\.[ \t]+[^ \t:]+::")
+# Sphinx directives that make no node: a target above them labels the next section.
+_NO_NODE = re.compile(
+    r"\.\.[ \t]+(?:py:)?(?:currentmodule|highlight|default-role|default-domain"
+    r"|sectionauthor|moduleauthor|codeauthor)::.*"
+)
+_TARGET = re.compile(r"\.\.[ \t]+_`?([^`:]+)`?:[ \t]*$")
 
 
 class _Section(NamedTuple):
     level: int
-    title_row: int  # 0-based, the first row of its title (its overline, if any)
+    start: int  # 0-based, the first row of the targets and comments above its title
+    title_row: int  # the first row of its title (its overline, if any)
     underline: int  # the last row of its title
     text: str
     identity: str
@@ -67,9 +74,36 @@ class _Section(NamedTuple):
 
 def parse(text: str) -> nodes.document:
     from docutils.core import publish_doctree
+    from docutils.parsers.rst import Parser
 
     settings = dict(SETTINGS, warning_stream=io.StringIO())
-    return publish_doctree(text, settings_overrides=settings)
+    return publish_doctree(text, parser=Parser(inliner=_inliner()), settings_overrides=settings)
+
+
+def _inliner() -> Any:
+    """docutils' inliner, reading a role it does not know as literal text.
+
+    Sphinx knows ``:ref:``, ``:doc:``, ``:class:``; plain docutils reports each
+    as a problem and gives the report and the text two auto IDs, which shifts
+    the ``id1``, ``id2`` of every later section with a repeated title. Read as
+    Sphinx reads them, they take no IDs, and the section IDs are Sphinx's.
+    """
+    from docutils import nodes
+    from docutils.parsers.rst import roles, states
+
+    inliner = states.Inliner()
+    known = inliner.interpreted  # docutils builds its patterns from the class: no subclass
+
+    def interpreted(
+        rawsource: str, text: str, role: str, lineno: int
+    ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        function, _ = roles.role(role, inliner.language, lineno, inliner.reporter)
+        if function is None:
+            return [nodes.literal(rawsource, text)], []
+        return known(rawsource, text, role, lineno)
+
+    inliner.interpreted = interpreted  # type: ignore[method-assign]
+    return inliner
 
 
 def chunk_rst(ctx: ChunkContext) -> tuple[list[Chunk], list[Problem]]:
@@ -113,6 +147,7 @@ def _sections(document: nodes.document, lines: Sequence[str]) -> list[_Section]:
     from docutils import nodes
 
     found: list[_Section] = []
+    floor = -1
     for section in document.findall(nodes.section):
         title = section[0] if len(section) and isinstance(section[0], nodes.title) else None
         if title is None or not title.line:
@@ -128,15 +163,13 @@ def _sections(document: nodes.document, lines: Sequence[str]) -> list[_Section]:
         while isinstance(parent, nodes.section):
             path.append(parent[0].astext())
             parent = parent.parent
+        start = _head(lines, first, floor)
+        floor = underline
+        identity = _identity(document, section, lines[start:first])
+        if identity is None:
+            identity = _module_anchor(lines, underline) or _own_id(section)
         found.append(
-            _Section(
-                len(path),
-                first,
-                underline,
-                path[0],
-                _identity(document, section),
-                tuple(path[::-1]),
-            )
+            _Section(len(path), start, first, underline, path[0], identity, tuple(path[::-1]))
         )
     return found
 
@@ -147,13 +180,63 @@ def _is_overline(line: str, underline: str) -> bool:
     return bool(mark) and len(stripped) >= 2 and stripped == mark * len(stripped)
 
 
-def _identity(document: nodes.document, section: nodes.section) -> str:
-    """The first explicit target's ID, else the ID docutils made of the title."""
+_MODULE = re.compile(r"\.\.[ \t]+(?:py:)?module::[ \t]+(\S+)[ \t]*")
+_NO_INDEX = re.compile(r"[ \t]+:no-?index:")
+# Sphinx's _make_id: docutils' make_id, keeping case, dots and underscores.
+_NON_ID = re.compile(r"[^a-zA-Z0-9._]+")
+_NON_ID_AT_ENDS = re.compile(r"^[-0-9._]+|-+$")
+
+
+def _module_anchor(lines: Sequence[str], underline: int) -> str | None:
+    """Sphinx's anchor of a section that opens with ``.. module:: NAME``: ``module-NAME``.
+
+    Sphinx's module directive makes a target that becomes the section's first
+    ID, and so its permalink; plain docutils does not know the directive.
+    """
+    row = underline + 1
+    while row < len(lines) and is_blank(lines[row]):
+        row += 1
+    found = _MODULE.fullmatch(lines[row]) if row < len(lines) else None
+    if found is None:
+        return None
+    row += 1
+    while row < len(lines) and lines[row][:1] in (" ", "\t") and lines[row].strip():
+        if _NO_INDEX.match(lines[row]):
+            return None
+        row += 1
+    return _sphinx_id(f"module-{found.group(1)}")
+
+
+def _sphinx_id(term: str) -> str:
+    import unicodedata
+
+    from docutils import nodes
+
+    digraphs: dict[int, str] = nodes._non_id_translate_digraphs  # type: ignore[attr-defined]
+    singles: dict[int, str] = nodes._non_id_translate  # type: ignore[attr-defined]
+    text = term.translate(digraphs).translate(singles)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return _NON_ID_AT_ENDS.sub("", _NON_ID.sub("-", " ".join(text.split())))
+
+
+def _identity(document: nodes.document, section: nodes.section, head: Sequence[str]) -> str | None:
+    """The ID of the first explicit target written right above the title.
+
+    docutils also hands a section the targets that Sphinx gives to the
+    directive below them (``.. _x:`` above a ``.. confval::`` that docutils
+    does not know), so a target counts only where it stands.
+    """
+    written = {_TARGET.sub(r"\1", line.strip()).lower() for line in head if _TARGET.match(line)}
     for name in section["names"]:
-        if document.nametypes.get(name):
+        if document.nametypes.get(name) and " ".join(name.split()) in written:
             target = document.nameids.get(name)
             if target:
                 return str(target)
+    return None
+
+
+def _own_id(section: nodes.section) -> str:
+    """The ID docutils made of the title (``make_id``, repeats ``id1``, ``id2``)."""
     ids = section["ids"]
     return str(ids[0]) if ids else "~section"
 
@@ -167,7 +250,8 @@ def _head(lines: Sequence[str], row: int, floor: int) -> int:
         if is_blank(line):
             index -= 1
             continue
-        if _HEAD.fullmatch(line.rstrip()) and not _DIRECTIVE.match(line):
+        text = line.rstrip()
+        if (_HEAD.fullmatch(text) and not _DIRECTIVE.match(text)) or _NO_NODE.fullmatch(text):
             start = index
             index -= 1
             continue
@@ -186,12 +270,7 @@ def _chunks(ctx: ChunkContext, document: nodes.document, sections: list[_Section
         for tag in value.split(",")
     )
     tags = tuple(tag for tag in tags if tag)
-    starts: list[int] = []
-    floor = -1
-    for section in sections:
-        start = _head(lines, section.title_row, floor)
-        starts.append(start)
-        floor = section.underline
+    starts = [section.start for section in sections]
     chunks: list[Chunk] = []
     first_start = starts[0] if starts else len(lines)
     preamble = _trim(lines, 0, first_start - 1)

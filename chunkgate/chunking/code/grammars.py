@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     import tree_sitter
 
+
 class Grammar(NamedTuple):
     module: str  # the grammar wheel's import name
     function: str  # the function in it that returns the language pointer
