@@ -30,7 +30,7 @@ done)
 
 # PyPI sdists: Java (JPype), C# (pythonnet), C (zstandard), Sphinx's own docs.
 python3 -m pip download -q --no-deps --no-binary :all: -d pypi \
-  JPype1==1.5.1 pythonnet==3.0.5 zstandard==0.23.0 sphinx==8.1.3
+  JPype1==1.5.1 pythonnet==3.0.5 zstandard==0.23.0 sphinx==9.0.4
 (cd pypi && for archive in *.tar.gz; do
   [ -d "${archive%.tar.gz}" ] || tar -xzf "$archive"
 done)

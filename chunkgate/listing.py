@@ -86,7 +86,7 @@ def _chunk_one(convert: Callable[[ChunkedFile], _Out], config: Config, path: str
 
 def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading] | Failure]:
     for path in named_files(config, paths):
-        if language_of(path) != "markdown":
+        if language_of(path) not in ("markdown", "rst"):  # issue 22: rst has sections too
             continue
         try:
             yield outline_bytes((config.root / path).read_bytes(), path)

@@ -15,7 +15,12 @@ def outline_text(text: str, path: str = "<text>.md") -> list[Heading]:
 
 
 def outline_bytes(data: bytes, path: str) -> list[Heading]:
-    """Like ``outline_text`` for a file's bytes; non-Markdown files have no outline."""
-    if language_of(path) != "markdown":
+    """Like ``outline_text`` for a file's bytes; files without headings have no outline."""
+    language = language_of(path)
+    if language == "rst":  # issue 22: the section tree of a reStructuredText file
+        from chunkgate.chunking import rst
+
+        return rst.outline(context_for(decode(data, path), path, options=DEFAULT_OPTIONS))
+    if language != "markdown":
         return []
     return outline_text(decode(data, path), path)

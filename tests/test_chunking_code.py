@@ -46,21 +46,84 @@ def assert_spans(text: str, chunks: tuple[Chunk, ...]) -> None:
 # -- every fixture: real code from a package registry (tests/data/code/LICENSES.md) --
 
 FIXTURE_CASES = [
-    pytest.param("parseUtil.js", "javascript", ["function-makeIssue", "method-ParseStatus.mergeArray"], id="javascript"),
-    pytest.param("EventEmitter.ts", "typescript", ["type-EventSubscription", "method-EventEmitter.emit"], id="typescript"),
+    pytest.param(
+        "parseUtil.js",
+        "javascript",
+        ["function-makeIssue", "method-ParseStatus.mergeArray"],
+        id="javascript",
+    ),
+    pytest.param(
+        "EventEmitter.ts",
+        "typescript",
+        ["type-EventSubscription", "method-EventEmitter.emit"],
+        id="typescript",
+    ),
     pytest.param("SearchBar.tsx", "tsx", ["const-NativeSearchBar", "function-SearchBar"], id="tsx"),
-    pytest.param("shell_completions.go", "go", ["method-Command.MarkFlagRequired", "function-MarkFlagFilename"], id="go"),
-    pytest.param("fmt.rs", "rust", ["impl-Error-for-Error", "macro-fmt_primitives", "method-Formatter.serialize_seq"], id="rust"),
-    pytest.param("RNSScreenManagerInterface.java", "java", ["interface-RNSScreenManagerInterface", "method-RNSScreenManagerInterface.setSheetElevation"], id="java"),
-    pytest.param("frameparams.c", "c", ["function-get_frame_parameters", "function-frameparams_module_init"], id="c"),
-    pytest.param("jp_platform.cpp", "cpp", ["class-LinuxPlatformAdapter", "method-JPPlatformAdapter.getAdapter"], id="cpp"),
+    pytest.param(
+        "shell_completions.go",
+        "go",
+        ["method-Command.MarkFlagRequired", "function-MarkFlagFilename"],
+        id="go",
+    ),
+    pytest.param(
+        "fmt.rs",
+        "rust",
+        ["impl-Error-for-Error", "macro-fmt_primitives", "method-Formatter.serialize_seq"],
+        id="rust",
+    ),
+    pytest.param(
+        "RNSScreenManagerInterface.java",
+        "java",
+        [
+            "interface-RNSScreenManagerInterface",
+            "method-RNSScreenManagerInterface.setSheetElevation",
+        ],
+        id="java",
+    ),
+    pytest.param(
+        "frameparams.c",
+        "c",
+        ["function-get_frame_parameters", "function-frameparams_module_init"],
+        id="c",
+    ),
+    pytest.param(
+        "jp_platform.cpp",
+        "cpp",
+        ["class-LinuxPlatformAdapter", "method-JPPlatformAdapter.getAdapter"],
+        id="cpp",
+    ),
     pytest.param("LibDL.cs", "csharp", ["interface-ILibDL", "method-MacLibDL.dlsym"], id="csharp"),
-    pytest.param("webrick.rb", "ruby", ["class-WEBrick.HTTPResponse", "method-Rack.Handler.WEBrick.run"], id="ruby"),
-    pytest.param("InputInterface.php", "php", ["interface-InputInterface", "method-InputInterface.bind"], id="php"),
-    pytest.param("JavaScriptTypedArray.kt", "kotlin", ["function-nextValue", "method-JavaScriptTypedArray.readByte"], id="kotlin"),
-    pytest.param("AnyDynamicType.swift", "swift", ["protocol-AnyDynamicType", "extension-AnyDynamicType"], id="swift"),
-    pytest.param("smartctl.bash", "shell", ["function-_smartctl_device", "function-_smartctl_drivedb"], id="shell"),
-]  # fmt: skip
+    pytest.param(
+        "webrick.rb",
+        "ruby",
+        ["class-WEBrick.HTTPResponse", "method-Rack.Handler.WEBrick.run"],
+        id="ruby",
+    ),
+    pytest.param(
+        "InputInterface.php",
+        "php",
+        ["interface-InputInterface", "method-InputInterface.bind"],
+        id="php",
+    ),
+    pytest.param(
+        "JavaScriptTypedArray.kt",
+        "kotlin",
+        ["function-nextValue", "method-JavaScriptTypedArray.readByte"],
+        id="kotlin",
+    ),
+    pytest.param(
+        "AnyDynamicType.swift",
+        "swift",
+        ["protocol-AnyDynamicType", "extension-AnyDynamicType"],
+        id="swift",
+    ),
+    pytest.param(
+        "smartctl.bash",
+        "shell",
+        ["function-_smartctl_device", "function-_smartctl_drivedb"],
+        id="shell",
+    ),
+]
 
 
 @pytest.mark.parametrize(("name", "language", "expected"), FIXTURE_CASES)
@@ -112,8 +175,9 @@ def test_tables_name_real_node_types(language: str) -> None:
 @pytest.mark.parametrize("language", sorted(TABLES))
 def test_grammar_abi_is_supported(language: str) -> None:
     parser = grammars.parser(language)
-    assert parser is not None and parser.language is not None
-    assert tree_sitter.MIN_COMPATIBLE_LANGUAGE_VERSION <= parser.language.abi_version
+    assert parser is not None
+    assert parser.language is not None
+    assert parser.language.abi_version >= tree_sitter.MIN_COMPATIBLE_LANGUAGE_VERSION
     assert parser.language.abi_version <= tree_sitter.LANGUAGE_VERSION
 
 
@@ -226,7 +290,8 @@ def test_leading_comment_and_decorator_open_the_chunk() -> None:
     assert widget.text.startswith("@Component({})")
     go = chunk(SHAPES[2].values[1], "a.go")
     assert go.chunks[1].text.startswith("// Serve serves.")
-    assert go.chunks[1].symbol == "Server.Serve" and go.chunks[1].kind == "method"
+    assert go.chunks[1].symbol == "Server.Serve"
+    assert go.chunks[1].kind == "method"
 
 
 def test_closing_brace_joins_the_chunk_above() -> None:
@@ -249,9 +314,8 @@ def test_oversized_function_splits_between_statements() -> None:
     text = f"function big() {{\n{body}\n  return v1;\n}}\n"
     result = chunk(text, "big.js", ChunkOptions(max=400, min=0))
     ids = identities(result.chunks)
-    assert ids[0] == "function-big" and ids[1:] == [
-        f"function-big~{n}" for n in range(2, len(ids) + 1)
-    ]
+    assert ids[0] == "function-big"
+    assert ids[1:] == [f"function-big~{n}" for n in range(2, len(ids) + 1)]
     assert all(c.chars <= 400 for c in result.chunks)
     assert result.chunks[-1].text.endswith("return v1;\n}")
     assert_spans(text, result.chunks)
@@ -259,7 +323,10 @@ def test_oversized_function_splits_between_statements() -> None:
 
 def test_a_part_never_cuts_a_multiline_string() -> None:
     template = "\n".join(f"line {i} of a long template literal {'z' * 30}" for i in range(12))
-    text = f"function page() {{\n  const a = 1;\n  const html = `\n{template}\n`;\n  return html;\n}}\n"
+    text = (
+        f"function page() {{\n  const a = 1;\n  const html = `\n{template}\n`;\n"
+        "  return html;\n}\n"
+    )
     result = chunk(text, "page.js", ChunkOptions(max=300, min=0))
     for c in result.chunks:
         assert c.text.count("`") in (0, 2)

@@ -33,7 +33,12 @@ from chunkgate.model import Chunk, Heading, Problem
 if TYPE_CHECKING:
     from docutils import nodes
 
-SEVERE = 4  # docutils' level of a broken document ("Title level inconsistent")
+# docutils' levels: a SEVERE report, or an ERROR about titles ("Inconsistent
+# title style", "Title overline & underline mismatch"), means the sections are
+# not what the author wrote. Other errors are Sphinx's roles and directives,
+# which plain docutils does not know, and say nothing about the sections.
+SEVERE = 4
+ERROR = 3
 
 # docutils' own settings are the defaults, except these: nothing is read from
 # disk or the network, nothing is printed, and ids are made as Sphinx makes them.
@@ -127,7 +132,7 @@ def outline(ctx: ChunkContext) -> list[Heading]:
     except Exception:
         return []
     return [
-        Heading(ctx.path, s.level, s.text, s.underline, f"{ctx.path}#{s.identity}")
+        Heading(ctx.path, s.level, s.text, s.title_row + 1, f"{ctx.path}#{s.identity}")
         for s in _sections(document, ctx.lines)
     ]
 
@@ -136,10 +141,10 @@ def _severe(document: nodes.document) -> tuple[int, str] | None:
     from docutils import nodes
 
     for message in document.findall(nodes.system_message):
-        if message["level"] >= SEVERE:
-            line = message.get("line") or 1
-            text = message.astext().split("\n", 1)[0]
-            return line, f"reStructuredText error: {text}"
+        level = message["level"]
+        text = message.children[0].astext().split("\n", 1)[0] if message.children else ""
+        if level >= SEVERE or (level == ERROR and "title" in text.lower()):
+            return message.get("line") or 1, f"reStructuredText error: {text}"
     return None
 
 
