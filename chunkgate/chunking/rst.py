@@ -8,9 +8,11 @@ target (``.. _install:`` above the title) when it has one, else the ID
 docutils makes of the title (``make_id``: "Über Größe" is ``uber-grosze``,
 repeats ``id1``, ``id2``, as Sphinx sets ``auto_id_prefix``). Lines come from
 the file: a chunk opens with the targets and comments right above its title
-and ends where the next one opens, so directives stay whole and every
-non-blank line is in one chunk. A section with no body of its own (a page
-title followed by its first subsection) opens the next chunk, as in Markdown.
+and ends where the next one opens, so every non-blank line is in one chunk.
+A section over ``size.max`` is cut into parts ``ID~2``, ``ID~3`` between its
+top-level blocks, never inside a directive or literal block. A section with
+no body of its own (a page title followed by its first subsection) opens the
+next chunk, as in Markdown.
 
 Nothing is read or run: file insertion (``include``, ``raw :file:``,
 ``csv-table :file:``/``:url:``) and ``raw`` are off, docutils config files
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chunkgate.chunking import plain
 from chunkgate.chunking.base import ChunkContext, is_blank, suppressions
-from chunkgate.chunking.markdown import PREAMBLE_IDENTITY
+from chunkgate.chunking.parts import parts, row_sizer
 from chunkgate.model import Chunk, Heading, Problem
 
 if TYPE_CHECKING:
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
 # which plain docutils does not know, and say nothing about the sections.
 SEVERE = 4
 ERROR = 3
+# Markdown's reserved form (chunking.markdown, not imported: it loads cmark).
+PREAMBLE_IDENTITY = "~preamble"
 
 # docutils' own settings are the defaults, except these: nothing is read from
 # disk or the network, nothing is printed, and ids are made as Sphinx makes them.
@@ -304,23 +308,62 @@ def _chunks(ctx: ChunkContext, document: nodes.document, sections: list[_Section
         span = _trim(lines, first, end)
         if span is None:
             continue
-        chunks.append(
+        chunk = ctx.make(
+            section.identity,
+            "section",
+            "rst",
+            span[0] + 1,
+            span[1] + 1,
+            body_line=min(section.underline + 2, span[1] + 1),
+            heading_path=section.path,
+            level=section.level,
+            suppressed=_suppressed(lines, span[0], section.title_row),
+            title=title,
+            tags=tags,
+            fields=fields,
+        )
+        if ctx.size_of(chunk) > ctx.options.max:
+            chunks.extend(_parts(ctx, chunk, span[0], span[1], section.underline))
+        else:
+            chunks.append(chunk)
+    return chunks
+
+
+def _parts(ctx: ChunkContext, chunk: Chunk, first: int, last: int, underline: int) -> list[Chunk]:
+    """An oversized section cut between its top-level blocks, as an ingest would.
+
+    A block starts at an unindented line after a blank one; a directive's
+    body, a literal block and a block quote are indented, so they are never
+    cut, as a fenced code block in Markdown is not.
+    """
+    lines = ctx.lines
+    depths: list[int | None] = [None] * (len(lines) + 1)
+    for row in range(max(first, underline) + 2, last + 1):
+        line = lines[row]
+        if is_blank(lines[row - 1]) and line[:1] not in ("", " ", "\t") and not is_blank(line):
+            depths[row] = 0
+    out: list[Chunk] = []
+    for start, end in parts(first, last, depths, row_sizer(ctx), ctx.options.max):
+        span = _trim(lines, start, end)
+        if span is None:
+            continue
+        out.append(
             ctx.make(
-                section.identity,
+                chunk.identity if not out else f"{chunk.identity}~{len(out) + 1}",
                 "section",
                 "rst",
                 span[0] + 1,
                 span[1] + 1,
-                body_line=min(section.underline + 2, span[1] + 1),
-                heading_path=section.path,
-                level=section.level,
-                suppressed=_suppressed(lines, span[0], section.title_row),
-                title=title,
-                tags=tags,
-                fields=fields,
+                body_line=chunk.body_line if not out else span[0] + 1,
+                heading_path=chunk.heading_path,
+                level=chunk.level,
+                suppressed=chunk.suppressed,
+                title=chunk.title,
+                tags=chunk.tags,
+                fields=chunk.fields,
             )
         )
-    return chunks
+    return out
 
 
 def _fields(document: nodes.document) -> tuple[tuple[str, str], ...]:

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 from chunkgate.chunking import plain
 from chunkgate.chunking.base import ChunkContext, is_blank
 from chunkgate.chunking.code import grammars
-from chunkgate.chunking.code.split import Breaks, parts
+from chunkgate.chunking.code.split import Breaks
 from chunkgate.chunking.code.tables import TABLES, Table
 from chunkgate.chunking.code.units import Unit, body_of, items, units
+from chunkgate.chunking.parts import parts, row_sizer
 from chunkgate.model import Chunk, ChunkKind, Language, Problem
 
 if TYPE_CHECKING:
@@ -246,10 +247,10 @@ class _Assembler:
             return [chunk]
         if self._breaks is None:
             self._breaks = Breaks(self.root, ctx.lines)
-            self._size = _line_sizer(ctx)
+            self._size = row_sizer(ctx)
         assert self._size is not None
         out: list[Chunk] = []
-        for span in parts(first, last, self._breaks, self._size, ctx.options.max):
+        for span in parts(first, last, self._breaks.depth, self._size, ctx.options.max):
             trimmed = _trim(ctx.lines, *span)
             if trimmed is None:
                 continue
@@ -290,12 +291,6 @@ class _Assembler:
             symbol=symbol,
             suppressed=suppressed,
         )
-
-
-def _line_sizer(ctx: ChunkContext) -> Callable[[int, int], int]:
-    """``size(first, last)`` of rows ``first..last`` inclusive, as text windows count."""
-    size = plain.line_sizer(ctx)
-    return lambda first, last: size(first, last + 1)
 
 
 def _trim(lines: Sequence[str], first: int, last: int) -> tuple[int, int] | None:
