@@ -62,6 +62,7 @@ SETTINGS: dict[str, Any] = {
 
 # An explicit target (".. _install:") or a one-line comment (".. note to self").
 _HEAD = re.compile(r"\.\.[ \t]+(?:_[^:]|[^ \t\[|])[^\n]*")
+_ITEM = re.compile(r"(?:[-*+\u2022\u2023\u2043]|\d+[.)]|#\.|\(\d+\))[ \t]")
 _DIRECTIVE = re.compile(r"\.\.[ \t]+[^ \t:]+::")
 # Sphinx directives that make no node: a target above them labels the next section.
 _NO_NODE = re.compile(
@@ -332,16 +333,25 @@ def _chunks(ctx: ChunkContext, document: nodes.document, sections: list[_Section
 def _parts(ctx: ChunkContext, chunk: Chunk, first: int, last: int, underline: int) -> list[Chunk]:
     """An oversized section cut between its top-level blocks, as an ingest would.
 
-    A block starts at an unindented line after a blank one; a directive's
-    body, a literal block and a block quote are indented, so they are never
-    cut, as a fenced code block in Markdown is not.
+    A block starts at an unindented line after a blank one (or, inside a
+    long list, at an item); a directive's body, a literal block and a block
+    quote are indented, so they are never cut, as a fenced code block in
+    Markdown is not. The title always keeps its first block.
     """
     lines = ctx.lines
     depths: list[int | None] = [None] * (len(lines) + 1)
-    for row in range(max(first, underline) + 2, last + 1):
+    # The title stays with the first block: no cut before it.
+    body = max(first, underline) + 1
+    while body <= last and is_blank(lines[body]):
+        body += 1
+    for row in range(body + 1, last + 1):
         line = lines[row]
-        if is_blank(lines[row - 1]) and line[:1] not in ("", " ", "\t") and not is_blank(line):
+        if line[:1] in ("", " ", "\t") or is_blank(line):
+            continue
+        if is_blank(lines[row - 1]):
             depths[row] = 0
+        elif _ITEM.match(line):
+            depths[row] = 1  # between the items of a long list, if it must
     out: list[Chunk] = []
     for start, end in parts(first, last, depths, row_sizer(ctx), ctx.options.max):
         span = _trim(lines, start, end)
