@@ -71,6 +71,14 @@ _LANGUAGES: dict[str, Language] = {
 # The languages chunked by tree-sitter (the `code` extra); the rest of issue 22's
 # wiring is the two branches in _chunker.
 CODE_LANGUAGES = frozenset(_LANGUAGES.values()) - {"markdown", "python", "rst"}
+# The line comment of each source language: rules suggest an SPDX line in it,
+# and treat its files as code, not prose (license, link-farm, duplicate IDs).
+LINE_COMMENTS: dict[str, str] = {
+    "python": "#",
+    **dict.fromkeys(CODE_LANGUAGES, "//"),
+    "ruby": "#",
+    "shell": "#",
+}
 
 
 class ChunkedFile(NamedTuple):

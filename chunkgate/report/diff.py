@@ -247,6 +247,8 @@ def unstable_message(change: Change) -> str:
         if old.language == "markdown" and old.kind == "section"
         else f"keep the old name ({old.identity})"
     )
+    if old.language == "rst" and old.kind == "section":  # issue 22
+        keep = f"keep the old ID with `.. _{old.identity}:` above the title"
     return (
         f"ID changed from {old.id} to {change.after.id}: citations to {old.id} break; "
         f"{keep} or run `chunkgate update --accept-moves`"

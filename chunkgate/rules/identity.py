@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from chunkgate.chunking import LINE_COMMENTS
 from chunkgate.model import Chunk
 from chunkgate.rules.base import FileContext, Finding
 
@@ -67,6 +68,6 @@ def check(file: FileContext) -> Iterator[Finding]:
 def _fix(chunk: Chunk) -> str:
     if chunk.language == "markdown":
         return "give the heading a unique {#id} or rename it"
-    if chunk.language == "python":
+    if chunk.language in LINE_COMMENTS:  # issue 22: any source language
         return "rename one of the definitions"
     return "rename one of the files' sections, or exclude the file"

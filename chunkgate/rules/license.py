@@ -57,6 +57,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from chunkgate.chunking import LINE_COMMENTS
 from chunkgate.model import Chunk
 from chunkgate.rules.base import FileContext, Finding
 
@@ -126,7 +127,7 @@ def check(file: FileContext) -> Iterator[Finding]:
     if (
         whole is not None
         and whole.total - whole.found < MIN_WORDS
-        and file.chunks[0].language != "python"
+        and file.chunks[0].language not in LINE_COMMENTS  # issue 22: any source language
     ):
         yield Finding(
             CODE,
@@ -174,8 +175,12 @@ def _finding(run: list[tuple[Chunk, _Match]]) -> Finding:
     else:
         where = f"lines {first.start_line}-{run[-1][0].end_line} ({len(run)} chunks) are"
     message = f"{where} {found / total:.0%} {match.spdx} license text ({words:,} words)"
-    if first.language == "python":
-        fix = f"shorten the license header to one line: # SPDX-License-Identifier: {match.spdx}"
+    comment = LINE_COMMENTS.get(first.language)  # issue 22: each language's comment
+    if comment is not None:
+        fix = (
+            f"shorten the license header to one line: "
+            f"{comment} SPDX-License-Identifier: {match.spdx}"
+        )
     else:
         fix = "replace the license text with one line that names the license and links LICENSE"
     return Finding(CODE, first.start_line, message, fix, chunk=first)

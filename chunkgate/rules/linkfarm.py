@@ -52,6 +52,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from chunkgate.chunking import LINE_COMMENTS
 from chunkgate.model import Chunk
 from chunkgate.rules.base import FileContext, Finding
 
@@ -122,7 +123,7 @@ class LinkStats(NamedTuple):
 
 def check(file: FileContext) -> Iterator[Finding]:
     for chunk in file.chunks:
-        if chunk.language == "python":
+        if chunk.language in LINE_COMMENTS:  # code is not navigation (issue 22: any language)
             continue
         stats = link_stats(_body(chunk))
         if stats is not None and stats.is_link_farm():

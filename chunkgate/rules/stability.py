@@ -116,6 +116,8 @@ def moved_violation(config: Config, move: Move) -> Violation | None:
         if new.language == "markdown" and new.kind == "section" and old.path == new.path
         else "keep the old name or path"
     )
+    if new.language == "rst" and new.kind == "section" and old.path == new.path:  # issue 22
+        hint = f"keep the old ID with `.. _{old.identity}:` above the title"
     return _violation(
         config,
         "CG402",

@@ -44,6 +44,9 @@ _CLOSING = re.compile(
 # file with more is CG001 and text windows; with fewer, its recovered tree is
 # chunked and an error region is module code.
 MAX_ERROR_SHARE = 0.25
+# In a file of a few lines one unsupported construct is a large share (a
+# two-line .d.ts with an `import("...")` type): it takes this many lines.
+MIN_ERROR_LINES = 3
 
 
 class _Namer:
@@ -72,8 +75,8 @@ def chunk_code(ctx: ChunkContext, language: Language) -> tuple[list[Chunk], list
     root = parser.parse(ctx.text.encode("utf-8")).root_node
     table = TABLES[language]
     if root.has_error and not table.preprocessed:
-        share = _error_share(root, ctx.lines)
-        if share > MAX_ERROR_SHARE:
+        rows, share = _error_rows(root, ctx.lines)
+        if share > MAX_ERROR_SHARE and rows >= MIN_ERROR_LINES:
             line, detail = _first_error(root)
             message = (
                 f"{grammars.GRAMMARS[language].display} syntax error: {detail} "
@@ -84,8 +87,8 @@ def chunk_code(ctx: ChunkContext, language: Language) -> tuple[list[Chunk], list
     return _Assembler(ctx, language, table, root).module(found), []
 
 
-def _error_share(root: Node, lines: Sequence[str]) -> float:
-    """The share of non-blank lines on which tree-sitter found an error."""
+def _error_rows(root: Node, lines: Sequence[str]) -> tuple[int, float]:
+    """The lines on which tree-sitter found an error, and their share of the non-blank."""
     rows: set[int] = set()
     stack = [root]
     while stack:
@@ -94,7 +97,7 @@ def _error_share(root: Node, lines: Sequence[str]) -> float:
             rows.add(node.start_point.row)
         if node.has_error:
             stack.extend(node.children)
-    return len(rows) / max(sum(1 for line in lines if not is_blank(line)), 1)
+    return len(rows), len(rows) / max(sum(1 for line in lines if not is_blank(line)), 1)
 
 
 def _first_error(root: Node) -> tuple[int, str]:
