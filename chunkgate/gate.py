@@ -26,8 +26,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chunkgate import git
-from chunkgate.chunking import CHUNKING_VERSION, chunk_bytes
-from chunkgate.chunking.extras import missing_extras  # issue 22
+from chunkgate.chunking import (
+    CHUNKING_VERSION,
+    chunk_bytes,
+    missing_extras,  # issue 22
+)
 from chunkgate.config import Config
 from chunkgate.corpus import Selection, in_background, select_files
 from chunkgate.errors import ManifestError, UnreadableError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -23,6 +23,7 @@ __all__ = [
     "chunk_text",
     "context_for",
     "language_of",
+    "missing_extras",
 ]
 
 # Bump whenever the chunkers' output (boundaries, IDs, sizes, hashes) changes
@@ -71,6 +72,22 @@ _LANGUAGES: dict[str, Language] = {
 # The languages chunked by tree-sitter (the `code` extra); the rest of issue 22's
 # wiring is the two branches in _chunker.
 CODE_LANGUAGES = frozenset(_LANGUAGES.values()) - {"markdown", "python", "rst"}
+EXTRA_LANGUAGES = CODE_LANGUAGES | {"rst"}
+
+
+def missing_extras(paths: Iterable[str]) -> list[str]:
+    """Notes on the optional extras these files need and this installation lacks.
+
+    Looked up only when a file needs one: a run on Markdown imports nothing more.
+    """
+    needing = [path for path in paths if language_of(path) in EXTRA_LANGUAGES]
+    if not needing:
+        return []
+    from chunkgate.chunking.extras import notes
+
+    return notes(needing)
+
+
 # The line comment of each source language: rules suggest an SPDX line in it,
 # and treat its files as code, not prose (license, link-farm, duplicate IDs).
 LINE_COMMENTS: dict[str, str] = {

@@ -32,7 +32,7 @@ def extra_of(language: str) -> str | None:
     return None
 
 
-def missing_extras(paths: Iterable[str]) -> list[str]:
+def notes(paths: Iterable[str]) -> list[str]:
     """One note per missing extra, naming how many files it leaves as text windows."""
     by_extra: dict[str, Counter[str]] = {}
     for path in paths:
