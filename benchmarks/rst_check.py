@@ -17,13 +17,15 @@ from __future__ import annotations
 import pickle
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from difflib import SequenceMatcher
 from pathlib import Path
 
 from docutils import nodes
 
-from chunkgate.chunking import context_for
-from chunkgate.chunking.rst import outline
+from chunkgate.chunking import chunk_document, context_for
+from chunkgate.chunking.rst import outline, parse
 
 
 def build(doc: Path, work: Path) -> Path:
@@ -47,6 +49,25 @@ def sphinx_sections(doctree: nodes.document, source: Path) -> list[tuple[str, li
             continue
         found.append((title.astext(), list(section["ids"])))
     return found
+
+
+def timing(doc: Path) -> None:
+    """chunkgate's time per MB against docutils' parse alone (the floor), best of 3."""
+    texts = [p.read_text(encoding="utf-8") for p in sorted(doc.rglob("*.rst"))]
+    mb = sum(len(t.encode()) for t in texts) / 1e6
+    for name, work in (
+        ("docutils parse", lambda t, i: parse(t)),
+        ("chunkgate chunk", lambda t, i: chunk_document(t, f"doc/{i}.rst")),
+    ):
+        best = min(_seconds(work, texts) for _ in range(3))
+        print(f"{name}: {best / mb:.2f} s/MB ({mb:.2f} MB)")
+
+
+def _seconds(work: Callable[[str, int], object], texts: list[str]) -> float:
+    began = time.perf_counter()
+    for index, text in enumerate(texts):
+        work(text, index)
+    return time.perf_counter() - began
 
 
 def main(argv: list[str]) -> int:
@@ -99,6 +120,7 @@ def main(argv: list[str]) -> int:
                 totals["equal"] += 1
             else:
                 differences.append(f"{docname}: {title!r}: sphinx {ids}, chunkgate {ours_id}")
+    timing(doc)
     for line in differences[:40]:
         print(line)
     print(totals)
