@@ -43,7 +43,7 @@ def assert_spans(text: str, chunks: tuple[Chunk, ...]) -> None:
     assert starts == sorted(starts)
 
 
-# -- every fixture: real code from a package registry (tests/data/code/LICENSES.md) --
+# -- every fixture: real code from a package registry (tests/data/code/README.md) --
 
 FIXTURE_CASES = [
     pytest.param(
