@@ -28,7 +28,7 @@ __all__ = [
 
 # Bump whenever the chunkers' output (boundaries, IDs, sizes, hashes) changes
 # for the same input: the manifest records it, so old manifests are rebuilt.
-CHUNKING_VERSION = 2  # 2: a setext heading whose text starts with '#' ends at its underline
+CHUNKING_VERSION = 3  # 3: .rst by section, code by tree-sitter (issue 22); 2: setext "#..."
 
 _LANGUAGES: dict[str, Language] = {
     ".md": "markdown",
