@@ -420,6 +420,32 @@ _PIECES = [
 ]
 
 
+_OTHER_PIECES = {
+    "a.go": [
+        "// F{n} does.\nfunc F{n}() int {{\n\treturn {n}\n}}",
+        "func (s *S) M{n}() {{\n\tgo s.run({n})\n}}",
+        "type T{n} struct {{\n\ta int\n}}",
+        "var x{n} = `raw\n{n}\n`",
+    ],
+    "a.rs": [
+        "/// Doc {n}\n#[inline]\nfn f{n}() -> u32 {{\n    {n}\n}}",
+        "impl T{n} {{\n    fn m(&self) {{}}\n}}",
+        "struct S{n} {{\n    a: u32,\n}}",
+        'const C{n}: &str = "a\n{n}";',
+    ],
+    "a.rb": [
+        "# doc {n}\ndef f{n}\n  {n}\nend",
+        "class C{n}\n  def m\n    {n}\n  end\nend",
+        "module M{n}\nend",
+    ],
+    "a.cpp": [
+        "#if X{n}\nint f{n}() {{ return {n}; }}\n#endif",
+        "namespace n{n} {{\nvoid T::m{n}() {{}}\n}}",
+        "class K{n} {{\n public:\n  void m() {{}}\n}};",
+    ],
+}
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.tuples(st.sampled_from(_PIECES), st.integers(0, 3)), max_size=25),
@@ -428,5 +454,15 @@ _PIECES = [
 )
 def test_property_spans(pieces: list[tuple[str, int]], path: str, limit: int) -> None:
     text = "\n".join(piece.format(n=n) for piece, n in pieces)
+    result = chunk_document(text, path, options=ChunkOptions(max=limit, min=0))
+    assert_spans(text, result.chunks)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from(sorted(_OTHER_PIECES)), st.integers(40, 300))
+def test_property_spans_other_languages(data: st.DataObject, path: str, limit: int) -> None:
+    pieces = _OTHER_PIECES[path] + ["", "}}", "garbage {n} (", "// note {n}", "# note {n}"]
+    chosen = data.draw(st.lists(st.tuples(st.sampled_from(pieces), st.integers(0, 2)), max_size=20))
+    text = "\n".join(piece.format(n=n) for piece, n in chosen)
     result = chunk_document(text, path, options=ChunkOptions(max=limit, min=0))
     assert_spans(text, result.chunks)

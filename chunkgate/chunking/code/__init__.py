@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 # Lines that only close what the chunk above opened: they join that chunk
 # instead of making a chunk of "}" (a brace, `end`, `#endif`, a PHP `?>`).
 _CLOSING = re.compile(
-    r"[ \t]*(?:[})\]][;,)\]}]*|end|#[ \t]*endif\b.*|\?>|fi|done|esac)[ \t]*(?://.*|/\*.*|#.*)?"
+    r"[ \t]*(?:[})\]][;,(){}\[\]]*|end|#[ \t]*endif\b.*|\?>|fi|done|esac)[ \t]*"
+    r"(?://.*|/\*.*|#.*)?"
 )
 
 
