@@ -114,12 +114,29 @@ def _variable(node: Node, spec: Def) -> Named | None:
     name = _text(declarators[0].child_by_field_name("name"))
     value = declarators[0].child_by_field_name("value")
     kind = value.type if value is not None else ""
-    if kind in ("arrow_function", "function_expression", "function", "generator_function"):
+    if kind in _FUNCTIONS:
         return _named(spec, name, "function", "function")
     if kind == "class":
         return _named(spec, name, "class", "class")
     if node.start_point.row == node.end_point.row:
         return None  # `const x = 1` is module code
+    return _named(spec, name)
+
+
+_FUNCTIONS = ("arrow_function", "function_expression", "function", "generator_function")
+
+
+def _assignment(node: Node, spec: Def) -> Named | None:
+    """JS: ``proto.handle = function (req) {...}`` is function-proto.handle."""
+    inner = node.named_children[0] if node.named_children else None
+    if inner is None or inner.type != "assignment_expression":
+        return None
+    value = inner.child_by_field_name("right")
+    if value is None or value.type not in (*_FUNCTIONS, "class"):
+        return None
+    name = _text(inner.child_by_field_name("left")).removeprefix("module.")
+    if value.type == "class":
+        return _named(spec, name, "class", "class")
     return _named(spec, name)
 
 
@@ -148,6 +165,7 @@ NAMERS: dict[str, Callable[[Node, Def], Named | None]] = {
     "impl": _impl,
     "declarator": _declarator,
     "variable": _variable,
+    "assignment": _assignment,
     "singleton": _singleton,
     "kotlin": _kotlin,
     "swift": _swift,

@@ -56,6 +56,8 @@ _JS_DEFINITIONS = {
     # A function or class bound to a name is one; another value only on many lines.
     "lexical_declaration": Def("const", "module", "variable"),
     "variable_declaration": Def("var", "module", "variable"),
+    # CommonJS: `proto.handle = function handle(req) {...}`, `exports.parse = ...`.
+    "expression_statement": Def("function", "function", "assignment"),
 }
 _JS = Table(
     definitions=_JS_DEFINITIONS,

@@ -63,16 +63,21 @@ def body_of(node: Node, table: Table) -> Node | None:
     return None
 
 
-def _definition(node: Node, table: Table, *, member: bool) -> tuple[Node, Def] | None:
+def _definition(
+    node: Node, table: Table, *, member: bool, lines: int
+) -> tuple[Node, Def, Named] | None:
+    """The definition ``node`` is or wraps, and its name; ``lines`` is the span's height."""
     spec = table.members.get(node.type) if member else None
     spec = spec or table.definitions.get(node.type)
-    if spec is not None:
+    if spec is not None and (lines > 1 or not spec.multiline):
         if member and spec.kind == "function":
             spec = _METHOD._replace(namer=spec.namer)
-        return node, spec
+        named = name_of(node, spec)
+        if named is not None:
+            return node, spec, named
     if node.type in table.wrappers:
         for child in node.named_children:
-            found = _definition(child, table, member=member)
+            found = _definition(child, table, member=member, lines=lines)
             if found is not None:
                 return found
     return None
@@ -94,14 +99,11 @@ def units(
                 run_end = end
             last = max(last, end)
             continue
-        definition = _definition(node, table, member=member)
-        named = None
-        if definition is not None and (end > start or not definition[1].multiline):
-            named = name_of(*definition)
-        if named is None or definition is None:
+        definition = _definition(node, table, member=member, lines=end - start + 1)
+        if definition is None:
             run, last, after_definition = None, max(last, end), False
             continue
-        inner, spec = definition
+        inner, spec, named = definition
         head = start
         if run is not None and run_end == start - 1:
             head = run
