@@ -7,7 +7,7 @@ The Python chunker's scheme, for the languages of ``grammars.GRAMMARS``:
 splits into a head and one chunk per member (``python.split_classes``), and
 whatever is still over the limit splits between statements into parts
 ``ID``, ``ID~2``, ... (``split.py``). A file the grammar cannot parse is a
-CG001 problem and is chunked as text windows (see MAX_ERROR_SHARE), and so
+CG001 problem and is chunked as text windows (see ``errors.py``), and so
 is every file of a language whose grammar is not installed (the ``code``
 extra).
 """
@@ -21,6 +21,12 @@ from typing import TYPE_CHECKING
 from chunkgate.chunking import plain
 from chunkgate.chunking.base import ChunkContext, is_blank
 from chunkgate.chunking.code import grammars
+from chunkgate.chunking.code.errors import (
+    MAX_ERROR_SHARE,
+    MIN_ERROR_LINES,
+    error_rows,
+    first_error,
+)
 from chunkgate.chunking.code.split import Breaks
 from chunkgate.chunking.code.tables import TABLES, Table
 from chunkgate.chunking.code.units import Unit, body_of, items, units
@@ -36,18 +42,6 @@ _CLOSING = re.compile(
     r"[ \t]*(?:[})\]][;,(){}\[\]]*|end|#[ \t]*endif\b.*|\?>|fi|done|esac)[ \t]*"
     r"(?://.*|/\*.*|#.*)?"
 )
-
-
-# Tree-sitter recovers from errors, and grammars lag their languages (Kotlin's
-# one-line class bodies, Swift's parameter packs, bash's extglobs, Rust's
-# `try!`): on real code from package registries 0-17% of a file's lines had
-# errors (benchmarks/code_check.py), and prose named .js or .rs had 39-94%. A
-# file with more is CG001 and text windows; with fewer, its recovered tree is
-# chunked and an error region is module code.
-MAX_ERROR_SHARE = 0.25
-# In a file of a few lines one unsupported construct is a large share (a
-# two-line .d.ts with an `import("...")` type): it takes this many lines.
-MIN_ERROR_LINES = 3
 
 
 class _Namer:
@@ -76,9 +70,9 @@ def chunk_code(ctx: ChunkContext, language: Language) -> tuple[list[Chunk], list
     root = parser.parse(ctx.text.encode("utf-8")).root_node
     table = TABLES[language]
     if root.has_error and not table.preprocessed:
-        rows, share = _error_rows(root, ctx.lines)
+        rows, share = error_rows(root, ctx.lines)
         if share > MAX_ERROR_SHARE and rows >= MIN_ERROR_LINES:
-            line, detail = _first_error(root)
+            line, detail = first_error(root)
             message = (
                 f"{grammars.GRAMMARS[language].display} syntax error: {detail} "
                 f"({share:.0%} of the lines do not parse)"
@@ -86,33 +80,6 @@ def chunk_code(ctx: ChunkContext, language: Language) -> tuple[list[Chunk], list
             return plain.chunk_plain(ctx, language=language), [Problem(ctx.path, line, message)]
     found = units(ctx.lines, list(items(root, table)), table)
     return _Assembler(ctx, language, table, root).module(found), []
-
-
-def _error_rows(root: Node, lines: Sequence[str]) -> tuple[int, float]:
-    """The lines on which tree-sitter found an error, and their share of the non-blank."""
-    rows: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            rows.add(node.start_point.row)
-        if node.has_error:
-            stack.extend(node.children)
-    return len(rows), len(rows) / max(sum(1 for line in lines if not is_blank(line)), 1)
-
-
-def _first_error(root: Node) -> tuple[int, str]:
-    node = root
-    while not (node.is_error or node.is_missing):
-        inner = next((c for c in node.children if c.has_error or c.is_missing), None)
-        if inner is None:
-            break
-        node = inner
-    line = node.start_point.row + 1
-    if node.is_missing:
-        return line, f"missing {node.type!r}"
-    text = (node.text or b"").decode("utf-8", "replace").strip().split("\n", 1)[0]
-    return line, f"unexpected {text[:40]!r}" if text else "unexpected input"
 
 
 class _Assembler:
