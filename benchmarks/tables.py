@@ -72,9 +72,7 @@ def report_markdown(samples: Samples, cli: list[Sample], ratios: list[str]) -> l
             "≥ 3",
             _at_least(3),
         ),
-        _ratio(
-            "Markdown: chunkgate / chonkie (chunk CPU)", ours / chonkie, "≤ 1.5", _at_most(1.5)
-        ),
+        _ratio("Markdown: chunkgate / chonkie (chunk CPU)", ours / chonkie, "≤ 1.5", _at_most(1.5)),
         _ratio(
             "Markdown: LangChain (import+chunk) / `chunkgate chunks` (wall)",
             langchain_total / median(cli),

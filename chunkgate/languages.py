@@ -2,7 +2,8 @@
 
 A file's language comes from its suffix; a suffix no entry claims is plain
 text. Adding a language is a chunker module (a function of a
-``ChunkContext`` returning ``Chunked``) plus one ``Language`` here; the
+``ChunkContext`` and the ``Language``, returning ``Chunked``) plus one
+``Language`` here; the
 default corpus (``include``), the default configuration that ``init``
 writes, the rules' wording and ``outline`` all follow from the entry.
 """
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkContext, Chunked
     from chunkgate.model import Chunk, Heading
 
-    Chunker = Callable[[ChunkContext], Chunked]
+    Chunker = Callable[[ChunkContext, "Language"], Chunked]
     Outliner = Callable[[ChunkContext], list[Heading]]
 
 
@@ -31,11 +32,18 @@ class Language(NamedTuple):
     code: bool = False  # source code: never a license file, never a link farm
     markup: bool = False  # generated-file markers hide in HTML comments, not code comments
     outline: str | None = None  # "module:function" listing the headings, if it has any
-    # How an author keeps a chunk's ID through a rename: a template of the chunk's
-    # identity, for the chunk kinds in `explicit_kinds`.
+    # How an author keeps a chunk's ID through a rename, as the fix says it: a template of
+    # the chunk's identity, for the chunk kinds in `explicit_kinds`.
     explicit_id: str | None = None
     explicit_kinds: tuple[str, ...] = ()
     duplicate_fix: str = "rename one of the files' sections, or exclude the file"
+    comment: str | None = None  # its line comment (source code): fixes write SPDX lines in it
+    extra: str | None = None  # the optional extra that chunks it; without it, text windows
+    display: str = ""  # its name in messages, when not its registry name
+
+    @property
+    def shown(self) -> str:
+        return self.display or self.name
 
     def noun(self, kind: str) -> str:
         return self.kinds.get(kind, kind)
@@ -55,9 +63,10 @@ MARKDOWN = Language(
     default=True,
     markup=True,
     outline="chunkgate.chunking.markdown:outline",
-    explicit_id="{{#{identity}}}",
+    explicit_id="`{{#{identity}}}` on the heading",
     explicit_kinds=("section",),
     duplicate_fix="give the heading a unique {#id} or rename it",
+    display="Markdown",
 )
 PYTHON = Language(
     "python",
@@ -74,6 +83,53 @@ PYTHON = Language(
     encoding="python",
     code=True,
     duplicate_fix="rename one of the definitions",
+    comment="#",
+    display="Python",
+)
+RST = Language(
+    "rst",
+    (".rst",),
+    "chunkgate.chunking.rst:chunk",
+    {"section": "section", "preamble": "preamble", "text": "text window"},
+    outline="chunkgate.chunking.rst:outline",
+    explicit_id="`.. _{identity}:` above the title",
+    explicit_kinds=("section",),
+    duplicate_fix="give the section a unique `.. _id:` target or rename it",
+    extra="rst",
+    display="reStructuredText",
+)
+# Code by tree-sitter (chunkgate.chunking.code), in the `code` extra: name, display
+# name, suffixes, line comment.
+_CODE = (
+    ("javascript", "JavaScript", (".js", ".mjs", ".cjs", ".jsx"), "//"),
+    ("typescript", "TypeScript", (".ts", ".mts", ".cts"), "//"),
+    ("tsx", "TSX", (".tsx",), "//"),
+    ("go", "Go", (".go",), "//"),
+    ("rust", "Rust", (".rs",), "//"),
+    ("java", "Java", (".java",), "//"),
+    ("c", "C", (".c",), "//"),
+    # Headers are read as C++: on 718 real headers (glibc, fmt, JPype, zstd, two
+    # React Native packages) the C++ grammar had errors in 378, the C one in 485.
+    ("cpp", "C++", (".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx"), "//"),
+    ("csharp", "C#", (".cs",), "//"),
+    ("ruby", "Ruby", (".rb",), "#"),
+    ("php", "PHP", (".php",), "//"),
+    ("kotlin", "Kotlin", (".kt", ".kts"), "//"),
+    ("swift", "Swift", (".swift",), "//"),
+    ("shell", "shell", (".sh", ".bash"), "#"),
+)
+CODE = tuple(
+    PYTHON._replace(
+        name=name,
+        suffixes=suffixes,
+        chunker="chunkgate.chunking.code:chunk",
+        default=False,
+        encoding="utf-8",
+        comment=comment,
+        extra="code",
+        display=display,
+    )
+    for name, display, suffixes, comment in _CODE
 )
 TEXT = Language(
     "text",
@@ -103,7 +159,7 @@ def unregister(name: str) -> None:
     _loaded.clear()
 
 
-for _language in (MARKDOWN, PYTHON, TEXT):
+for _language in (MARKDOWN, PYTHON, TEXT, RST, *CODE):
     register(_language)
 
 

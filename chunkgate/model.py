@@ -56,6 +56,8 @@ class Chunk(NamedTuple):
     # What keeps the chunk over size.max: the block that cannot be split ("fenced
     # code block (lines 12-80, 4,100 chars)"); empty when it fits or was not split.
     unsplittable: str = ""
+    # issue 22: a reStructuredText file's leading field list (":author: Ada").
+    fields: tuple[tuple[str, str], ...] = ()
 
     @property
     def identity(self) -> str:
@@ -95,6 +97,8 @@ class Chunk(NamedTuple):
             metadata["title"] = self.title
         if self.tags:
             metadata["tags"] = list(self.tags)
+        if self.fields:
+            metadata["fields"] = dict(self.fields)
         if metadata:
             out["metadata"] = metadata
         if text:

@@ -92,7 +92,8 @@ def test_languages_derive_the_default_corpus_and_the_default_config() -> None:
     )
     assert languages.language_of("docs/A.MD") == "markdown"
     assert languages.language_of("pkg/mod.pyi") == "python"
-    assert languages.language_of("notes.rst") == "text"
+    assert languages.language_of("notes.rst") == "rst"
+    assert languages.language_of("notes.adoc") == "text"
     assert languages.language_of("Makefile") == "text"
     assert languages.language_of("docs/.md") == "text"  # a dot file, not a suffix
 
@@ -211,7 +212,7 @@ def test_findings_of_a_rule_no_longer_registered_are_dropped(
 # -- a toy language -------------------------------------------------------------------------
 
 
-def chunk_toy(ctx: ChunkContext) -> Chunked:
+def chunk_toy(ctx: ChunkContext, language: languages.Language) -> Chunked:
     """A card starts at each line beginning with '@'; its identity is the word after it."""
     starts = [i for i, line in enumerate(ctx.lines) if line.startswith("@")]
     chunks = []
@@ -230,7 +231,7 @@ TOY = languages.Language(
     f"{__name__}:chunk_toy",
     {"card": "toy card"},
     default=True,
-    explicit_id="@{identity}",
+    explicit_id="`@{identity}` above the card",
     explicit_kinds=("card",),
     duplicate_fix="give each card its own name",
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,6 +24,7 @@ __all__ = [
     "chunk_text",
     "context_for",
     "language_of",
+    "missing_extras",
 ]
 
 # Bump whenever the chunkers' output (boundaries, IDs, sizes, hashes) changes
@@ -72,7 +74,7 @@ def chunk_document(
     """Chunk already-decoded text; ``path`` is the POSIX path used in chunk IDs."""
     spec = languages.get(language) if language is not None else languages.language_for(path)
     ctx = context_for(text, path, options=options, counter=counter)
-    chunks, problems = languages.chunker(spec)(ctx)
+    chunks, problems = languages.chunker(spec)(ctx, spec)
     return ChunkedFile(path, spec.name, tuple(chunks), tuple(problems))
 
 
@@ -120,3 +122,14 @@ def chunk_file(
         relative = file.as_posix()
     data = file.read_bytes()
     return list(chunk_bytes(data, relative, options=options, counter=counter).chunks)
+
+
+def missing_extras(paths: Iterable[str]) -> list[str]:
+    """Notes on the optional extras these files need and this installation lacks, one per
+    extra; looked up only when a file needs one (a run on Markdown imports nothing more)."""
+    needing = [path for path in paths if languages.language_for(path).extra is not None]
+    if not needing:
+        return []
+    from chunkgate.chunking.extras import notes
+
+    return notes(needing)

@@ -107,6 +107,7 @@ class ChunkContext(NamedTuple):
         start_column: int = 0,
         end_column: int = 0,
         unsplittable: str = "",
+        fields: tuple[tuple[str, str], ...] = (),
     ) -> Chunk:
         """Build the chunk spanning 1-based lines ``start..end`` inclusive, from the
         1-based ``start_column`` of the first line to ``end_column`` (inclusive) of
@@ -120,6 +121,7 @@ class ChunkContext(NamedTuple):
             f"{self.path}#{identity}", self.path, kind, language, symbol, heading_path, level,
             start, end, chars, tokens, digest, text, start if body_line is None else body_line,
             suppressed, title, tags, part, parts, start_column, end_column, unsplittable,
+            fields,
         )  # fmt: skip
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking import cmark, syntax
 from chunkgate.chunking.anchors import AnchorStyle, HeadingSource, anchors, style_of
@@ -32,6 +32,9 @@ from chunkgate.chunking.base import ChunkContext, Chunked, ChunkOptions, suppres
 from chunkgate.chunking.frontmatter import FrontMatter, parse_front_matter
 from chunkgate.chunking.syntax import Dialect
 from chunkgate.model import Chunk, Heading
+
+if TYPE_CHECKING:
+    from chunkgate.languages import Language
 
 PREAMBLE_IDENTITY = "~preamble"
 _NO_CODES: frozenset[str] = frozenset()
@@ -121,7 +124,7 @@ def anchors_shown(options: ChunkOptions, path: str) -> str:
     return file_style(options, path)[0].describe()
 
 
-def chunk(ctx: ChunkContext) -> Chunked:
+def chunk(ctx: ChunkContext, language: Language) -> Chunked:
     return Chunked(chunk_markdown(ctx))
 
 

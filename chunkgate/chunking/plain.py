@@ -10,21 +10,25 @@ count of the joined text by a few tokens.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from chunkgate.chunking.base import ChunkContext, Chunked, is_blank
 from chunkgate.model import Chunk
 from chunkgate.sizes import estimate_tokens
 
+if TYPE_CHECKING:
+    from chunkgate.languages import Language
+
 # A half-open range of 0-based line indexes.
 _Span = tuple[int, int]
 
 
-def chunk(ctx: ChunkContext) -> Chunked:
-    return Chunked(chunk_plain(ctx))
+def chunk(ctx: ChunkContext, language: Language) -> Chunked:
+    return Chunked(chunk_plain(ctx, language=language.name))
 
 
 def chunk_plain(ctx: ChunkContext, *, language: str = "text") -> list[Chunk]:
-    size = _sizer(ctx)
+    size = line_sizer(ctx)
     pieces = _pieces(ctx.lines, size, ctx.options.max)
     windows = _windows(ctx.lines, pieces, size, ctx.options.max, ctx.options.overlap)
     return [
@@ -33,7 +37,7 @@ def chunk_plain(ctx: ChunkContext, *, language: str = "text") -> list[Chunk]:
     ]
 
 
-def _sizer(ctx: ChunkContext) -> Callable[[int, int], int]:
+def line_sizer(ctx: ChunkContext) -> Callable[[int, int], int]:
     """``size(start, end)``: the size of lines ``start..end-1`` joined by newlines."""
     weight: Callable[[str], int]
     if ctx.options.unit == "chars":

@@ -17,12 +17,16 @@ import ast
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from chunkgate.chunking import plain
 from chunkgate.chunking.base import ChunkContext, Chunked, is_blank, suppressions
 from chunkgate.chunking.headers import header_lines
 from chunkgate.chunking.pymerge import merge_small_code
 from chunkgate.model import Chunk, Problem
+
+if TYPE_CHECKING:
+    from chunkgate.languages import Language
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -56,7 +60,7 @@ class _Namer:
         return identity if count == 0 else f"{identity}-{count}"
 
 
-def chunk(ctx: ChunkContext) -> Chunked:
+def chunk(ctx: ChunkContext, language: Language) -> Chunked:
     return Chunked(*chunk_python(ctx))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import ExitStack
 
+from chunkgate.chunking import missing_extras
 from chunkgate.config import Config
 from chunkgate.corpus import select_files
 from chunkgate.errors import UnreadableError
@@ -102,7 +103,12 @@ def run_check(
             )
         if not explicit:
             cache.save()
-        return result._replace(summary=result.summary._replace(files=len(selection.files)))
+        # One note per optional extra the corpus needs and this installation lacks.
+        extras = missing_extras(file.path for file in selection.files)
+        return result._replace(
+            summary=result.summary._replace(files=len(selection.files)),
+            notes=(*result.notes, *extras),
+        )
 
 
 def _run(

@@ -251,8 +251,12 @@ def _finding(run: list[tuple[Chunk, _Match]]) -> Finding:
         noun = "sections" if all(chunk.kind == "section" for chunk, _ in run) else "chunks"
         where = f"lines {first.start_line}-{run[-1][0].end_line} ({units} {noun}) are"
     message = f"{where} {found / total:.0%} {match.spdx} license text ({words:,} words)"
-    if languages.get(first.language).code:
-        fix = f"shorten the license header to one line: # SPDX-License-Identifier: {match.spdx}"
+    comment = languages.get(first.language).comment
+    if comment is not None:
+        fix = (
+            f"shorten the license header to one line: "
+            f"{comment} SPDX-License-Identifier: {match.spdx}"
+        )
     else:
         fix = "replace the license text with one line that names the license and links LICENSE"
     return Finding(CODE, first.start_line, message, fix, chunk=first)

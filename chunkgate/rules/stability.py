@@ -80,7 +80,7 @@ def moved_violation(config: Config, move: Move) -> Violation | None:
         "similar": f"{move.similarity:.0%} similar text",
     }[move.how]
     keep = languages.get(new.language).keep_id(old) if old.path == new.path else None
-    hint = f"keep the old ID with `{keep}` on the heading" if keep else "keep the old name or path"
+    hint = f"keep the old ID with {keep}" if keep else "keep the old name or path"
     return violation(
         config,
         UNSTABLE,
