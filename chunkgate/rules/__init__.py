@@ -75,6 +75,12 @@ RULES: dict[str, Rule] = {
             "warning",
             "an ID in the manifest is gone and its content did not move",
         ),
+        Rule(
+            "CG404",
+            "broken-reference",
+            "error",
+            "a link inside the corpus points at an anchor its target file does not have",
+        ),
         Rule("CG501", "duplicate-content", "warning", "two or more chunks have the same hash"),
     )
 }
