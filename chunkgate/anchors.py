@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 _HTML_ID = re.compile(r"""<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*["']([^"'<>]+)["']""")
 _INCLUDE = re.compile(
-    r"""^[ \t]*(?:\{\{[%<]\s*include\s+["']([^"']+)["']\s*[%>]\}\}|--8<--\s+["']([^"']+)["'])[ \t]*$""",
+    r"""^[ \t]*(?:\{\{[%<]\s*include\s+["']([^"']+)["']\s*[%>]\}\}"""
+    r"""|--8<--\s+["']([^"']+)["'])[ \t]*$""",
     re.M,
 )
 # A definition term: a line of text, then (after at most one blank line) ": definition".
@@ -78,7 +79,9 @@ def expand_includes(
         for candidate in _include_paths(name, path, site):
             found = read(candidate)
             if found is not None:
-                return expand_includes(_without_front_matter(found), candidate, site, read, depth + 1)
+                return expand_includes(
+                    _without_front_matter(found), candidate, site, read, depth + 1
+                )
         return match.group(0)
 
     return _INCLUDE.sub(included, text)
@@ -96,9 +99,9 @@ def include_graph(texts: Mapping[str, str], site: Site) -> dict[str, set[str]]:
             if child is not None:
                 direct.setdefault(child, set()).add(path)
     graph: dict[str, set[str]] = {}
-    for child in direct:
+    for child, parents in direct.items():
         seen: set[str] = set()
-        todo = list(direct[child])
+        todo = list(parents)
         while todo:
             parent = todo.pop()
             if parent not in seen:

@@ -143,7 +143,9 @@ def _definitions(lines: Sequence[str], skip: int, text: str, rendered: bytes) ->
     probe = text + "\n\n" + "".join(f"[{label}]\n\n" for _, label in candidates)
     resolved: dict[int, str] = {}
     for line, href in _PROBE.findall(cmark.render(probe)):
-        resolved[(int(line) - base - 1) // 2] = html.unescape(href.decode("utf-8", "surrogateescape"))
+        resolved[(int(line) - base - 1) // 2] = html.unescape(
+            href.decode("utf-8", "surrogateescape")
+        )
     links: list[Link] = []
     for position, (number, _) in enumerate(candidates):
         destination = resolved.get(position)

@@ -98,18 +98,20 @@ def candidates(site: Site, source: str, path: str) -> list[str]:
         if joined == ".." or joined.startswith("../") or joined.startswith("/"):
             continue
         joined = "" if joined == "." else joined
-        found.extend(_sources(joined, folder=path.endswith("/") or not path.rstrip("/")))
+        folder = path.endswith("/") or not path.rstrip("/")
+        found.extend(_sources(joined, folder=folder, pages=site.directory_urls))
     return list(dict.fromkeys(found))
 
 
-def _sources(path: str, *, folder: bool) -> list[str]:
-    """The source files published as ``path``."""
+def _sources(path: str, *, folder: bool, pages: bool) -> list[str]:
+    """The source files published as ``path`` (``pages``: a page is published as a folder)."""
     if path.endswith(MARKDOWN_SUFFIXES):
         return [path]
     stem, dot, suffix = path.rpartition(".")
     inside = [_join(path, f"{name}{ext}") for name in _INDEX_NAMES for ext in MARKDOWN_SUFFIXES]
     if folder or not path:
-        return inside
+        own = [path + ext for ext in MARKDOWN_SUFFIXES] if pages and path else []
+        return own + inside
     if dot and suffix.lower() in ("html", "htm") and "/" not in suffix:
         own = [stem + ext for ext in MARKDOWN_SUFFIXES]
         if posixpath.basename(stem) == "index":
@@ -177,5 +179,7 @@ def _hugo(folder: str, path: str, data: bytes) -> Site:
 
 
 def _toml_value(data: bytes, key: str) -> str | None:
-    match = re.search(rb"^\s*" + re.escape(key.encode()) + rb"\s*=\s*['\"]([^'\"]+)['\"]", data, re.M)
+    match = re.search(
+        rb"^\s*" + re.escape(key.encode()) + rb"\s*=\s*['\"]([^'\"]+)['\"]", data, re.M
+    )
     return match.group(1).decode("utf-8", "replace").strip("/") if match else None

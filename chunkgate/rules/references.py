@@ -82,7 +82,9 @@ class BrokenLink(NamedTuple):
     @property
     def fix(self) -> str:
         if self.moved_to is not None:
-            return f"the section moved to {self.moved_to}, which is gone too: link to its section now"
+            return (
+                f"the section moved to {self.moved_to}, which is gone too: link to its section now"
+            )
         if self.closest is not None:
             return f"link to #{self.closest} (the closest anchor of {self.target.path})"
         return f"link to an existing heading of {self.target.path}, or remove the fragment"
@@ -201,14 +203,10 @@ def reference_violations(
         return []
     markdown = {p: t for p, t in texts.items() if p.lower().endswith(MARKDOWN_SUFFIXES)}
     links = {path: extract_links(text) for path, text in markdown.items()}
-    anchor_cache: dict[str, set[str]] = {}
 
     def anchors_of(path: str) -> set[str] | None:
-        if path not in markdown:
-            return None
-        if path not in anchor_cache:
-            anchor_cache[path] = file_anchors(markdown[path], path, site, markdown.get)
-        return anchor_cache[path]
+        text = markdown.get(path)
+        return None if text is None else file_anchors(text, path, site, markdown.get)
 
     moved = {old: new for new, old in (moved_from or {}).items()}
     rule = RULES[CODE]
@@ -226,4 +224,3 @@ def reference_violations(
             Violation(CODE, rule.name, severity, link.path, link.line, None, link.message, link.fix)
         )
     return out
-
