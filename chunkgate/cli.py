@@ -541,3 +541,66 @@ def main() -> NoReturn:
         with contextlib.suppress(OSError, ValueError):  # a closed pipe, a closed stream
             stream.flush()
     os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+
+
+@cli.command("eval")
+@click.argument("golden", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True,
+              help="How many chunks each query retrieves.")  # fmt: skip
+@click.option("--base", metavar="REV", help="Also run the queries against the corpus at REV.")
+@click.option(
+    "--max-drop",
+    type=click.FloatRange(min=0, max=1),
+    default=0.0,
+    show_default=True,
+    help="With --base: exit 1 when recall@k falls by more than this.",
+)
+@click.option(
+    "--min-recall",
+    type=click.FloatRange(min=0, max=1),
+    help="Exit 1 when recall@k is below this.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "rich", "text", "json", "github"]),
+    default="auto",
+    show_default=True,
+    help="auto: github under GitHub Actions (with a job summary), rich on a terminal, text.",
+)
+@config_option
+@reports_errors
+def eval_command(
+    *,
+    golden: Path,
+    k: int,
+    base: str | None,
+    max_drop: float,
+    min_recall: float | None,
+    fmt: str,
+    config_path: Path | None,
+) -> None:
+    """Run GOLDEN's queries (YAML or JSON lines) against a BM25 index of the corpus's chunks.
+
+    Reports recall@k and MRR@k per query and overall. With --base REV the same
+    queries run against the corpus at REV, read from git. Exit status: 0, 1
+    when recall fell by more than --max-drop (or is under --min-recall), 2 errors.
+    """
+    from chunkgate.report import resolve_format
+    from chunkgate.report.evaluate import write_eval
+    from chunkgate.retrieval import run_eval
+
+    report = run_eval(
+        Path.cwd(),
+        golden,
+        k=k,
+        base=base,
+        max_drop=max_drop,
+        min_recall=min_recall,
+        config_path=config_path,
+    )
+    write_eval(report, resolve_format(fmt, sys.stdout), sys.stdout)
+    reasons = report.failures()
+    for reason in reasons:
+        _fail(reason)
+    sys.exit(1 if reasons else 0)

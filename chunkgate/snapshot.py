@@ -1,0 +1,100 @@
+"""A corpus's chunks and recorded moves at one revision, or in the working tree.
+
+A revision is read from git objects (its tree, its configuration, its
+manifest), as ``diff`` reads one: nothing is checked out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from chunkgate import git
+from chunkgate.chunking import chunk_bytes
+from chunkgate.config import Config, load_config, load_config_at
+from chunkgate.corpus import select_files
+from chunkgate.errors import GitError, ManifestError, UnreadableError
+from chunkgate.model import Chunk
+from chunkgate.sizes import make_counter
+
+
+class Snapshot(NamedTuple):
+    name: str  # as the user named it: "HEAD~1", or "working tree"
+    chunks: tuple[Chunk, ...]
+    moves: tuple[tuple[str, str], ...]  # (chunk ID, the old ID it was moved from)
+    skipped: tuple[str, ...] = ()  # files that could not be chunked, with why
+
+
+def working_tree(root: Path, *, config_path: Path | None = None) -> Snapshot:
+    config = load_config(root, config_path=config_path)
+    files = [file.path for file in select_files(config).files]
+
+    def read(path: str) -> bytes | None:
+        try:
+            return (config.root / path).read_bytes()
+        except OSError:
+            return None
+
+    return _snapshot("working tree", config, files, read)
+
+
+def at_revision(root: Path, rev: str, *, config_path: Path | None = None) -> Snapshot:
+    top = git.find_root(root)
+    if top is None:
+        raise GitError(f"not a git repository: {root}")
+    sha = git.resolve(top, rev)
+    tree = git.tree_blobs(top, sha)
+    with git.BlobReader(top) as reader:
+
+        def read(path: str) -> bytes | None:
+            blob = tree.get(path)
+            return None if blob is None else reader.read(blob)
+
+        if config_path is not None:
+            config = load_config(top, config_path=config_path)
+        else:
+            config = load_config_at(top, read, label=rev)
+        files = [path for path in tree if config.selects(path)]
+        files.sort(key=lambda p: p.encode("utf-8", "surrogateescape"))
+        return _snapshot(rev, config, files, read)
+
+
+def _snapshot(
+    name: str, config: Config, files: list[str], read: Callable[[str], bytes | None]
+) -> Snapshot:
+    counter = make_counter(config.chunking.tokenizer)
+    chunks: list[Chunk] = []
+    skipped: list[str] = []
+    for path in files:
+        data = read(path)
+        if data is None:
+            continue
+        if len(data) > config.max_file_bytes:
+            skipped.append(f"{path}: over max_file_bytes")
+            continue
+        try:
+            chunks.extend(chunk_bytes(data, path, options=config.chunking, counter=counter).chunks)
+        except UnreadableError as exc:
+            skipped.append(f"{path}: {exc.reason}")
+    return Snapshot(
+        name, tuple(chunks), _moves(read(config.manifest), config.manifest), tuple(skipped)
+    )
+
+
+def _moves(data: bytes | None, name: str) -> tuple[tuple[str, str], ...]:
+    if data is None:
+        return ()
+    from chunkgate.manifest import ManifestIndex
+
+    try:
+        manifest = ManifestIndex(data, name=name)
+        moves: list[tuple[str, str]] = []
+        for path in sorted(manifest.paths_with_moves()):
+            entry = manifest.entry(path)
+            for chunk in entry.chunks if entry is not None else ():
+                if chunk.moved_from is not None:
+                    moves.append((chunk.id, chunk.moved_from))
+    except ManifestError:
+        return ()  # `check` reports it; without it no move is known
+    return tuple(moves)
