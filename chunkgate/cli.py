@@ -604,3 +604,116 @@ def eval_command(
     for reason in reasons:
         _fail(reason)
     sys.exit(1 if reasons else 0)
+
+
+@cli.command("lint")
+@click.argument("export", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--against",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Another export of the same corpus: report chunks whose ID changed (CG608).",
+)
+@click.option(
+    "--field",
+    "fields",
+    multiple=True,
+    metavar="NAME=KEY",
+    help="Where a field is in each row: text, id, source or heading = a key, dotted "
+    "for nested ones (--field source=metadata.file_path).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(CHECK_FORMATS),
+    default="auto",
+    show_default=True,
+    help="auto: github under GitHub Actions, rich on a terminal, text otherwise.",
+)
+@config_option
+@quiet_option
+@reports_errors
+def lint_command(
+    *,
+    export: Path,
+    against: Path | None,
+    fields: tuple[str, ...],
+    fmt: str,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Apply chunkgate's rules to chunks another pipeline exported (JSON lines or JSON).
+
+    Reads LangChain, LlamaIndex, chonkie, ChunkLint and chunkgate exports.
+    Exit status: 0 clean (warnings allowed), 1 errors found, 2 errors.
+    """
+    from chunkgate.lint import FIELDS, lint_export
+
+    mapping: dict[str, str] = {}
+    for item in fields:
+        name, sep, key = item.partition("=")
+        if not sep or name not in FIELDS or not key:
+            raise click.BadParameter(
+                f"{item!r}: expected NAME=KEY with NAME one of {', '.join(FIELDS)}",
+                param_hint="--field",
+            )
+        mapping[name] = key
+    result = lint_export(_load(config_path), export, against=against, fields=mapping)
+    _write_report(result, fmt, None, quiet)
+    sys.exit(1 if result.errors else 0)
+
+
+@cli.command("refs")
+@click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--field",
+    metavar="KEY",
+    help="Read IDs from this key (JSON, JSON lines, YAML) or column (CSV), whatever their "
+    "shape, instead of finding path#identity strings.",
+)
+@click.option("--fix", is_flag=True, help="Rewrite IDs through recorded moves (moved_from).")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@config_option
+@quiet_option
+@reports_errors
+def refs(
+    *,
+    files: tuple[Path, ...],
+    field: str | None,
+    fix: bool,
+    fmt: str,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Check that the chunk IDs other files cite (eval sets, citations, notes) exist.
+
+    An ID that moved (moved_from in the manifest) is named with where it went;
+    --fix rewrites it there, changing nothing else in the file. Exit status: 0
+    every ID exists (after --fix), 1 some do not, 2 errors.
+    """
+    import json
+
+    from chunkgate.citations import check_files, corpus_ids
+
+    known, moved, suffixes = corpus_ids(Path.cwd(), config_path=config_path)
+    result = check_files(list(files), known, moved, field=field, fix=fix, suffixes=suffixes)
+    if fmt == "json":
+        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    elif not quiet:
+        for citation in result.fixed:
+            click.echo(f"{citation.path}:{citation.line}: {citation.id} -> {citation.redirect}")
+        for citation in result.broken:
+            where = (
+                f"moved to {citation.redirect} (`chunkgate refs --fix` rewrites it)"
+                if citation.redirect
+                else "no such chunk"
+            )
+            click.echo(f"{citation.path}:{citation.line}: {citation.id}: {where}")
+        click.echo(
+            f"{result.checked} IDs checked, {len(result.broken)} not found, "
+            f"{len(result.fixed)} rewritten"
+        )
+    sys.exit(1 if result.broken else 0)

@@ -27,6 +27,7 @@ YAML_NAMES = (".chunkgate.yaml", ".chunkgate.yml")
 DEFAULT_INCLUDE = ("**/*.md", "**/*.markdown", "**/*.mdx", "**/*.py", "**/*.pyi")
 DEFAULT_MANIFEST = "chunkgate.manifest.jsonl"
 DEFAULT_MAX_FILE_BYTES = 1_000_000
+DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
 _TOKENIZER = re.compile(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
 
 
@@ -46,6 +47,7 @@ class Config:
     denylist_paths: tuple[str, ...] = ()
     denylist_content: tuple[re.Pattern[str], ...] = ()
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD  # CG502
     include_spec: PathPatterns = field(init=False, repr=False, compare=False)
     exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
     _never: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -73,6 +75,7 @@ class Config:
                 self.denylist_paths,
                 self.denylist_content,
                 self.max_file_bytes,
+                self.near_duplicate_threshold,
             )
         )
 
@@ -266,6 +269,7 @@ _TOP_KEYS = (
     "rules",
     "denylist",
     "max_file_bytes",
+    "near_duplicates",
 )
 _SIZE_KEYS = ("unit", "max", "min", "overlap")
 _UNITS = ("chars", "tokens")
@@ -342,7 +346,17 @@ class _Validator:
             max_file_bytes=self.integer(
                 "max_file_bytes", top.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES), 1
             ),
+            near_duplicate_threshold=self.threshold(top.get("near_duplicates", {})),
         )
+
+    def threshold(self, value: object) -> float:
+        table = self.table("near_duplicates", value, ("threshold",))
+        threshold = table.get("threshold", DEFAULT_NEAR_DUPLICATE_THRESHOLD)
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+            self.wrong("near_duplicates.threshold", threshold, "a number from 0.1 to 1")
+        if not 0.1 <= threshold <= 1:
+            self.wrong("near_duplicates.threshold", threshold, "a number from 0.1 to 1")
+        return float(threshold)
 
     def manifest(self, value: object) -> str:
         allowed = "a relative POSIX path inside the repository"
@@ -474,6 +488,10 @@ denylist:
 
 # CG305: files larger than this many bytes are data dumps and are not chunked.
 max_file_bytes: {DEFAULT_MAX_FILE_BYTES}
+
+# CG502: chunk bodies sharing at least this share of their word 3-grams are near duplicates.
+near_duplicates:
+  threshold: {DEFAULT_NEAR_DUPLICATE_THRESHOLD}
 """
 
 

@@ -82,6 +82,23 @@ RULES: dict[str, Rule] = {
             "a link inside the corpus points at an anchor its target file does not have",
         ),
         Rule("CG501", "duplicate-content", "warning", "two or more chunks have the same hash"),
+        Rule(
+            "CG502",
+            "near-duplicate",
+            "off",
+            "a chunk's body is nearly the same as another's (near_duplicates.threshold)",
+        ),
+        # Faults of chunks other pipelines made (`chunkgate lint EXPORT`).
+        Rule("CG601", "empty-chunk", "error", "an exported chunk has no text"),
+        Rule("CG602", "missing-source", "error", "an exported chunk names no source"),
+        Rule("CG603", "missing-id", "warning", "an exported chunk has no ID"),
+        Rule("CG604", "cut-fence", "error", "an exported chunk starts or ends inside a code fence"),
+        Rule("CG605", "mid-sentence", "warning", "an exported chunk starts or ends mid-sentence"),
+        Rule(
+            "CG606", "cut-table", "warning", "an exported chunk holds table rows without a header"
+        ),
+        Rule("CG607", "no-heading", "warning", "an exported chunk has no heading context"),
+        Rule("CG608", "changed-id", "error", "the same text has another ID in the other export"),
     )
 }
 
