@@ -51,8 +51,9 @@ class RefsResult(NamedTuple):
 
 def id_pattern(suffixes: Collection[str] = _SUFFIXES) -> re.Pattern[str]:
     ends = "|".join(sorted({re.escape(s.lstrip(".")) for s in suffixes}, key=len, reverse=True))
+    name = r"(?:[\w.-]|\\u[0-9A-Fa-f]{4})+"  # \u escapes: JSON written with ensure_ascii
     return re.compile(
-        rf"(?<![\w./:@-])((?:[\w.-]+/)*[\w.-]+\.(?:{ends})#[^\s\"'`<>()\[\]{{}}|,;]+)"
+        rf"(?<![\w./:@\\-])((?:{name}/)*{name}\.(?:{ends})#[^\s\"'`<>()\[\]{{}}|,;]+)"
     )
 
 
