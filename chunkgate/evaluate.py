@@ -237,5 +237,5 @@ def _scorer(texts: list[str]) -> _Scores:
         return _Scores(texts)
     except ImportError:
         raise ChunkgateError(
-            "eval needs bm25s: pip install 'chunkgate[eval]' (or pip install bm25s)"
+            "eval needs bm25s: install chunkgate with its eval extra, or pip install bm25s"
         ) from None

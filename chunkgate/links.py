@@ -36,40 +36,49 @@ class Link(NamedTuple):
     written: str
 
 
-# Leaf blocks and containers cmark positions; a link belongs to the innermost
+_HREF = re.compile(rb'<a href="([^"]*)"')
+# A link that may name an anchor of the corpus: a fragment and no scheme.
+_LOCAL_HREF = re.compile(rb'<a href="((?![A-Za-z][A-Za-z0-9+.-]*:|//)[^"#]*#[^"]*)"')
+# Every block cmark renders is positioned; a link belongs to the innermost
 # (the last opened) block before it.
-_ELEMENT = re.compile(
-    rb'<(?:(p|h[1-6]|li|blockquote|pre|hr|ul|ol)\b[^>]*?data-sourcepos="(\d+):\d+-(\d+):\d+"'
-    rb'|a href="([^"]*)")'
-)
+_POSITION = re.compile(rb'data-sourcepos="(\d+):\d+-(\d+):\d+"')
 # CommonMark 4.7: up to three spaces (more inside containers, which are stripped
 # first), a label without unescaped brackets, a colon, the destination.
-_DEFINITION = re.compile(r"^[ \t]*(?:>[ \t]?)*[ \t]*\[((?:[^\[\]\\]|\\.){1,999})\]:")
+_DEFINITION = re.compile(r"^[ \t]*(?:>[ \t]?)*[ \t]*\[((?:[^\[\]\\\n]|\\.){1,999})\]:", re.M)
 
 
-def extract_links(text: str) -> list[Link]:
-    """Every link and reference definition of Markdown ``text``, in order of line."""
+def extract_links(text: str, *, local_only: bool = False) -> list[Link]:
+    """Every link and reference definition of Markdown ``text``, in order of line.
+
+    ``local_only`` keeps only those that may name an anchor in the corpus (a
+    ``#fragment``, no scheme): finding the line of each of a page's links to
+    other sites would cost more than parsing the page.
+    """
     if "](" not in text and "]:" not in text:
         return []  # a link needs "](", a reference link needs a definition
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
-    front = parse_front_matter(lines)
-    if front:
+    skip = _front_matter_lines(lines)
+    if skip:
         # Blank out the front matter so that cmark's line numbers stay the file's.
-        text = "\n" * front.lines + text.split("\n", front.lines)[-1]
+        text = "\n" * skip + text.split("\n", skip)[-1]
     rendered = cmark.render(text)
-    definitions = _definitions(lines, front.lines if front else 0, text, rendered)
+    definitions = _definitions(lines, skip, text, rendered) if "]:" in text else []
     by_destination = {d.destination: d for d in definitions}
     found: list[Link] = list(definitions)
+    block_at = -1
     first = last = 0
     cursor = (0, 0)  # where the previous link of the block was found
-    for block, start, end, href in _ELEMENT.findall(rendered):
-        if block:
-            first, last = int(start), int(end)
+    for match in (_LOCAL_HREF if local_only else _HREF).finditer(rendered):
+        # The block the link is in: the last one cmark opened before it.
+        opened = rendered.rfind(b'data-sourcepos="', 0, match.start())
+        if opened != block_at:
+            block_at = opened
+            position = _POSITION.match(rendered, opened) if opened >= 0 else None
+            first, last = (int(position[1]), int(position[2])) if position else (0, 0)
             cursor = (first, 0)
-            continue
-        destination = html.unescape(href.decode("utf-8", "surrogateescape"))
+        destination = html.unescape(match[1].decode("utf-8", "surrogateescape"))
         place = _place(lines, destination, first, last, cursor)
         if place is None:
             if destination in by_destination:
@@ -118,14 +127,30 @@ def _is_destination(line: str, at: int) -> bool:
     return before.endswith(("(", "<", "]:"))
 
 
+def _front_matter_lines(lines: Sequence[str]) -> int:
+    """How many lines of front matter to blank: only one that looks like it holds a link
+    needs parsing (as YAML, to tell it from a thematic break); the rest cannot mislead."""
+    if not lines or lines[0].rstrip() != "---":
+        return 0
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() in ("---", "..."):
+            block = "\n".join(lines[1:index])
+            if "](" not in block and "]:" not in block:
+                return 0
+            break
+    front = parse_front_matter(lines)
+    return front.lines if front else 0
+
+
 def _definitions(lines: Sequence[str], skip: int, text: str, rendered: bytes) -> list[Link]:
     """Reference definitions: the lines shaped like one whose label cmark resolves to them."""
     candidates: list[tuple[int, str]] = []
-    for index, line in enumerate(lines):
-        if index >= skip and "]:" in line:
-            match = _DEFINITION.match(line)
-            if match:
-                candidates.append((index + 1, match.group(1)))
+    position, number = 0, 1
+    for match in _DEFINITION.finditer(text):
+        number += text.count("\n", position, match.start())
+        position = match.start()
+        if number > skip:
+            candidates.append((number, match.group(1)))
     if not candidates:
         return []
     # A definition renders as nothing, so a candidate inside a paragraph, a

@@ -6,9 +6,11 @@ worst come first: errors before warnings, and within a severity by rule in
 
 1. CG001 unreadable: the file could not be checked at all;
 2. CG301, CG302, CG303, CG305, CG304: content that should never be embedded;
-3. CG402 unstable-id: a silent break of every citation of the chunk;
+3. CG402 unstable-id, CG404 broken-reference: a silent break of citations;
 4. CG201 oversized, CG101 duplicate-id, CG401 stale-manifest;
-5. CG403 removed-id, CG202 undersized, CG501 duplicate-content;
+5. the faults of exported chunks (``lint``): CG601, CG604, CG608, CG602;
+6. CG403 removed-id, CG202 undersized, CG501 duplicate-content, CG502
+   near-duplicate, then the exports' warnings CG603, CG605, CG606, CG607;
 
 and rules not listed here after those, by code. A last plain line says how
 many problems were not annotated. The job summary lists every violation in
@@ -34,12 +36,22 @@ RULE_PRIORITY = (
     "CG305",
     "CG304",
     "CG402",
+    "CG404",
     "CG201",
     "CG101",
     "CG401",
+    "CG601",
+    "CG604",
+    "CG608",
+    "CG602",
     "CG403",
     "CG202",
     "CG501",
+    "CG502",
+    "CG603",
+    "CG605",
+    "CG606",
+    "CG607",
 )
 MAX_ANNOTATIONS = 10  # per severity and step
 SUMMARY_LIMIT = 1024 * 1024  # bytes per step summary

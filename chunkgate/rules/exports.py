@@ -15,7 +15,8 @@ every query a little.
 
 **Fix:** drop empty chunks, or fix the loader that produced them.
 
-Fires: `{"id": "a", "text": "  \\n"}`. Passes: `{"id": "a", "text": "Install it."}`.
+Fires: `{"id": "a", "text": "  \\n"}`.
+Passes: `{"id": "a", "text": "Install it."}`.
 
 ## CG602 missing-source
 
@@ -71,7 +72,8 @@ and retrieval returns a chunk that cannot answer on its own.
 **Fix:** split on sentence or paragraph boundaries (a recursive splitter's
 separators), or overlap chunks by a sentence.
 
-Fires: a chunk `"and then restart the server."`. Passes: `"Then restart the server."`.
+Fires: a chunk `"and then restart the server."`.
+Passes: `"Then restart the server."`.
 
 ## CG606 cut-table
 
@@ -83,7 +85,8 @@ mean.
 
 **Fix:** keep a table in one chunk, or repeat its header in each part.
 
-Fires: `"| a | 1 |\\n| b | 2 |"`. Passes: `"| name | n |\\n|---|---|\\n| a | 1 |"`.
+Fires: `"| a | 1 |\\n| b | 2 |"`.
+Passes: `"| name | n |\\n|---|---|\\n| a | 1 |"`.
 
 ## CG607 no-heading
 
@@ -96,7 +99,8 @@ by topic and cannot say where in the document it is.
 MarkdownHeaderTextSplitter, LlamaIndex's MarkdownNodeParser) or prefix it to
 the text.
 
-Fires: `{"text": "Run it."}`. Passes: `{"text": "Run it.", "metadata": {"Header 2": "Usage"}}`.
+Fires: `{"text": "Run it."}`.
+Passes: `{"text": "Run it.", "metadata": {"Header 2": "Usage"}}`.
 
 ## CG608 changed-id
 

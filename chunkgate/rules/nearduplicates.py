@@ -57,7 +57,8 @@ def near_duplicates(
         from chunkgate.errors import ChunkgateError
 
         raise ChunkgateError(
-            "CG502 needs datasketch: pip install 'chunkgate[neardup]', or set rules: {CG502: off}"
+            "CG502 needs datasketch: install chunkgate with its neardup extra (or pip install "
+            "datasketch), or set rules: {CG502: off}"
         ) from None
     ordered = sorted(
         range(len(chunks)),

@@ -202,7 +202,7 @@ def reference_violations(
     if severity == "off":
         return []
     markdown = {p: t for p, t in texts.items() if p.lower().endswith(MARKDOWN_SUFFIXES)}
-    links = {path: extract_links(text) for path, text in markdown.items()}
+    links = {path: extract_links(text, local_only=True) for path, text in markdown.items()}
 
     def anchors_of(path: str) -> set[str] | None:
         text = markdown.get(path)
