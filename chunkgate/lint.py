@@ -172,7 +172,7 @@ def lint_export(
     rows = read_export(export, fields)
     name = export.name
     chunks = [as_chunk(row, name) for row in rows if row.text is not None and row.text.strip()]
-    findings: list[tuple[str, Finding]] = []
+    findings: list[tuple[str | None, Finding]] = []
     by_source: dict[str, list[Chunk]] = {}
     for chunk in chunks:
         by_source.setdefault(chunk.path, []).append(chunk)
@@ -186,13 +186,15 @@ def lint_export(
         name, 0, None, tuple(c for c in chunks if not c.id.startswith(f"{name}#row-")), config
     )
     findings.extend((name, finding) for finding in identity(everything))
-    findings.extend((name, finding) for finding in check_rows(rows))
+    # The export-only rules report rows by their line: no chunk to point at.
+    findings.extend((None, finding) for finding in check_rows(rows))
     if against is not None:
         findings.extend(
-            (name, finding)
+            (None, finding)
             for finding in id_changes(rows, read_export(against, fields), against.name)
         )
-    violations = list(_violations(config, name, findings, by_source))
+    ids = {row.line: row.id for row in rows}
+    violations = list(_violations(config, name, findings, by_source, ids))
     rows_for_duplicates = [(c.hash, c.id, name, c.start_line, ()) for c in chunks]
     violations.extend(
         v._replace(fix=_EXPORT_FIXES["CG501"])
@@ -212,19 +214,21 @@ def lint_export(
 def _violations(
     config: Config,
     export: str,
-    findings: Sequence[tuple[str, Finding]],
+    findings: Sequence[tuple[str | None, Finding]],
     by_source: Mapping[str, list[Chunk]],
+    ids: Mapping[int, str | None],
 ) -> Iterator[Violation]:
     for source, finding in findings:
         severity = config.severity(finding.code)
         if severity == "off":
             continue
         chunk = finding.chunk
-        if chunk is None and by_source.get(source):
+        if chunk is None and source is not None and by_source.get(source):
             chunk = by_source[source][0]  # a finding about the source: its first row
         line = chunk.start_line if chunk is not None else finding.line
-        chunk_id = chunk.id if chunk is not None else None
-        message = finding.message if source == export else f"{source}: {finding.message}"
+        chunk_id = chunk.id if chunk is not None else ids.get(line)
+        shown = source in (None, export)
+        message = finding.message if shown else f"{source}: {finding.message}"
         fix = _EXPORT_FIXES.get(finding.code, finding.fix)
         yield Violation(
             finding.code, RULES[finding.code].name, severity, export, line, chunk_id, message, fix

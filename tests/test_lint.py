@@ -230,3 +230,21 @@ def test_every_export_rule_is_registered_and_documented() -> None:
     for code in ("CG601", "CG602", "CG603", "CG604", "CG605", "CG606", "CG607", "CG608"):
         assert code in RULES
         assert "Fires" in docs[code]
+
+
+def test_chonkie_chunks_are_read_and_name_no_source(tmp_path: Path) -> None:
+    from chonkie import RecursiveChunker
+
+    chunker = RecursiveChunker(chunk_size=256)
+    export = tmp_path / "chonkie.jsonl"
+    with export.open("w", encoding="utf-8") as out:
+        for page in PAGES[:3]:
+            for chunk in chunker.chunk(page.read_text(encoding="utf-8")):
+                out.write(json.dumps(chunk.to_dict()) + "\n")
+    rows = read_export(export)
+    assert all(row.id and row.id.startswith("chnk_") and row.text for row in rows)
+    result = lint_export(Config(root=tmp_path), export)
+    assert _codes(result)["CG602"] == len(rows)  # chonkie keeps no source
+    assert {row.line for row in rows if _odd_fences(row.text or "")} <= {
+        v.line for v in result.violations if v.rule == "CG604"
+    }
