@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chunkgate import git
+from chunkgate import git, snapshot
 from chunkgate.config import Config
 from chunkgate.corpus import select_files
-from chunkgate.errors import ManifestError, UnreadableError
+from chunkgate.errors import UnreadableError
 from chunkgate.model import Violation
 from chunkgate.rules.references import reference_violations
 from chunkgate.sites import MARKDOWN_SUFFIXES, Site, detect_site
@@ -34,21 +34,11 @@ def corpus_reference_violations(config: Config) -> list[Violation]:
 
 def recorded_moves(config: Config) -> dict[str, str]:
     """Chunk ID -> the old ID the manifest records it as moved from."""
-    from chunkgate.manifest import ManifestIndex
-
     try:
-        manifest = ManifestIndex.load(config.root / config.manifest)
-    except ManifestError:
-        return {}  # CG401 reports it
-    if manifest is None:
-        return {}
-    moves: dict[str, str] = {}
-    for path in manifest.paths_with_moves():
-        entry = manifest.entry(path)
-        for chunk in entry.chunks if entry is not None else ():
-            if chunk.moved_from is not None:
-                moves[chunk.id] = chunk.moved_from
-    return moves
+        data: bytes | None = (config.root / config.manifest).read_bytes()
+    except OSError:
+        data = None
+    return dict(snapshot.recorded_moves(data, config.manifest))
 
 
 def site_of(root: Path) -> Site:

@@ -78,11 +78,12 @@ def _snapshot(
         except UnreadableError as exc:
             skipped.append(f"{path}: {exc.reason}")
     return Snapshot(
-        name, tuple(chunks), _moves(read(config.manifest), config.manifest), tuple(skipped)
+        name, tuple(chunks), recorded_moves(read(config.manifest), config.manifest), tuple(skipped)
     )
 
 
-def _moves(data: bytes | None, name: str) -> tuple[tuple[str, str], ...]:
+def recorded_moves(data: bytes | None, name: str) -> tuple[tuple[str, str], ...]:
+    """(chunk ID, the old ID it moved from) for each move the manifest ``data`` records."""
     if data is None:
         return ()
     from chunkgate.manifest import ManifestIndex

@@ -8,7 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from chunkgate.chunking import cmark
 from chunkgate.links import Link, extract_links
 
 DATA = Path(__file__).parent / "data"
@@ -77,3 +80,23 @@ def test_a_link_is_reported_on_the_line_it_is_written() -> None:
 def test_crlf_gives_the_same_links() -> None:
     text = "a\n\n[x](y.md#z)\n\n[r]: q.md#w\n"
     assert extract_links(text.replace("\n", "\r\n")) == extract_links(text)
+
+
+_PIECES = st.sampled_from(
+    ["[a](x.md#y)", "[b][r]", "[r]: z.md#w\n", "`", "```\n", "    ", "> ", "- ", "\n", "\n\n",
+     "text ", "# H\n", "<div>\n", "[", "](", "\\", "<", ">", "---\n", "[r]:\n", " x.md#q\n"]
+)  # fmt: skip
+
+
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_every_rendered_link_is_found_on_a_line_of_the_text(markdown: str) -> None:
+    found = extract_links(markdown)
+    lines = markdown.replace("\r\n", "\n").split("\n")
+    for link in found:
+        assert 1 <= link.line <= len(lines)
+    rendered = cmark.render(markdown).decode("utf-8")
+    destinations = {link.destination for link in found}
+    for href in _HREF.findall(rendered):
+        assert html.unescape(href) in destinations
+    local = {link.destination for link in extract_links(markdown, local_only=True)}
+    assert local == {d for d in destinations if "#" in d and not re.match(r"[a-z]+:|//", d)}
