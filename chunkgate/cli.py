@@ -560,3 +560,148 @@ def main() -> NoReturn:
         with contextlib.suppress(OSError, ValueError):  # a closed pipe, a closed stream
             stream.flush()
     os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+
+
+@cli.command("eval")
+@click.argument("golden", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True,
+              help="How many chunks each query retrieves.")  # fmt: skip
+@click.option("--base", metavar="REV", help="Also run the queries against the corpus at REV.")
+@click.option(
+    "--max-drop",
+    type=click.FloatRange(min=0, max=1),
+    default=0.0,
+    show_default=True,
+    help="With --base: exit 1 when recall@k falls by more than this.",
+)
+@click.option(
+    "--min-recall",
+    type=click.FloatRange(min=0, max=1),
+    help="Exit 1 when recall@k is below this.",
+)
+@format_option(formats.EVAL)
+@config_option
+@reports_errors
+def eval_command(
+    *,
+    golden: Path,
+    k: int,
+    base: str | None,
+    max_drop: float,
+    min_recall: float | None,
+    fmt: str,
+    config_path: Path | None,
+) -> None:
+    """Run GOLDEN's queries (YAML or JSON lines) against a BM25 index of the corpus's chunks.
+
+    Reports recall@k and MRR@k per query and overall. With --base REV the same
+    queries run against the corpus at REV, read from git. Exit status: 0, 1
+    when recall fell by more than --max-drop (or is under --min-recall), 2 errors.
+    """
+    from chunkgate.report.evaluate import write_eval
+    from chunkgate.retrieval import run_eval
+
+    report = run_eval(
+        Path.cwd(),
+        golden,
+        k=k,
+        base=base,
+        max_drop=max_drop,
+        min_recall=min_recall,
+        config_path=config_path,
+    )
+    write_eval(report, formats.EVAL.resolve(fmt, sys.stdout), sys.stdout)
+    reasons = report.failures()
+    for reason in reasons:
+        _fail(reason)
+    sys.exit(1 if reasons else 0)
+
+
+@cli.command("lint")
+@click.argument("export", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--against",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Another export of the same corpus: report chunks whose ID changed (CG608).",
+)
+@click.option(
+    "--field",
+    "fields",
+    multiple=True,
+    metavar="NAME=KEY",
+    help="Where a field is in each row: text, id, source or heading = a key, dotted "
+    "for nested ones (--field source=metadata.file_path).",
+)
+@format_option(formats.CHECK)
+@config_option
+@quiet_option
+@reports_errors
+def lint_command(
+    *,
+    export: Path,
+    against: Path | None,
+    fields: tuple[str, ...],
+    fmt: str,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Apply chunkgate's rules to chunks another pipeline exported (JSON lines or JSON).
+
+    Reads LangChain, LlamaIndex, chonkie, ChunkLint and chunkgate exports.
+    Exit status: 0 clean (warnings allowed), 1 errors found, 2 errors.
+    """
+    from chunkgate.lint import FIELDS, lint_export
+
+    mapping: dict[str, str] = {}
+    for item in fields:
+        name, sep, key = item.partition("=")
+        if not sep or name not in FIELDS or not key:
+            raise click.BadParameter(
+                f"{item!r}: expected NAME=KEY with NAME one of {', '.join(FIELDS)}",
+                param_hint="--field",
+            )
+        mapping[name] = key
+    result = lint_export(_load(config_path), export, against=against, fields=mapping)
+    _write_report(result, fmt, None, quiet)
+    sys.exit(1 if result.errors else 0)
+
+
+@cli.command("refs")
+@click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--field",
+    metavar="KEY",
+    help="Read IDs from this key (JSON, JSON lines, YAML) or column (CSV), whatever their "
+    "shape, instead of finding path#identity strings.",
+)
+@click.option("--fix", is_flag=True, help="Rewrite IDs through recorded moves (moved_from).")
+@format_option(formats.REFS)
+@config_option
+@quiet_option
+@reports_errors
+def refs(
+    *,
+    files: tuple[Path, ...],
+    field: str | None,
+    fix: bool,
+    fmt: str,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Check that the chunk IDs other files cite (eval sets, citations, notes) exist.
+
+    An ID that moved (moved_from in the manifest) is named with where it went;
+    --fix rewrites it there, changing nothing else in the file. Exit status: 0
+    every ID exists (after --fix), 1 some do not, 2 errors.
+    """
+    from chunkgate.citations import check_files, corpus_ids
+    from chunkgate.report.citations import write_citations
+
+    known, moved, suffixes = corpus_ids(Path.cwd(), config_path=config_path)
+    result = check_files(list(files), known, moved, field=field, fix=fix, suffixes=suffixes)
+    fmt = formats.REFS.resolve(fmt, sys.stdout)
+    if not quiet or fmt == "json":
+        write_citations(result, fmt, sys.stdout)
+    sys.exit(1 if result.broken else 0)

@@ -377,6 +377,11 @@ class _Validator:
                 self.fail(f"unknown key '{parent}{name}' ({hint})")
         return value
 
+    def fraction(self, key: str, value: object) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.1 <= value <= 1:
+            self.wrong(key, value, "a number from 0.1 to 1")
+        return float(value)
+
     def integer(self, key: str, value: object, minimum: int) -> int:
         if type(value) is not int or value < minimum:
             self.wrong(key, value, f"an integer >= {minimum}")
@@ -431,6 +436,8 @@ class _Validator:
                 values[option.key] = self.globs(option.key, given[name])
             elif option.kind == "regexes":
                 values[option.key] = self.regexes(option.key, given[name])
+            elif option.kind == "fraction":
+                values[option.key] = self.fraction(option.key, given[name])
             else:
                 values[option.key] = self.integer(option.key, given[name], 1)
         return MappingProxyType(values)

@@ -15,6 +15,18 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "chunkgate")
 
+# bm25s and datasketch (eval, CG502) load numpy, whose OpenBLAS starts worker
+# threads, and bm25s starts tqdm's monitor thread: a signal sent to the test
+# process could then be delivered to one of them, and test_gate_inputs checks
+# that SIGINT is held back while the worker pool starts. One thread stays one.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+try:
+    import tqdm
+
+    tqdm.tqdm.monitor_interval = 0
+except ImportError:  # pragma: no cover - the test extras install it with bm25s
+    pass
+
 
 @pytest.fixture
 def git_repo(tmp_path: Path) -> Path:

@@ -30,7 +30,9 @@ from chunkgate.rules.base import FileContext, Finding, Option, Rule
 # -- what the declarations derive ------------------------------------------------------------
 
 
-def test_the_derived_rule_tables_are_the_ones_the_tool_always_had() -> None:
+def test_the_derived_rule_tables() -> None:
+    """The thirteen rules the tool always had keep their names, defaults and display
+    order; the rules added since (CG404, CG502, the export rules) fall in by priority."""
     assert [(rule.code, rule.name, rule.severity) for rule in rules.RULES.values()] == [
         ("CG001", "unreadable", "error"),
         ("CG101", "duplicate-id", "error"),
@@ -44,11 +46,22 @@ def test_the_derived_rule_tables_are_the_ones_the_tool_always_had() -> None:
         ("CG401", "stale-manifest", "error"),
         ("CG402", "unstable-id", "error"),
         ("CG403", "removed-id", "warning"),
+        ("CG404", "broken-reference", "error"),
         ("CG501", "duplicate-content", "warning"),
+        ("CG502", "near-duplicate", "off"),
+        ("CG601", "empty-chunk", "error"),
+        ("CG602", "missing-source", "error"),
+        ("CG603", "missing-id", "warning"),
+        ("CG604", "cut-fence", "error"),
+        ("CG605", "mid-sentence", "warning"),
+        ("CG606", "cut-table", "warning"),
+        ("CG607", "no-heading", "warning"),
+        ("CG608", "changed-id", "error"),
     ]
     assert rules.PRIORITY == [
-        "CG001", "CG301", "CG302", "CG303", "CG305", "CG304", "CG402",
-        "CG201", "CG101", "CG401", "CG403", "CG202", "CG501",
+        "CG001", "CG301", "CG302", "CG303", "CG305", "CG304", "CG402", "CG404",
+        "CG201", "CG101", "CG401", "CG601", "CG604", "CG608", "CG602",
+        "CG403", "CG202", "CG501", "CG502", "CG603", "CG605", "CG606", "CG607",
     ]  # fmt: skip
     assert {"CG301", "CG302", "CG303", "CG305"} == rules.NEVER_EMBED
     assert {
@@ -58,6 +71,7 @@ def test_the_derived_rule_tables_are_the_ones_the_tool_always_had() -> None:
         "denylist.paths",
         "denylist.content",
         "max_file_bytes",
+        "near_duplicates.threshold",
     ]
 
 

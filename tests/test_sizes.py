@@ -116,6 +116,10 @@ def test_an_encoding_that_cannot_be_downloaded_names_the_fix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Offline, as on pre-commit.ci: nothing cached, and every connection refused.
+    import tiktoken.registry
+
+    # An earlier test in this process may hold the encoding already.
+    monkeypatch.setattr(tiktoken.registry, "ENCODINGS", {})
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
     for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"):
         monkeypatch.setenv(name, "http://127.0.0.1:9")

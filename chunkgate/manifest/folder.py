@@ -288,6 +288,28 @@ class RevisionManifest(_Manifest):
         return shard.blob if shard is not None else None
 
 
+def recorded_moves(
+    manifest: WorkTreeManifest | RevisionManifest, reader: git.BlobReader | None
+) -> dict[str, str]:
+    """Chunk ID -> the ID it is recorded as moved from, for every move the manifest records
+    (only the shards that record one are read whole)."""
+    cache = SummaryCache(manifest.root, manifest.folder)
+    summaries = manifest.summaries(cache, reader).found
+    cache.save()
+    moves: dict[str, str] = {}
+    for path, summary in summaries.items():
+        if not summary.moves:
+            continue
+        try:
+            entry = manifest.entry(path)
+        except ManifestError:
+            continue  # `check` reports it; without it no move of that file is known
+        for chunk in entry.chunks if entry is not None else ():
+            if chunk.moved_from is not None:
+                moves[chunk.id] = chunk.moved_from
+    return moves
+
+
 def sync() -> None:
     """Flush what was written without ``durable`` to disk, all at once."""
     if hasattr(os, "sync"):

@@ -41,7 +41,7 @@ _SHARD = re.compile(
 _HASH = re.compile(rb'"hash": "([0-9a-f]{16})"')
 _PART_ID = re.compile(rb'\{"id": "[^"]*~[0-9]+"')  # a later part: `~2`, `~3` (or a window)
 _ID = rb'{"id": "'
-_CACHE_VERSION = "chunkgate-summaries-2"
+_CACHE_VERSION = "chunkgate-summaries-3"
 
 
 class Summary(NamedTuple):
@@ -51,6 +51,7 @@ class Summary(NamedTuple):
     findings: bool  # its file line records findings: read the shard to report them
     hashes: tuple[str, ...]
     units: int = 0  # the units its chunks are parts of (``moves.unit_id``)
+    moves: bool = False  # a chunk records ``moved_from``: read the shard for the moves
 
 
 def summarise(data: bytes, name: str) -> Summary:
@@ -70,6 +71,7 @@ def summarise(data: bytes, name: str) -> Summary:
                 False,
                 tuple(digest.decode("ascii") for digest in hashes),
                 _units(int(count), parts, data, raw),
+                b'"moved_from"' in data,
             )
     entry = parse_block(data, name)  # strict: names the line that is wrong
     return Summary(
@@ -79,6 +81,7 @@ def summarise(data: bytes, name: str) -> Summary:
         bool(entry.findings),
         tuple(chunk.hash for chunk in entry.chunks),
         len({unit_id(chunk.id) for chunk in entry.chunks}),
+        any(chunk.moved_from is not None for chunk in entry.chunks),
     )
 
 
@@ -128,7 +131,7 @@ class SummaryCache:
         if self._file is None or self._used.keys() == self._known.keys():
             return
         entries = {
-            blob: [s.path, s.blob, s.chunks, s.findings, "".join(s.hashes), s.units]
+            blob: [s.path, s.blob, s.chunks, s.findings, "".join(s.hashes), s.units, s.moves]
             for blob, s in sorted(self._used.items())
         }
         data = json.dumps(entries).encode("ascii")  # escapes even an undecodable path's bytes
@@ -143,7 +146,7 @@ class SummaryCache:
 
 
 def _summary(item: list[object]) -> Summary:
-    path, blob, chunks, findings, hashes, units = item
+    path, blob, chunks, findings, hashes, units, moves = item
     if not (
         isinstance(path, str)
         and (blob is None or isinstance(blob, str))
@@ -152,7 +155,8 @@ def _summary(item: list[object]) -> Summary:
         and isinstance(hashes, str)
         and len(hashes) == 16 * chunks
         and type(units) is int
+        and isinstance(moves, bool)
     ):
         raise ValueError("a damaged cache entry")
     split = tuple(hashes[i : i + 16] for i in range(0, len(hashes), 16))
-    return Summary(path, blob, chunks, findings, split, units)
+    return Summary(path, blob, chunks, findings, split, units, moves)

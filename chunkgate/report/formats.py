@@ -113,4 +113,23 @@ STATS = Formats(
         "json": "chunkgate.report.stats:write_json",
     },
 )
-COMMANDS = {formats.command: formats for formats in (CHECK, DIFF, CHUNKS, OUTLINE, STATS)}
+EVAL = Formats(
+    "eval",
+    {
+        "rich": "chunkgate.report.evaluate:write_rich",
+        "text": "chunkgate.report.evaluate:write_text",
+        "json": "chunkgate.report.evaluate:write_json",
+        "github": "chunkgate.report.evaluate:write_github",
+    },
+    github=True,
+)
+REFS = Formats(
+    "refs",
+    {
+        "text": "chunkgate.report.citations:write_text",
+        "json": "chunkgate.report.citations:write_json",
+    },
+)
+COMMANDS = {
+    formats.command: formats for formats in (CHECK, DIFF, CHUNKS, OUTLINE, STATS, EVAL, REFS)
+}

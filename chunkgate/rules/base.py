@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "off")
 
 T = TypeVar("T")
-OptionKind = Literal["globs", "regexes", "positive_int"]
+OptionKind = Literal["globs", "regexes", "positive_int", "fraction"]
 
 
 @dataclass(frozen=True, slots=True)

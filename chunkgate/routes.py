@@ -1,0 +1,185 @@
+"""Where a site generator publishes a page, so that links to rendered names find their source.
+
+A link in the docs names the page the reader opens, which is not always the
+source file: ``page.html`` is ``page.md`` in mdBook and Jekyll; MkDocs (with
+``use_directory_urls``, its default), Hugo and Starlight publish ``a/page.md``
+at ``a/page/``, so ``page/``, extensionless ``page`` and ``/a/page/`` name it,
+and a relative rendered link is relative to that URL, not to the file's
+folder. A link to the ``.md`` file itself is relative to the file, as every
+one of them (and GitHub) resolves it.
+
+The generator is found by its configuration file; without one the site is
+GitHub's, where a path is a path from the linking file or the repository root.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import sys
+from collections.abc import Callable, Collection
+from typing import NamedTuple
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
+_INDEX_NAMES = ("index", "_index", "README", "readme")
+
+
+class Site(NamedTuple):
+    """How one generator maps URLs to source files.
+
+    ``roots`` are the folders (repository-relative, "" for the root) that
+    ``/``-absolute links start from; ``directory_urls``: pages are published as
+    folders (``a/page/``); ``term_ids``: definition-list terms get anchors too
+    (Hugo's ``autoDefinitionTermID``).
+    """
+
+    generator: str
+    roots: tuple[str, ...] = ("",)
+    directory_urls: bool = False
+    term_ids: bool = False
+
+
+GITHUB = Site("github")
+
+
+def detect_site(paths: Collection[str], read: Callable[[str], bytes | None]) -> Site:
+    """The site of a repository from its files (``read`` gives a file's bytes or None).
+
+    Configuration files at the root or one folder down (``docs/mkdocs.yml``)
+    count; the first generator found in this order wins: MkDocs, Hugo,
+    Starlight, mdBook, Jekyll.
+    """
+    shallow = sorted((p for p in paths if p.count("/") <= 1), key=lambda p: (p.count("/"), p))
+    for path in shallow:
+        folder, _, name = path.rpartition("/")
+        if name in ("mkdocs.yml", "mkdocs.yaml"):
+            return _mkdocs(folder, read(path) or b"")
+    for path in shallow:
+        folder, _, name = path.rpartition("/")
+        if name in ("hugo.toml", "hugo.yaml", "hugo.json") or (
+            name == "config.toml" and _has(paths, folder, "content")
+        ):
+            return _hugo(folder, path, read(path) or b"")
+    for path in shallow:
+        folder, _, name = path.rpartition("/")
+        if name.startswith("astro.config.") and b"starlight" in (read(path) or b""):
+            return Site("starlight", (_join(folder, "src/content/docs"),), directory_urls=True)
+    for path in shallow:
+        folder, _, name = path.rpartition("/")
+        if name == "book.toml":
+            source = _toml_value(read(path) or b"", "src") or "src"
+            return Site("mdbook", (_join(folder, source),))
+    for path in shallow:
+        folder, _, name = path.rpartition("/")
+        if name == "_config.yml":
+            return Site("jekyll", (folder,))
+    return GITHUB
+
+
+def candidates(site: Site, source: str, path: str) -> list[str]:
+    """The source files a link path may name, most likely first (repository-relative).
+
+    ``path`` is the link's path part, percent-decoded; "" means ``source`` itself.
+    Paths that leave the repository give nothing.
+    """
+    if not path:
+        return [source]
+    rendered = not path.endswith(MARKDOWN_SUFFIXES)
+    if path.startswith("/"):
+        bases = site.roots
+        path = path.lstrip("/")
+    elif rendered and site.directory_urls:
+        bases = (_page_url(source),)
+    else:
+        bases = (posixpath.dirname(source),)
+    found: list[str] = []
+    for base in bases:
+        joined = posixpath.normpath(_join(base, path))
+        if joined == ".." or joined.startswith("../") or joined.startswith("/"):
+            continue
+        joined = "" if joined == "." else joined
+        folder = path.endswith("/") or not path.rstrip("/")
+        found.extend(_sources(joined, folder=folder, pages=site.directory_urls))
+    return list(dict.fromkeys(found))
+
+
+def _sources(path: str, *, folder: bool, pages: bool) -> list[str]:
+    """The source files published as ``path`` (``pages``: a page is published as a folder)."""
+    if path.endswith(MARKDOWN_SUFFIXES):
+        return [path]
+    stem, dot, suffix = path.rpartition(".")
+    inside = [_join(path, f"{name}{ext}") for name in _INDEX_NAMES for ext in MARKDOWN_SUFFIXES]
+    if folder or not path:
+        own = [path + ext for ext in MARKDOWN_SUFFIXES] if pages and path else []
+        return own + inside
+    if dot and suffix.lower() in ("html", "htm") and "/" not in suffix:
+        own = [stem + ext for ext in MARKDOWN_SUFFIXES]
+        if posixpath.basename(stem) == "index":
+            folder_of = posixpath.dirname(stem)
+            own += [_join(folder_of, f"README{ext}") for ext in MARKDOWN_SUFFIXES]
+        return own
+    if dot and "/" not in suffix and re.fullmatch(r"[A-Za-z0-9]{1,8}", suffix):
+        return [path]  # another kind of file: an image, a script
+    return [path + ext for ext in MARKDOWN_SUFFIXES] + inside
+
+
+def _page_url(source: str) -> str:
+    """The folder a directory-URL generator publishes ``source`` as."""
+    folder, _, name = source.rpartition("/")
+    stem = name.rsplit(".", 1)[0]
+    return folder if stem in _INDEX_NAMES else _join(folder, stem)
+
+
+def _join(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
+
+
+def _has(paths: Collection[str], folder: str, child: str) -> bool:
+    prefix = _join(folder, child) + "/"
+    return any(p.startswith(prefix) for p in paths)
+
+
+def _mkdocs(folder: str, data: bytes) -> Site:
+    docs = "docs"
+    directory_urls = True
+    match = re.search(rb"^docs_dir:\s*['\"]?([^'\"\n#]+?)['\"]?\s*(?:#.*)?$", data, re.M)
+    if match:
+        docs = match.group(1).decode("utf-8", "replace").strip().strip("/")
+    match = re.search(rb"^use_directory_urls:\s*(\w+)", data, re.M)
+    if match:
+        directory_urls = match.group(1).lower() not in (b"false", b"no", b"off")
+    return Site("mkdocs", (_join(folder, docs),), directory_urls)
+
+
+def _hugo(folder: str, path: str, data: bytes) -> Site:
+    roots: list[str] = []
+    if path.endswith(".toml"):
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover - Python 3.10
+            import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+        try:
+            config = tomllib.loads(data.decode("utf-8", "replace"))
+        except tomllib.TOMLDecodeError:
+            config = {}
+        module = config.get("module")
+        mounts = module.get("mounts", []) if isinstance(module, dict) else []
+        for mount in mounts if isinstance(mounts, list) else []:
+            if isinstance(mount, dict) and mount.get("target") == "content":
+                roots.append(_join(folder, str(mount.get("source", "content")).strip("/")))
+        languages = config.get("languages")
+        for language in languages.values() if isinstance(languages, dict) else []:
+            if isinstance(language, dict) and isinstance(language.get("contentDir"), str):
+                roots.append(_join(folder, language["contentDir"].strip("/")))
+        if isinstance(config.get("contentDir"), str):
+            roots.append(_join(folder, config["contentDir"].strip("/")))
+    terms = bool(re.search(rb"^\s*autoDefinitionTermID\s*[=:]\s*true", data, re.M | re.I))
+    return Site("hugo", tuple(dict.fromkeys(roots)) or (_join(folder, "content"),), True, terms)
+
+
+def _toml_value(data: bytes, key: str) -> str | None:
+    match = re.search(
+        rb"^\s*" + re.escape(key.encode()) + rb"\s*=\s*['\"]([^'\"]+)['\"]", data, re.M
+    )
+    return match.group(1).decode("utf-8", "replace").strip("/") if match else None
