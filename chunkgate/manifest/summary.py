@@ -24,21 +24,26 @@ from typing import NamedTuple
 
 from chunkgate import configcache
 from chunkgate.manifest.codec import parse_block
+from chunkgate.manifest.lines import listed_codes
 
-_STRING = rb'"[^"\\\x00-\x1f]+"'
-_NUMBER = rb"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
+_STRING = r'"[^"\\\x00-\x1f]+"'
+_NUMBER = r"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
+_POSITIVE = r"[1-9][0-9]{0,11}"
+# Every chunk line's ID is the file line's path (a path that needs no JSON escape is
+# its own JSON form), "#" and a non-empty identity: the \1.
 _SHARD = re.compile(
-    rb'\{"file": "([^"\\\x00-\x1f]+)", "blob": (null|"[0-9a-f]{40}"|"[0-9a-f]{64}"), '
-    rb'"chunks": (' + _NUMBER + rb")\}\n"
-    rb'(?:\{"id": ' + _STRING + rb", \"lines\": \[[1-9][0-9]{0,11}, [1-9][0-9]{0,11}\], "
-    rb'"chars": ' + _NUMBER + rb', "tokens": ' + _NUMBER + rb', "hash": "[0-9a-f]{16}"'
-    rb'(?:, "moved_from": '
-    + _STRING
-    + rb')?(?:, "suppressed": \["CG[0-9]{3}"(?:, "CG[0-9]{3}")*\])?'
-    rb"\}\n)*"
+    r'\{"file": "([^"\\\x00-\x1f]+)", "blob": (null|"[0-9a-f]{40}"|"[0-9a-f]{64}"), '
+    r'"chunks": (' + _NUMBER + r")\}\n"
+    r'(?:\{"id": "\1#[^"\\\x00-\x1f]+", "lines": \[' + _POSITIVE + ", " + _POSITIVE + r"\], "
+    r'"chars": ' + _NUMBER + r', "tokens": ' + _NUMBER + r', "hash": "[0-9a-f]{16}"'
+    r'(?:, "moved_from": ' + _STRING + r')?(?:, "suppressed": \["CG[0-9]{3}"(?:, "CG[0-9]{3}")*\])?'
+    r"\}\n)*"
 )
-_HASH = re.compile(rb'"hash": "([0-9a-f]{16})"')
-_ID = rb'{"id": "'
+# One match a chunk line (a string holds no quote, so none inside an ID).
+_ROW = re.compile(
+    r'"lines": \[([0-9]+), ([0-9]+)\], "chars": [0-9]+, "tokens": [0-9]+, "hash": "([0-9a-f]{16})"'
+)
+_SUPPRESSED = re.compile(r'"suppressed": \[([^\]]*)\]')
 _CACHE_VERSION = "chunkgate-summaries-1"
 
 
@@ -52,19 +57,21 @@ class Summary(NamedTuple):
 
 def summarise(data: bytes, name: str) -> Summary:
     """The summary of a shard's bytes; a corrupt shard raises ``ManifestSyntaxError``."""
-    shape = _SHARD.fullmatch(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = ""  # the strict reader names the line
+    shape = _SHARD.fullmatch(text)
     if shape is not None:
-        raw, blob, count = shape.groups()
-        hashes = _HASH.findall(data)
-        # Every chunk line's ID starts with the file's path (a path that needs no
-        # JSON escape is its own JSON form) and every line was counted.
-        if len(hashes) == int(count) == data.count(_ID + raw + b"#"):
+        path, blob, count = shape.groups()
+        rows = _ROW.findall(text)
+        if len(rows) == int(count) and _in_order(rows, text):
             return Summary(
-                raw.decode("utf-8"),
-                None if blob == b"null" else blob[1:-1].decode("ascii"),
+                path,
+                None if blob == "null" else blob[1:-1],
                 int(count),
                 False,
-                tuple(digest.decode("ascii") for digest in hashes),
+                tuple([digest for _, _, digest in rows]),
             )
     entry = parse_block(data, name)  # strict: names the line that is wrong
     return Summary(
@@ -74,6 +81,17 @@ def summarise(data: bytes, name: str) -> Summary:
         bool(entry.findings),
         tuple(chunk.hash for chunk in entry.chunks),
     )
+
+
+def _in_order(rows: list[tuple[str, str, str]], text: str) -> bool:
+    """What the pattern cannot say and the strict reader checks: each chunk's first line
+    is not after its last, its suppressed codes are sorted without repeats."""
+    for start, end, _ in rows:
+        if int(start) > int(end):
+            return False
+    if '"suppressed": [' not in text:
+        return True
+    return all(listed_codes(codes) is not None for codes in _SUPPRESSED.findall(text))
 
 
 class SummaryCache:
