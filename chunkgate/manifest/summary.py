@@ -122,6 +122,8 @@ class SummaryCache:
             return
         try:
             raw = json.loads(self._file.read_bytes())
+            if not isinstance(raw, dict):
+                raise TypeError("not an object")
             self._known = {blob: _summary(item) for blob, item in raw.items()}
         except (OSError, ValueError, TypeError, KeyError):
             self._known = {}  # missing or damaged: an optimisation only
