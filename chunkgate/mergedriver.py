@@ -73,6 +73,7 @@ def merge_headers(base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[
             ("chunking version", mine.chunking, other.chunking),
             ("settings", mine.config, other.config),
             ("rule settings", mine.rules, other.rules),
+            ("heading anchors", mine.anchors, other.anchors),
         )
         if a != b
     ]

@@ -1,4 +1,4 @@
-"""Records, bytes and hypothesis strategies shared by the manifest tests."""
+"""Records, bytes and hypothesis strategies shared by the manifest tests (format 2)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,14 @@ from chunkgate.manifest import (
     ChunkEntry,
     FileEntry,
     Header,
-    Manifest,
     StoredFinding,
+    Summary,
 )
+from chunkgate.moves import unit_id
 
-HEADER = Header(FORMAT_VERSION, 3, "0123456789abcdef", "fedcba9876543210")
+CONFIG = "size.unit=chars;size.max=2000;size.min=40;anchors=auto[]"
+RULES = "rules=CG201.1,CG302.1;max_file_bytes=1000000"
+HEADER = Header(FORMAT_VERSION, 3, CONFIG, RULES, "github")
 BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
 HASH = "0123456789abcdef"
 
@@ -52,32 +55,51 @@ def finding(
     return StoredFinding(rule, line, chunk_id, message, fix)
 
 
-def manifest(*entries: FileEntry, header: Header = HEADER) -> Manifest:
-    return Manifest(header, {e.path: e for e in entries})
+def summary_of(entry: FileEntry) -> Summary:
+    """The summary of ``entry`` as the strict reader's record gives it."""
+    return Summary(
+        entry.path,
+        entry.blob,
+        len(entry.chunks),
+        bool(entry.findings),
+        tuple(c.hash for c in entry.chunks),
+        len({unit_id(c.id) for c in entry.chunks}),
+        any(c.moved_from is not None for c in entry.chunks),
+    )
 
 
-GOLDEN = (
-    '{"chunkgate_manifest": 1, "chunking": 3, "config": "0123456789abcdef", '
-    '"rules": "fedcba9876543210"}\n'
-    '{"file": "docs/a.md", "blob": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", "chunks": 2, '
-    '"findings": [{"rule": "CG302", "line": 1, "chunk": null, '
-    '"message": "the file is data: a \\"CSV\\" table", "fix": "exclude it"}, '
-    '{"rule": "CG201", "line": 5, "chunk": "docs/a.md#setup", '
-    '"message": "section is 2,345 chars, over size.max 2,000", '
-    '"fix": "add a subheading to split it"}]}\n'
-    '{"id": "docs/a.md#~preamble", "lines": [1, 3], "chars": 120, "tokens": 30, '
-    '"hash": "0123456789abcdef"}\n'
-    '{"id": "docs/a.md#setup", "lines": [5, 9], "chars": 812, "tokens": 203, '
-    '"hash": "fedcba9876543210", "moved_from": "docs/a.md#install", '
-    '"suppressed": ["CG402", "CG501"]}\n'
-    '{"file": "docs/é \\"q\\".md", "blob": null, "chunks": 0}\n'
-).encode()
+# -- golden bytes ------------------------------------------------------------------------------
+
+GOLDEN_SHARD = (
+    b'{"file": "docs/a.md", "blob": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", "chunks": 2, '
+    b'"findings": [{"rule": "CG302", "line": 1, "chunk": null, '
+    b'"message": "the file is data: a \\"CSV\\" table", "fix": "exclude it"}, '
+    b'{"rule": "CG201", "line": 5, "chunk": "docs/a.md#setup", '
+    b'"message": "section is 2,345 chars, over size.max 2,000", '
+    b'"fix": "add a subheading to split it"}]}\n'
+    b'{"id": "docs/a.md#~preamble", "lines": [1, 3], "chars": 120, "tokens": 30, '
+    b'"hash": "0123456789abcdef"}\n'
+    b'{"id": "docs/a.md#setup", "lines": [5, 9], "chars": 812, "tokens": 203, '
+    b'"hash": "fedcba9876543210", "moved_from": "docs/a.md#install", '
+    b'"suppressed": ["CG402", "CG501"]}\n'
+)
+GOLDEN_EMPTY_SHARD = '{"file": "docs/é \\"q\\".md", "blob": null, "chunks": 0}\n'.encode()
+GOLDEN_HEADER = (
+    b"{\n"
+    b'  "chunkgate_manifest": 2,\n'
+    b'  "chunking": 3,\n'
+    b'  "config": "size.unit=chars;size.max=2000;size.min=40;anchors=auto[]",\n'
+    b'  "anchors": "github",\n'
+    b'  "rules": "rules=CG201.1,CG302.1;max_file_bytes=1000000"\n'
+    b"}\n"
+)
 
 
-def golden_manifest() -> Manifest:
+def golden_entry() -> FileEntry:
+    """GOLDEN_SHARD's record, given out of order and with repeats that the record drops."""
     size = finding("CG201", 5, "docs/a.md#setup")
     data = finding("CG302", 1, None, 'the file is data: a "CSV" table', "exclude it")
-    a = FileEntry(
+    return FileEntry(
         "docs/a.md",
         BLOB,
         (
@@ -89,39 +111,77 @@ def golden_manifest() -> Manifest:
         ),
         (size, data, size),
     )  # fmt: skip
-    return manifest(FileEntry('docs/é "q".md', None, ()), a)
+
+
+def golden_empty_entry() -> FileEntry:
+    return FileEntry('docs/é "q".md', None, ())
 
 
 # -- hypothesis ----------------------------------------------------------------------------------
 
+# Undecodable path bytes are read as lone low surrogates (surrogateescape).
+UNDECODABLE = st.sampled_from(["\udc80", "\udcff", "\udcc3"])
+# Characters the writer writes as themselves: no JSON escape (quote, backslash,
+# control characters) and no lone surrogate (written as a \udcXX escape).
+plain_chars = st.characters(codec="utf-8", min_codepoint=0x20, exclude_characters='"\\')
+odd_chars = (
+    st.characters(codec="utf-8")
+    | st.sampled_from([" ", '"', "\\", "#", "/", "\n", "\r", "\t", "\x00", "\u2028", "é"])
+    | UNDECODABLE
+)
 names = st.text(st.characters(codec="utf-8"), min_size=1, max_size=8)  # no lone surrogates
 # Messages may quote paths, whose undecodable bytes are lone low surrogates.
-texts = st.text(st.characters(codec="utf-8") | st.sampled_from(["\udc80", "\udcff"]), max_size=12)
+texts = st.text(st.characters(codec="utf-8") | UNDECODABLE, max_size=12)
 codes = st.lists(st.sampled_from(["CG201", "CG202", "CG302", "CG402", "CG501"]), max_size=3)
-counts = st.integers(min_value=0, max_value=10**9)
+# The fast patterns read numbers of up to 12 digits; no real chunk needs more.
+counts = st.integers(min_value=0, max_value=10**12 - 1)
+starts = st.integers(min_value=1, max_value=10**6)
 hex16 = st.text("0123456789abcdef", min_size=16, max_size=16)
+blobs = (
+    st.none() | st.text("0123456789abcdef", min_size=40, max_size=40) | hex16.map(lambda h: h * 4)
+)
+
+
+def paths(chars: st.SearchStrategy[str] = odd_chars) -> st.SearchStrategy[str]:
+    """Corpus paths: one to three non-empty folder or file names."""
+    part = st.text(chars.filter(lambda c: c != "/"), min_size=1, max_size=8)
+    return st.lists(part, min_size=1, max_size=3).map("/".join)
 
 
 @st.composite
-def file_entries(draw: st.DrawFn, path: str) -> FileEntry:
-    identities = draw(st.lists(names, max_size=4))
+def file_entries(
+    draw: st.DrawFn,
+    path: str | None = None,
+    *,
+    chars: st.SearchStrategy[str] = odd_chars,
+    with_findings: bool = True,
+    min_findings: int = 0,
+) -> FileEntry:
+    """A file's record with chunks, moves, suppressions and (``with_findings``) findings;
+    ``chars`` make up its path and identities."""
+    path = draw(paths(chars)) if path is None else path
+    identity = st.text(chars, min_size=1, max_size=8)
+    identities = draw(st.lists(identity, max_size=4))
     chunks = []
-    for identity in identities:
-        start = draw(st.integers(min_value=1, max_value=10**6))
+    for name in identities:
+        start = draw(starts)
         chunks.append(
             ChunkEntry(
-                f"{path}#{identity}",
+                f"{path}#{name}",
                 (start, start + draw(st.integers(min_value=0, max_value=500))),
                 draw(counts),
                 draw(counts),
                 draw(hex16),
-                draw(st.none() | names.map(lambda n: f"{path}#{n}")),
+                draw(st.none() | identity.map(lambda n: f"{path}#{n}")),
                 tuple(draw(codes)),
             )
         )
-    blob = draw(st.none() | st.text("0123456789abcdef", min_size=40, max_size=40))
-    findings = draw(st.lists(stored_findings(path, identities), max_size=3))
-    return FileEntry(path, blob, tuple(chunks), tuple(findings))
+    findings = (
+        draw(st.lists(stored_findings(path, identities), min_size=min_findings, max_size=3))
+        if with_findings
+        else []
+    )
+    return FileEntry(path, draw(blobs), tuple(chunks), tuple(findings))
 
 
 @st.composite
@@ -129,39 +189,18 @@ def stored_findings(draw: st.DrawFn, path: str, identities: list[str]) -> Stored
     chunk_id = draw(st.none() | st.sampled_from(identities or ["x"]).map(lambda n: f"{path}#{n}"))
     return StoredFinding(
         draw(codes.filter(bool).map(lambda found: found[0])),
-        draw(st.integers(min_value=1, max_value=10**6)),
+        draw(starts),
         chunk_id,
         draw(texts),
         draw(texts),
     )
 
 
-@st.composite
-def manifests(draw: st.DrawFn) -> Manifest:
-    paths = draw(st.lists(names, unique=True, max_size=6))
-    header = Header(
-        FORMAT_VERSION, draw(st.integers(min_value=0, max_value=1000)), draw(hex16), draw(hex16)
-    )
-    return Manifest(header, {path: draw(file_entries(path)) for path in paths})
-
-
-# -- a large manifest ----------------------------------------------------------------------------
-
-
-def synthetic_path(number: int) -> str:
-    return f"docs/section-{number % 97:02d}/page-{number:05d}.md"
-
-
-def synthetic(files: int, chunks_each: int) -> Manifest:
-    """Every 11th file has a finding, every 13th suppressions on its chunks."""
-    entries = []
-    for number in range(files):
-        path = synthetic_path(number)
-        suppressed = ("CG201",) if number % 13 == 0 else ()
-        chunks = [
-            chunk(path, f"heading-number-{c}", 2 * c + 1, 2 * c + 2, suppressed=suppressed)
-            for c in range(chunks_each)
-        ]
-        findings = (finding(line=12, chunk_id=chunks[0].id),) if number % 11 == 0 else ()
-        entries.append(FileEntry(path, BLOB, tuple(chunks), findings))
-    return manifest(*entries)
+headers = st.builds(
+    Header,
+    st.just(FORMAT_VERSION),
+    st.integers(min_value=0, max_value=1000),
+    st.text(st.characters(codec="utf-8") | UNDECODABLE, min_size=1, max_size=40),
+    st.text(st.characters(codec="utf-8"), min_size=1, max_size=40),
+    st.text(st.characters(codec="utf-8"), max_size=20),
+)

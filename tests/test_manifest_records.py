@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
-from manifest_samples import BLOB, HASH, HEADER, chunk, entry, finding
+from manifest_samples import BLOB, CONFIG, HASH, HEADER, chunk, entry, finding
 
-from chunkgate.manifest import (
-    FORMAT_VERSION,
-    ChunkEntry,
-    FileEntry,
-    Header,
-    Manifest,
-    fingerprint,
-    path_key,
-)
+from chunkgate.manifest import FORMAT_VERSION, ChunkEntry, FileEntry, Header, path_key
 from chunkgate.model import Chunk
 
 
@@ -27,19 +20,49 @@ def make_chunk(chunk_id: str = "a.md#new", suppressed: frozenset[str] = frozense
     )  # fmt: skip
 
 
-def test_header_build_hashes_the_settings_strings() -> None:
-    header = Header.build(chunking=2, config="unit=chars;max=2000", rules="rules=1")
-    assert header == Header(
-        FORMAT_VERSION, 2, fingerprint("unit=chars;max=2000"), fingerprint("rules=1")
-    )
-    assert fingerprint("x") == "2d711642b726b044"
-    assert header.settings == (2, header.config, header.rules)
+def test_same_chunking_compares_format_chunking_version_and_settings() -> None:
+    assert HEADER.same_chunking(replace(HEADER, rules="rules=other", anchors="mkdocs"))
+    assert not HEADER.same_chunking(replace(HEADER, chunking=4))
+    assert not HEADER.same_chunking(replace(HEADER, config=CONFIG + ";x=1"))
+    assert not HEADER.same_chunking(replace(HEADER, format=FORMAT_VERSION + 1))
+
+
+@pytest.mark.parametrize(
+    ("now", "changes"),
+    [
+        pytest.param(HEADER, [], id="nothing"),
+        pytest.param(replace(HEADER, rules="rules=other"), [], id="rule-settings-change-no-chunk"),
+        pytest.param(
+            replace(HEADER, chunking=4, config="size.max=1"),
+            ["chunkgate's chunking version 3 → 4"],
+            id="chunking-version-says-it-all",
+        ),
+        pytest.param(
+            replace(HEADER, config=CONFIG.replace("size.max=2000", "size.max=3000")),
+            ["size.max 2000 → 3000"],
+            id="one-setting",
+        ),
+        pytest.param(
+            replace(HEADER, config=CONFIG.replace("size.min=40;", "") + ";size.overlap=10"),
+            ["size.min 40 → -", "size.overlap - → 10"],
+            id="removed-and-added",
+        ),
+        pytest.param(
+            replace(
+                HEADER, config=CONFIG.replace("anchors=auto[]", "anchors=mkdocs"), anchors="mkdocs"
+            ),
+            ["heading anchors github → mkdocs"],
+            id="anchors-in-words",
+        ),
+    ],
+)
+def test_header_changes_name_what_changed(now: Header, changes: list[str]) -> None:
+    assert HEADER.changes(now) == changes
 
 
 @pytest.mark.parametrize(
     "make",
     [
-        pytest.param(lambda: Header(1, 1, "not hex", HASH), id="header-config-not-hashed"),
         pytest.param(
             lambda: FileEntry("a.md", None, (chunk("b.md", "x"),)), id="chunk-of-another-file"
         ),
@@ -47,7 +70,6 @@ def test_header_build_hashes_the_settings_strings() -> None:
             lambda: FileEntry("a.md", None, (ChunkEntry("a.md#", (1, 1), 1, 1, HASH),)),
             id="chunk-without-identity",
         ),
-        pytest.param(lambda: Manifest(HEADER, {"a.md": entry("b.md")}), id="manifest-key"),
         pytest.param(lambda: FileEntry("\ud800.md", None, ()), id="lone-high-surrogate"),
         pytest.param(lambda: finding("cg201"), id="finding-rule-lowercase"),
         pytest.param(lambda: finding("CG20"), id="finding-rule-short"),

@@ -9,13 +9,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from manifest_samples import GOLDEN, HEADER, entry, manifest
+from manifest_samples import GOLDEN_SHARD, chunk, entry
 
 from chunkgate.errors import ManifestError
-from chunkgate.manifest import ManifestIndex, manifest_lock, read, render, write_atomic
+from chunkgate.manifest import FileEntry, WorkTreeManifest, manifest_lock, write_atomic
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
 
@@ -25,21 +26,21 @@ def only(folder: Path) -> list[str]:
 
 
 def test_write_atomic_writes_the_bytes(tmp_path: Path) -> None:
-    path = tmp_path / "chunkgate.manifest.jsonl"
+    path = tmp_path / "a.md.jsonl"
     write_atomic(path, b"one\n")
     assert path.read_bytes() == b"one\n"
-    write_atomic(path, GOLDEN)
-    assert path.read_bytes() == GOLDEN
-    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
-    # Parts are written one after the other (a manifest rendered block by block).
+    write_atomic(path, GOLDEN_SHARD)
+    assert path.read_bytes() == GOLDEN_SHARD
+    assert only(tmp_path) == ["a.md.jsonl"]
+    # Parts are written one after the other.
     write_atomic(path, [b"head\n", b"", b"block one\n", b"block two\n"])
     assert path.read_bytes() == b"head\nblock one\nblock two\n"
-    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
+    assert only(tmp_path) == ["a.md.jsonl"]
 
 
 @posix_only
 def test_write_atomic_keeps_permission_bits(tmp_path: Path) -> None:
-    path = tmp_path / "chunkgate.manifest.jsonl"
+    path = tmp_path / "a.md.jsonl"
     path.write_bytes(b"old\n")
     path.chmod(0o640)
     write_atomic(path, b"new\n")
@@ -75,21 +76,21 @@ def _raise(error: BaseException) -> Callable[..., None]:
 def test_write_atomic_failure_leaves_old_file_and_no_temp(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str, error: BaseException
 ) -> None:
-    path = tmp_path / "chunkgate.manifest.jsonl"
-    path.write_bytes(GOLDEN)
+    path = tmp_path / "a.md.jsonl"
+    path.write_bytes(GOLDEN_SHARD)
     monkeypatch.setattr(os, target, _raise(error))
     with pytest.raises(type(error)):
         write_atomic(path, b"half" * 1000)
     monkeypatch.undo()
-    assert path.read_bytes() == GOLDEN
-    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
+    assert path.read_bytes() == GOLDEN_SHARD
+    assert only(tmp_path) == ["a.md.jsonl"]
 
 
 def test_write_atomic_interrupted_while_writing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "chunkgate.manifest.jsonl"
-    path.write_bytes(GOLDEN)
+    path = tmp_path / "a.md.jsonl"
+    path.write_bytes(GOLDEN_SHARD)
 
     real_write = os.write
     calls = []
@@ -105,59 +106,65 @@ def test_write_atomic_interrupted_while_writing(
         write_atomic(path, b"new" * 100)
     monkeypatch.undo()
     assert calls == [300, 290]
-    assert path.read_bytes() == GOLDEN
-    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
+    assert path.read_bytes() == GOLDEN_SHARD
+    assert only(tmp_path) == ["a.md.jsonl"]
 
 
 # -- the lock ----------------------------------------------------------------------------------
 
 
-def add_entries(path: Path, prefix: str, rounds: int) -> None:
-    """Read-modify-write the manifest ``rounds`` times, adding one file each time."""
+SHARED = "shared.md"
+
+
+def add_entries(root: Path, prefix: str, rounds: int) -> None:
+    """Read-modify-write one shard ``rounds`` times, adding a chunk to it each time, and
+    write a shard of one's own, as a hook batch writes its files' shards."""
     for number in range(rounds):
-        with manifest_lock(path):
-            index = ManifestIndex.load(path)
-            new = entry(f"{prefix}/{number:02d}.md", "x")
-            if index is None:
-                data = render(manifest(new))
-            else:
-                data = index.replace({new.path: new}, HEADER)
+        with manifest_lock(root / "chunkgate.manifest"):
+            manifest = WorkTreeManifest(root, "chunkgate.manifest", in_git=False)
+            shared = manifest.entry(SHARED) or FileEntry(SHARED, None, ())
+            added = chunk(SHARED, f"{prefix}-{number:02d}")
             time.sleep(0.001)  # widen the window a lost update would need
-            write_atomic(path, data)
+            mine = entry(f"{prefix}/{number:02d}.md", "x")
+            manifest.write(
+                {SHARED: replace(shared, chunks=(*shared.chunks, added)), mine.path: mine}
+            )
+
+
+def check_no_update_was_lost(root: Path) -> None:
+    manifest = WorkTreeManifest(root, "chunkgate.manifest", in_git=False)
+    shared = manifest.entry(SHARED)
+    assert shared is not None
+    assert sorted(c.id for c in shared.chunks) == sorted(
+        f"{SHARED}#{name}-{number:02d}" for name in ("one", "two") for number in range(20)
+    )
+    assert len(manifest.listing()) == 41
+    assert only(root) == ["chunkgate.manifest"]  # no lock left
+    assert [p.name for p in (root / "chunkgate.manifest").rglob(".*")] == []  # no temp file
 
 
 def test_lock_serialises_threads(tmp_path: Path) -> None:
-    path = tmp_path / "chunkgate.manifest.jsonl"
     workers = [
-        threading.Thread(target=add_entries, args=(path, name, 20)) for name in ("one", "two")
+        threading.Thread(target=add_entries, args=(tmp_path, name, 20)) for name in ("one", "two")
     ]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
-    result = read(path)
-    assert result is not None
-    assert len(result.files) == 40
-    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
+    check_no_update_was_lost(tmp_path)
 
 
 def test_lock_serialises_processes(tmp_path: Path) -> None:
-    path = tmp_path / "chunkgate.manifest.jsonl"
     context = multiprocessing.get_context("spawn")
     workers = [
-        context.Process(target=add_entries, args=(path, name, 20)) for name in ("one", "two")
+        context.Process(target=add_entries, args=(tmp_path, name, 20)) for name in ("one", "two")
     ]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join(timeout=120)
         assert worker.exitcode == 0
-    result = read(path)
-    assert result is not None
-    assert sorted(result.files) == sorted(
-        f"{name}/{number:02d}.md" for name in ("one", "two") for number in range(20)
-    )
-    assert only(tmp_path) == ["chunkgate.manifest.jsonl"]
+    check_no_update_was_lost(tmp_path)
 
 
 def test_lock_is_released_on_error(tmp_path: Path) -> None:

@@ -128,27 +128,36 @@ def render_header(header: Header) -> bytes:
 def parse_header(data: bytes, name: str) -> Header:
     text = text_lines(normalise(data, name), name, 1)
     obj = json_object("\n".join(text), name, 1)
+    # A value's error names the line that holds its key (one key a line, as written).
+    at: dict[str, int] = {}
+    for number, line in enumerate(text, 1):
+        at.setdefault(line.lstrip().partition(":")[0].strip('"'), number)
     version = obj.get("chunkgate_manifest")
+    where = at.get("chunkgate_manifest", 1)
     if type(version) is not int:
-        raise ManifestSyntaxError(name, 1, 'expected {"chunkgate_manifest": …}')
+        raise ManifestSyntaxError(name, where, 'expected {"chunkgate_manifest": …}')
     if version > FORMAT_VERSION:
         raise ManifestSyntaxError(
             name,
-            1,
+            where,
             f"manifest format {version} is newer than this chunkgate supports "
             f"({FORMAT_VERSION}); upgrade chunkgate",
         )
     if version != FORMAT_VERSION:
-        raise ManifestSyntaxError(name, 1, f"unknown manifest format {show(version)}; {REBUILD}")
+        raise ManifestSyntaxError(
+            name, where, f"unknown manifest format {show(version)}; {REBUILD}"
+        )
     check_keys(obj, _HEADER_KEYS, (), name, 1)
     anchors = obj["anchors"]
     if not isinstance(anchors, str):
-        raise ManifestSyntaxError(name, 1, f'"anchors" must be a string, got {show(anchors)}')
+        raise ManifestSyntaxError(
+            name, at.get("anchors", 1), f'"anchors" must be a string, got {show(anchors)}'
+        )
     return Header(
         version,
-        integer(obj, "chunking", name, 1),
-        string(obj, "config", name, 1),
-        string(obj, "rules", name, 1),
+        integer(obj, "chunking", name, at.get("chunking", 1)),
+        string(obj, "config", name, at.get("config", 1)),
+        string(obj, "rules", name, at.get("rules", 1)),
         anchors,
     )
 

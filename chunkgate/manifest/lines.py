@@ -31,13 +31,16 @@ _CHUNK_KEYS = ("id", "lines", "chars", "tokens", "hash")
 _CHUNK_OPTIONAL = ("moved_from", "suppressed")
 _FINDING_KEYS = ("rule", "line", "chunk", "message", "fix")
 _PLAIN = r'"([^"\\\x00-\x1f]+)"'
-_NUMBER = "(0|[1-9][0-9]*)"
+# Up to 12 digits (no number a manifest holds needs more): a longer one is left to the
+# JSON path, which words the error; int() of thousands of digits raises ValueError.
+_NUMBER = "(0|[1-9][0-9]{0,11})"
+_POSITIVE = "([1-9][0-9]{0,11})"
 _FAST_FILE = re.compile(
     rf'\{{"file": {_PLAIN}, "blob": (?:null|"([0-9a-f]{{40}}|[0-9a-f]{{64}})"), '
     rf'"chunks": {_NUMBER}\}}'
 )
 _FAST_CHUNK = re.compile(
-    rf'\{{"id": {_PLAIN}, "lines": \[([1-9][0-9]*), ([1-9][0-9]*)\], "chars": {_NUMBER}, '
+    rf'\{{"id": {_PLAIN}, "lines": \[{_POSITIVE}, {_POSITIVE}\], "chars": {_NUMBER}, '
     rf'"tokens": {_NUMBER}, "hash": "([0-9a-f]{{16}})"(?:, "moved_from": {_PLAIN})?'
     rf'(?:, "suppressed": \[("CG[0-9]{{3}}"(?:, "CG[0-9]{{3}}")*)\])?\}}'
 )
@@ -212,7 +215,16 @@ def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return obj
 
 
-_decoder = json.JSONDecoder(object_pairs_hook=_pairs)
+_MAX_DIGITS = 4300  # Python's own limit, whose error says to call sys.set_int_max_str_digits()
+
+
+def _integer(text: str) -> int:
+    if len(text) > _MAX_DIGITS:
+        raise ValueError(f"a number of {len(text):,} digits")
+    return int(text)
+
+
+_decoder = json.JSONDecoder(object_pairs_hook=_pairs, parse_int=_integer)
 
 
 def json_object(text: str, name: str, line: int) -> dict[str, object]:
@@ -220,9 +232,9 @@ def json_object(text: str, name: str, line: int) -> dict[str, object]:
         raise ManifestSyntaxError(name, line, "empty line")
     try:
         obj = _decoder.decode(text)
-    except json.JSONDecodeError as exc:
+    except json.JSONDecodeError as exc:  # text may span lines (the header)
         raise ManifestSyntaxError(
-            name, line, f"invalid JSON: {exc.msg} (column {exc.colno})"
+            name, line + exc.lineno - 1, f"invalid JSON: {exc.msg} (column {exc.colno})"
         ) from None
     except (ValueError, RecursionError) as exc:
         raise ManifestSyntaxError(name, line, f"invalid JSON: {exc}") from None

@@ -24,23 +24,28 @@ from typing import NamedTuple
 
 from chunkgate import configcache
 from chunkgate.manifest.codec import parse_block
+from chunkgate.manifest.lines import listed_codes
 from chunkgate.moves import unit_id
 
-_STRING = rb'"[^"\\\x00-\x1f]+"'
-_NUMBER = rb"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
+_STRING = r'"[^"\\\x00-\x1f]+"'
+_NUMBER = r"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
+_POSITIVE = r"[1-9][0-9]{0,11}"
+# Every chunk line's ID is the file line's path (a path that needs no JSON escape is
+# its own JSON form), "#" and a non-empty identity: the \1.
 _SHARD = re.compile(
-    rb'\{"file": "([^"\\\x00-\x1f]+)", "blob": (null|"[0-9a-f]{40}"|"[0-9a-f]{64}"), '
-    rb'"chunks": (' + _NUMBER + rb")\}\n"
-    rb'(?:\{"id": ' + _STRING + rb", \"lines\": \[[1-9][0-9]{0,11}, [1-9][0-9]{0,11}\], "
-    rb'"chars": ' + _NUMBER + rb', "tokens": ' + _NUMBER + rb', "hash": "[0-9a-f]{16}"'
-    rb'(?:, "moved_from": '
-    + _STRING
-    + rb')?(?:, "suppressed": \["CG[0-9]{3}"(?:, "CG[0-9]{3}")*\])?'
-    rb"\}\n)*"
+    r'\{"file": "([^"\\\x00-\x1f]+)", "blob": (null|"[0-9a-f]{40}"|"[0-9a-f]{64}"), '
+    r'"chunks": (' + _NUMBER + r")\}\n"
+    r'(?:\{"id": "\1#[^"\\\x00-\x1f]+", "lines": \[' + _POSITIVE + ", " + _POSITIVE + r"\], "
+    r'"chars": ' + _NUMBER + r', "tokens": ' + _NUMBER + r', "hash": "[0-9a-f]{16}"'
+    r'(?:, "moved_from": ' + _STRING + r')?(?:, "suppressed": \["CG[0-9]{3}"(?:, "CG[0-9]{3}")*\])?'
+    r"\}\n)*"
 )
-_HASH = re.compile(rb'"hash": "([0-9a-f]{16})"')
-_PART_ID = re.compile(rb'\{"id": "[^"]*~[0-9]+"')  # a later part: `~2`, `~3` (or a window)
-_ID = rb'{"id": "'
+# One match a chunk line (a string holds no quote, so none inside an ID).
+_ROW = re.compile(
+    r'"lines": \[([0-9]+), ([0-9]+)\], "chars": [0-9]+, "tokens": [0-9]+, "hash": "([0-9a-f]{16})"'
+)
+_SUPPRESSED = re.compile(r'"suppressed": \[([^\]]*)\]')
+_IDENTITY = re.compile(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
 _CACHE_VERSION = "chunkgate-summaries-3"
 
 
@@ -56,22 +61,23 @@ class Summary(NamedTuple):
 
 def summarise(data: bytes, name: str) -> Summary:
     """The summary of a shard's bytes; a corrupt shard raises ``ManifestSyntaxError``."""
-    shape = _SHARD.fullmatch(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = ""  # the strict reader names the line
+    shape = _SHARD.fullmatch(text)
     if shape is not None:
-        raw, blob, count = shape.groups()
-        hashes = _HASH.findall(data)
-        # Every chunk line's ID starts with the file's path (a path that needs no
-        # JSON escape is its own JSON form) and every line was counted.
-        if len(hashes) == int(count) == data.count(_ID + raw + b"#"):
-            parts = len(_PART_ID.findall(data))
+        path, blob, count = shape.groups()
+        rows = _ROW.findall(text)
+        if len(rows) == int(count) and _in_order(rows, text):
             return Summary(
-                raw.decode("utf-8"),
-                None if blob == b"null" else blob[1:-1].decode("ascii"),
+                path,
+                None if blob == "null" else blob[1:-1],
                 int(count),
                 False,
-                tuple(digest.decode("ascii") for digest in hashes),
-                _units(int(count), parts, data, raw),
-                b'"moved_from"' in data,
+                tuple([digest for _, _, digest in rows]),
+                _units(int(count), text),
+                '"moved_from"' in text,
             )
     entry = parse_block(data, name)  # strict: names the line that is wrong
     return Summary(
@@ -85,13 +91,23 @@ def summarise(data: bytes, name: str) -> Summary:
     )
 
 
-def _units(chunks: int, parts: int, data: bytes, raw_path: bytes) -> int:
+def _units(chunks: int, text: str) -> int:
     """Each unit's first part keeps its ID, later ones add ``~N``; text windows are all
     ``~N`` and make one unit of the file."""
-    if not parts:
+    if "~" not in text:
         return chunks
-    ids = re.findall(rb'\{"id": "' + re.escape(raw_path) + rb'#([^"]*)"', data)
-    return len({unit_id("#" + raw.decode("utf-8")) for raw in ids})
+    return len({unit_id("#" + identity) for identity in _IDENTITY.findall(text)})
+
+
+def _in_order(rows: list[tuple[str, str, str]], text: str) -> bool:
+    """What the pattern cannot say and the strict reader checks: each chunk's first line
+    is not after its last, its suppressed codes are sorted without repeats."""
+    for start, end, _ in rows:
+        if int(start) > int(end):
+            return False
+    if '"suppressed": [' not in text:
+        return True
+    return all(listed_codes(codes) is not None for codes in _SUPPRESSED.findall(text))
 
 
 class SummaryCache:
@@ -122,6 +138,8 @@ class SummaryCache:
             return
         try:
             raw = json.loads(self._file.read_bytes())
+            if not isinstance(raw, dict):
+                raise TypeError("not an object")
             self._known = {blob: _summary(item) for blob, item in raw.items()}
         except (OSError, ValueError, TypeError, KeyError):
             self._known = {}  # missing or damaged: an optimisation only
