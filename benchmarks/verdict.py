@@ -66,13 +66,19 @@ def measure(cmd: str, name: str, src: Path, work: Path) -> dict[str, object]:
         [cmd, "check", "--format", "json"], cwd=repo, capture_output=True, text=True, check=False
     )
     report = json.loads(out.stdout)
+    # Every finding counts, the ones the just-committed manifest records (known) too: the
+    # verdict is what a new user is told about the repository, not what would fail.
+    findings = [*report["violations"], *report.get("known", [])]
     by_rule: collections.Counter[tuple[str, str]] = collections.Counter()
-    for v in report["violations"]:
+    for v in findings:
         by_rule[v["rule"], v["severity"]] += 1
+    summary = dict(report["summary"])
+    summary["errors"] = sum(v["severity"] == "error" for v in findings)
+    summary["warnings"] = sum(v["severity"] == "warning" for v in findings)
     return {
-        "summary": report["summary"],
+        "summary": summary,
         "by_rule": {f"{r}:{s}": n for (r, s), n in sorted(by_rule.items())},
-        "violations": report["violations"],
+        "violations": findings,
     }
 
 
@@ -94,9 +100,13 @@ def main() -> int:
             s = results[name]["summary"]
             chunks = max(s["chunks"], 1)
             errors, warnings = s["errors"], s["warnings"]
+            by_rule = results[name]["by_rule"]
+            e501, w501 = by_rule.get("CG501:error", 0), by_rule.get("CG501:warning", 0)
             print(
                 f"{name}: {s['chunks']} chunks, {errors} errors ({100 * errors / chunks:.2f}/100), "
-                f"{warnings} warnings ({100 * warnings / chunks:.2f}/100)"
+                f"{warnings} warnings ({100 * warnings / chunks:.2f}/100); without CG501: "
+                f"{100 * (errors - e501) / chunks:.2f} errors, "
+                f"{100 * (warnings - w501) / chunks:.2f} warnings /100"
             )
             old = before.get(name, {})
             old_chunks = max(old.get("summary", {}).get("chunks", 0), 1)

@@ -28,6 +28,7 @@ from chunkgate.errors import ChunkgateError
 from chunkgate.report.annotations import Annotation, write_annotations
 
 if TYPE_CHECKING:
+    from chunkgate.autobase import Base
     from chunkgate.diff import ChunkDiff
     from chunkgate.model import CheckResult
     from chunkgate.report.summary import Fitted
@@ -47,6 +48,27 @@ class Run:
         self.lines: list[str] = []  # plain log lines, after the annotations
         self.check: CheckResult | None = None
         self.diff: ChunkDiff | None = None
+        self._base: Base | ChunkgateError | None = None
+
+    def base(self, root: Path) -> Base:
+        """The revision both parts compare with: the ``base`` input, else found from the
+        event (the pull request's base, the push's before). Found once: finding it may
+        fetch, and a second try would fail another way."""
+        if self._base is None:
+            from chunkgate.autobase import Base, auto_base
+
+            given = self.inputs.base
+            try:
+                self._base = (
+                    Base(given, f"{given} (the `base` input)")
+                    if given
+                    else auto_base(root, self.env)
+                )
+            except ChunkgateError as exc:
+                self._base = exc
+        if isinstance(self._base, ChunkgateError):
+            raise self._base
+        return self._base
 
     def fail(self, status: int) -> None:
         self.status = max(self.status, status)
@@ -71,10 +93,20 @@ def run_check_part(run: Run, root: Path) -> None:
     config_path = params.get("config_path") or run.inputs.config
     config = load_config(root, config_path=config_path)
     paths = params.get("paths") or ()
+    # The problems the base's manifest records are known (they fail nothing); the IDs are
+    # the diff part's to compare with the base. With no base found, HEAD's record.
+    known_from = params.get("baseline")
+    if known_from is None:
+        try:
+            known_from = run.base(root).sha
+        except ChunkgateError:
+            known_from = None  # the diff part reports why
     result = run_check(
         config,
         None if params.get("whole") or not paths else list(paths),
         jobs=params.get("jobs") or default_jobs(),
+        baseline=params.get("baseline") or "HEAD",
+        known_from=known_from,
     )
     run.check = result
     run.outputs.update(errors=result.summary.errors, warnings=result.summary.warnings)
@@ -92,18 +124,14 @@ def run_check_part(run: Run, root: Path) -> None:
 
 
 def run_diff_part(run: Run, root: Path) -> None:
-    from chunkgate.autobase import auto_base
     from chunkgate.diff import diff_revisions, fail_reasons, parse_fail_on
 
     categories = parse_fail_on(run.inputs.fail_on)
-    if run.inputs.base:
-        base, how = run.inputs.base, f"{run.inputs.base} (the `base` input)"
-    else:
-        found = auto_base(root, run.env)
-        if found.sha is None:
-            run.annotations.append(Annotation("notice", f"chunkgate diff skipped: {found.how}"))
-            return
-        base, how = found.sha, found.how
+    found = run.base(root)
+    if found.sha is None:
+        run.annotations.append(Annotation("notice", f"chunkgate diff skipped: {found.how}"))
+        return
+    base, how = found.sha, found.how
     run.lines.append(f"chunkgate diff: comparing with {how}")
     diff = diff_revisions(root, base, None, config_path=run.inputs.config)
     run.diff = diff

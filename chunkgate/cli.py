@@ -3,14 +3,13 @@ parse options, call one core function, render, exit (0 clean, 1 violations, 2 er
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
 from functools import wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -209,6 +208,26 @@ def _report_failures(failures: list[Failure]) -> None:
     help="Worker processes for large cold runs (0: one per CPU).",
 )
 @baseline_option
+@click.option(
+    "--hook",
+    is_flag=True,
+    help="As the pre-commit hook runs it: only PATHS and the files the commit deletes, "
+    "never the whole corpus (even with no PATHS).",
+)
+@click.option(
+    "--show-known",
+    is_flag=True,
+    help="Also list the problems the committed manifest already records.",
+)
+@click.option(
+    "--strict", is_flag=True, help="Fail on every problem, the recorded (known) ones too."
+)
+@click.option(
+    "--select",
+    metavar="CODES",
+    help="Only these rules (comma-separated codes or prefixes: CG201,CG3).",
+)
+@click.option("--ignore", metavar="CODES", help="Not these rules (codes or prefixes).")
 @config_option
 @quiet_option
 @reports_errors
@@ -221,6 +240,11 @@ def check(
     output: Path | None,
     jobs: int,
     baseline: str | None,
+    hook: bool,
+    show_known: bool,
+    strict: bool,
+    select: str | None,
+    ignore: str | None,
     config_path: Path | None,
     quiet: bool,
 ) -> None:
@@ -230,14 +254,16 @@ def check(
     status: 0 clean (warnings allowed), 1 errors found or (with --update) the
     manifest changed, 2 usage, config or git errors.
     """
+    from chunkgate.config import with_rules
     from chunkgate.gate import run_check
     from chunkgate.parallel import default_jobs
 
-    config = _load(config_path)
+    config = with_rules(_load(config_path), select=select, ignore=ignore, strict=strict)
     revision, note = _baseline(config.root, baseline)
+    named = list(paths) if hook else None if whole or not paths else list(paths)
     result = run_check(
         config,
-        None if whole or not paths else list(paths),
+        named,
         update=update,
         jobs=jobs or default_jobs(),
         baseline=revision,
@@ -245,6 +271,8 @@ def check(
     )
     if note and result.violations:
         result = result._replace(notes=(*result.notes, note))
+    if show_known:
+        result = result.with_known()
     _write_report(result, fmt, output, quiet)
     sys.exit(1 if result.errors or (update and result.manifest_changed) else 0)
 
@@ -330,12 +358,10 @@ def update(
             click.echo(note)
         if not result.manifest_changed:
             click.echo(f"{result.manifest} is up to date")
-        problems = result.summary.errors + result.summary.warnings
-        if problems:
-            click.echo(
-                f"{result.summary.errors} errors and {result.summary.warnings} warnings: "
-                "run `chunkgate check` for details"
-            )
+        if result.violations:
+            from chunkgate.report.check import problems
+
+            click.echo(f"{problems(result.summary)}: `chunkgate check --show-known` lists them")
 
 
 @cli.command("merge-driver")
@@ -378,12 +404,14 @@ def stats(*, paths: tuple[str, ...], fmt: str, largest: int, config_path: Path |
 
     config = _load(config_path)
     options = config.chunking
+    found = corpus_sizes(config, list(paths) or None)
     result = corpus_stats(
-        corpus_sizes(config, list(paths) or None),
+        found.sizes,
         max_size=options.max,
         min_size=options.min,
         unit=options.unit,
         largest=largest,
+        known=found.known,
     )
     write_stats(result, formats.STATS.resolve(fmt, sys.stdout), sys.stdout)
 
@@ -534,32 +562,16 @@ def diff(
     sys.exit(1 if reasons else 0)
 
 
-def main() -> NoReturn:
-    import atexit
-
+def main() -> None:
     if os.environ.get("CHUNKGATE_DEBUG_GIT") == "1":
+        import atexit
+
         from chunkgate import git
 
         atexit.register(
             lambda: print(f"chunkgate: {git.process_count()} git processes", file=sys.stderr)
         )
-    try:
-        cli(prog_name="chunkgate")
-    except SystemExit as exc:
-        code = exc.code
-    else:
-        code = None
-    # Exit as sys.exit would (exit handlers run, output is flushed), but without
-    # tearing the interpreter down: freeing a large manifest's index object by
-    # object took 10-15 ms, a twentieth of a pre-commit run. Everything chunkgate
-    # writes is on disk by now (written atomically), and no worker is left.
-    if isinstance(code, str):
-        print(code, file=sys.stderr)
-    atexit._run_exitfuncs()  # what the interpreter's own exit would call
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed pipe, a closed stream
-            stream.flush()
-    os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+    cli(prog_name="chunkgate")
 
 
 @cli.command("eval")

@@ -8,6 +8,8 @@ the value and what is allowed.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import posixpath
 import re
 import sys
@@ -82,6 +84,8 @@ class Config:
     # The values of the options the rules declare (``chunkgate.rules.options()``),
     # by key: read them with ``option()``.
     options: Mapping[str, object] = field(default_factory=_default_options)
+    # Fail on every problem, also those the manifest already records (the baseline).
+    strict: bool = False
     include_spec: PathPatterns = field(init=False, repr=False, compare=False)
     exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
     # The include patterns that name changelogs, which brings those back.
@@ -117,6 +121,7 @@ class Config:
                 self.chunking,
                 tuple(sorted(self.severities.items())),
                 tuple(self.options.items()),
+                self.strict,
             )
         )
 
@@ -165,9 +170,33 @@ class Config:
         return rules.findings_fingerprint(dict(self.options))
 
 
-def load_config(start: Path | None = None, *, config_path: Path | None = None) -> Config:
+def with_rules(
+    config: Config, *, select: str | None = None, ignore: str | None = None, strict: bool = False
+) -> Config:
+    """``check --select/--ignore/--strict``: the rules not selected, or ignored, are off.
+    Codes or prefixes, comma-separated (``CG201,CG3``), as ruff takes them."""
+    chosen = _codes("--select", select) if select else None
+    dropped = _codes("--ignore", ignore) if ignore else ()
+    severities = dict(config.severities)
+    for code in severities:
+        if (chosen is not None and not code.startswith(chosen)) or code.startswith(dropped):
+            severities[code] = "off"
+    return dataclasses.replace(config, severities=severities, strict=config.strict or strict)
+
+
+def _codes(option: str, text: str) -> tuple[str, ...]:
+    codes = tuple(part.strip().upper() for part in text.split(",") if part.strip())
+    for code in codes:
+        if not any(known.startswith(code) for known in RULES):
+            raise ConfigError(f"{option}: {code!r} names no rule (known codes: {', '.join(RULES)})")
+    return codes
+
+
+def load_config(
+    start: str | os.PathLike[str] | None = None, *, config_path: Path | None = None
+) -> Config:
     """Find the repository root from ``start`` (default: cwd) and load its configuration."""
-    begin = (start or Path.cwd()).resolve()
+    begin = Path(start if start is not None else Path.cwd()).resolve()
     if not begin.is_dir():
         begin = begin.parent
     found_root = git.find_root(begin)
@@ -345,7 +374,17 @@ def _reject_duplicate_keys(path: Path, node: Any, mapping_node: Any) -> None:
             _reject_duplicate_keys(path, child, mapping_node)
 
 
-_CORE_KEYS = ("include", "exclude", "manifest", "size", "tokenizer", "markdown", "python", "rules")
+_CORE_KEYS = (
+    "include",
+    "exclude",
+    "manifest",
+    "size",
+    "tokenizer",
+    "markdown",
+    "python",
+    "rules",
+    "strict",
+)
 _SIZE_KEYS = ("unit", "max", "min", "overlap", "split")
 _UNITS = ("chars", "tokens")
 
@@ -421,6 +460,7 @@ class _Validator:
             chunking=self.chunking(top),
             severities=self.severities(top.get("rules", {})),
             options=self.options(top),
+            strict=self.boolean("strict", top.get("strict", False)),
         )
 
     def options(self, top: dict[str, Any]) -> Mapping[str, object]:
@@ -598,6 +638,10 @@ python:
 
 # Severity per rule code: error | warning | off. Defaults:
 {rule_lines}rules: {{}}
+
+# The problems the committed manifest already records (what the repository had when
+# chunkgate was adopted) fail nothing; true fails on every problem.
+strict: false
 {_options_yaml()}"""
 
 

@@ -36,6 +36,7 @@ class Selection(NamedTuple):
     missing: tuple[str, ...] = ()  # explicit or tracked paths with no file: deletions
     explicit: bool = False
     named: tuple[str, ...] = ()  # the explicit paths, root-relative
+    unselected: tuple[str, ...] = ()  # explicit files that exist but the config leaves out
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -48,14 +49,16 @@ def select_files(
     """The corpus, or the part of it named by ``paths`` (relative to cwd, or absolute)."""
     root = config.root
     named = None
+    unselected: list[str] = []
     if paths is not None:
         # Pre-commit passes every staged text file: drop the ones the config never
         # selects before asking git about them. Folders stay, to be expanded.
-        named = [
-            path
-            for path in _normalise(root, paths)
-            if config.selects(path) or path == "." or (root / path).is_dir()
-        ]
+        named = []
+        for path in _normalise(root, paths):
+            if config.selects(path) or path == "." or (root / path).is_dir():
+                named.append(path)
+            elif os.path.lexists(root / path):
+                unselected.append(path)
     if _is_work_tree(root):
         found, missing = _from_git(root, named, include_untracked=include_untracked)
     else:
@@ -70,6 +73,7 @@ def select_files(
         missing=tuple(sorted(config.selected(missing), key=_sort_key)),
         explicit=named is not None,
         named=tuple(named or ()),
+        unselected=tuple(unselected),
     )
 
 
@@ -280,20 +284,18 @@ class _Rules(NamedTuple):
 
 
 def _compile(lines: Sequence[str]) -> pathspec.GitIgnoreSpec:
+    """The patterns of one ignore file; a line pathspec cannot read is skipped, as git
+    skips a malformed line, and the others still apply."""
     import pathspec  # only outside git, where .gitignore files are read by hand
 
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
-    except Exception:  # a malformed line: git skips it, so drop the bad ones
-        return pathspec.GitIgnoreSpec.from_lines(_valid_lines(lines))
-
-
-def _valid_lines(lines: Sequence[str]) -> list[str]:
-    valid = []
-    for line in lines:
-        try:
-            pathspec.GitIgnoreSpec.from_lines([line])
-        except Exception:
-            continue
-        valid.append(line)
-    return valid
+    except ValueError:  # pathspec's pattern error
+        valid = []
+        for line in lines:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except ValueError:
+                continue
+            valid.append(line)
+        return pathspec.GitIgnoreSpec.from_lines(valid)

@@ -94,6 +94,7 @@ class ChunkDiff:
     notes: tuple[str, ...] = ()
     # The head side's parts of the units above that have several.
     head_parts: tuple[Chunk, ...] = ()
+    options: ChunkOptions | None = None  # the head side's chunking settings, for fixes
 
     def changes(self) -> list[Change]:
         """Every change, sorted by path and line on the side where the chunk is now."""
@@ -458,6 +459,7 @@ def _classify(
         size_max=new.config.chunking.max,
         notes=tuple(dict.fromkeys(notes)),
         head_parts=head_parts,
+        options=new.config.chunking,
     )
 
 

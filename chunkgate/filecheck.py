@@ -9,7 +9,7 @@ may be the far end of a move), so memory does not grow with the corpus.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -29,8 +29,9 @@ from chunkgate.source import decode
 class FileOutcome(NamedTuple):
     entry: FileEntry  # with the findings, as the manifest records them
     violations: tuple[Violation, ...]
-    # Chunks whose IDs the baseline does not have: candidates for moves (CG402).
-    new_chunks: tuple[Chunk, ...]
+    # Every chunk, when any differs from the baseline's (an ID or a hash): the file's
+    # side of the moves CG402 looks for; empty when nothing changed or no baseline.
+    changed: tuple[Chunk, ...]
 
 
 class RenderedFile(NamedTuple):
@@ -52,16 +53,17 @@ def check_file(
     config: Config,
     path: str,
     blob: str | None,
-    known_ids: frozenset[str] | None,
+    known: Mapping[str, str] | None,
     *,
     attributes: frozenset[str] = frozenset(),
     counter: TokenCounter | None = None,
 ) -> FileOutcome:
     """Chunk and check the file at ``path``.
 
-    ``known_ids`` are its IDs in the baseline; the chunks with other IDs come
-    back whole, as candidates for moves. None means there is no baseline (a
-    first or cold update): nothing can have moved, and no text comes back.
+    ``known`` maps its chunk IDs in the baseline to their hashes; when the chunks
+    differ from those, they all come back, for CG402 to compare with the old ones.
+    None means there is no baseline (a first or cold update): nothing can have
+    moved, and no text comes back.
     """
     absolute = config.root / path
     size = os.stat(absolute).st_size
@@ -108,10 +110,12 @@ def check_file(
     return FileOutcome(
         entry=entry,
         violations=tuple(to_violations(config, path, entry.findings)),
-        new_chunks=()
-        if known_ids is None
-        else tuple(chunk for chunk in chunks if chunk.id not in known_ids),
+        changed=chunks if known is not None and _differs(chunks, known) else (),
     )
+
+
+def _differs(chunks: tuple[Chunk, ...], known: Mapping[str, str]) -> bool:
+    return len(chunks) != len(known) or any(known.get(c.id) != c.hash for c in chunks)
 
 
 def _findings(context: FileContext) -> list[Finding]:
@@ -160,7 +164,7 @@ def to_violations(
 
 # -- many files at once: a rebuild fans them out over processes --
 
-Item = tuple[str, str | None, frozenset[str] | None, frozenset[str]]
+Item = tuple[str, str | None, Mapping[str, str] | None, frozenset[str]]
 
 
 def check_all(config: Config, items: Sequence[Item], jobs: int) -> Iterator[FileOutcome]:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 if TYPE_CHECKING:
-    from chunkgate.chunking.base import ChunkContext, Chunked
+    from chunkgate.chunking.base import ChunkContext, Chunked, ChunkOptions
     from chunkgate.model import Chunk, Heading
 
     Chunker = Callable[[ChunkContext, "Language"], Chunked]
@@ -33,9 +33,11 @@ class Language(NamedTuple):
     markup: bool = False  # generated-file markers hide in HTML comments, not code comments
     outline: str | None = None  # "module:function" listing the headings, if it has any
     # How an author keeps a chunk's ID through a rename, as the fix says it: a template of
-    # the chunk's identity, for the chunk kinds in `explicit_kinds`.
+    # the chunk's identity, for the chunk kinds in `explicit_kinds`; or a "module:function"
+    # of (ChunkOptions, Chunk) that says it (where it depends on the file's site).
     explicit_id: str | None = None
     explicit_kinds: tuple[str, ...] = ()
+    keeper: str | None = None
     duplicate_fix: str = "rename one of the files' sections, or exclude the file"
     comment: str | None = None  # its line comment (source code): fixes write SPDX lines in it
     extra: str | None = None  # the optional extra that chunks it; without it, text windows
@@ -48,8 +50,13 @@ class Language(NamedTuple):
     def noun(self, kind: str) -> str:
         return self.kinds.get(kind, kind)
 
-    def keep_id(self, chunk: Chunk) -> str | None:
+    def keep_id(self, chunk: Chunk, options: ChunkOptions | None = None) -> str | None:
         """What to write so that ``chunk`` keeps its ID (``{#install}``), if anything."""
+        if self.keeper is not None:
+            from chunkgate.chunking.base import DEFAULT_OPTIONS
+
+            found = load(self.keeper)(options or DEFAULT_OPTIONS, chunk)
+            return found if isinstance(found, str) else None
         if self.explicit_id is None or chunk.kind not in self.explicit_kinds:
             return None
         return self.explicit_id.format(identity=chunk.identity)
@@ -63,8 +70,7 @@ MARKDOWN = Language(
     default=True,
     markup=True,
     outline="chunkgate.chunking.markdown:outline",
-    explicit_id="`{{#{identity}}}` on the heading",
-    explicit_kinds=("section",),
+    keeper="chunkgate.chunking.markdown:keep_id",
     duplicate_fix="give the heading a unique {#id} or rename it",
     display="Markdown",
 )

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from chunkgate import languages
 from chunkgate.chunking import ChunkedFile, chunk_bytes
@@ -15,7 +16,7 @@ from chunkgate.config import Config
 from chunkgate.corpus import select_files
 from chunkgate.errors import ChunkgateError, ManifestError, UnreadableError
 from chunkgate.manifest import WorkTreeManifest
-from chunkgate.model import Heading
+from chunkgate.model import Chunk, Heading
 from chunkgate.outline import outline_bytes
 from chunkgate.parallel import ordered_map
 from chunkgate.sizes import make_counter
@@ -69,6 +70,26 @@ def chunk_named(
     return ordered_map(work, config, named_files(config, paths), jobs, path_of=str)
 
 
+def corpus_chunks(
+    config: Config | None = None, paths: Sequence[str] | None = None
+) -> Iterator[Chunk]:
+    """Every chunk of the corpus (or of the named files and folders), as ``check`` sees
+    it: the files the configuration selects, in path order, with its options and IDs.
+    A file that cannot be chunked (binary, undecodable) gives none; ``check`` reports it.
+    ``config`` defaults to the repository's that holds the current directory."""
+    from chunkgate.config import load_config
+
+    config = config or load_config()
+    counter = make_counter(config.chunking.tokenizer)
+    for file in select_files(config, paths).files:
+        try:
+            data = (config.root / file.path).read_bytes()
+            chunked = chunk_bytes(data, file.path, options=config.chunking, counter=counter)
+        except (OSError, UnreadableError):
+            continue
+        yield from chunked.chunks
+
+
 def whole(file: ChunkedFile) -> ChunkedFile:
     """The ``convert`` for output that needs the chunks themselves."""
     return file
@@ -98,8 +119,14 @@ def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading
             yield Failure(path, exc.strerror or str(exc))
 
 
-def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> list[tuple[str, int]]:
-    """(chunk ID, size in the configured unit) of every chunk, from the manifest where current."""
+class CorpusSizes(NamedTuple):
+    sizes: list[tuple[str, int]]  # (chunk ID, size in the configured unit) of every chunk
+    known: Counter[str]  # the problems the manifest records (the known ones), by rule
+
+
+def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSizes:
+    """Every chunk's size, from the manifest where current (else chunked now), and what
+    the manifest records as found in those files."""
     from chunkgate import git
     from chunkgate.gate.load import expected_header
 
@@ -113,6 +140,7 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> list[tup
     tokens = config.chunking.unit == "tokens"
     counter = make_counter(config.chunking.tokenizer)
     sizes: list[tuple[str, int]] = []
+    known: Counter[str] = Counter()
     for file in select_files(config, paths).files:
         try:
             entry = manifest.entry(file.path) if header is not None else None
@@ -120,6 +148,7 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> list[tup
             entry = None
         if entry is not None and file.blob is not None and file.blob == entry.blob:
             sizes.extend((c.id, c.tokens if tokens else c.chars) for c in entry.chunks)
+            known.update(finding.rule for finding in entry.findings)
             continue
         try:
             data = (config.root / file.path).read_bytes()
@@ -127,4 +156,4 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> list[tup
         except (OSError, UnreadableError):
             continue
         sizes.extend((c.id, c.tokens if tokens else c.chars) for c in chunks)
-    return sizes
+    return CorpusSizes(sizes, known)

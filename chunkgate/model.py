@@ -167,6 +167,7 @@ class Violation(NamedTuple):
     message: str
     fix: str = ""
     end_line: int = 0
+    known: bool = False  # the baseline's manifest records it: listed, failing nothing
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.path, self.line, self.rule, self.chunk_id or "")
@@ -197,13 +198,23 @@ class CheckResult(NamedTuple):
     manifest: str
     manifest_changed: bool = False
     notes: tuple[str, ...] = ()
+    # The problems the baseline's manifest already records (the adoption baseline):
+    # listed apart, failing nothing.
+    known: tuple[Violation, ...] = ()
 
     @property
     def errors(self) -> tuple[Violation, ...]:
-        return tuple(v for v in self.violations if v.severity == "error")
+        return tuple(v for v in self.violations if v.severity == "error" and not v.known)
+
+    def with_known(self) -> CheckResult:
+        """The known problems listed among the others, each marked, still failing nothing."""
+        marked = (v._replace(known=True) for v in self.known)
+        ordered = sorted((*self.violations, *marked), key=Violation.sort_key)
+        return self._replace(violations=tuple(ordered))
 
     def to_dict(self) -> dict[str, object]:
         return {
             "violations": [v.to_dict() for v in self.violations],
-            "summary": self.summary.to_dict(),
+            "known": [v.to_dict() for v in self.known],
+            "summary": {**self.summary.to_dict(), "known": len(self.known)},
         }

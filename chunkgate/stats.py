@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -58,6 +58,7 @@ class Stats:
     over_max: int
     under_min: int
     histogram: tuple[Bucket, ...]
+    known: tuple[tuple[str, int], ...] = ()  # (rule, count) of what the manifest records
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -74,6 +75,7 @@ class Stats:
             "under_min": self.under_min,
             "largest": [{"id": chunk_id, "size": size} for chunk_id, size in self.largest],
             "histogram": [bucket.to_dict() for bucket in self.histogram],
+            "known": dict(self.known),
         }
 
 
@@ -106,6 +108,7 @@ def corpus_stats(
     min_size: int,
     unit: str,
     largest: int = 10,
+    known: Mapping[str, int] | None = None,
 ) -> Stats:
     ordered = sorted(size for _, size in sizes)
     total = sum(ordered)
@@ -133,4 +136,5 @@ def corpus_stats(
         over_max=sum(1 for size in ordered if size > max_size),
         under_min=sum(1 for size in ordered if size < min_size),
         histogram=histogram,
+        known=tuple(sorted((known or {}).items())),
     )

@@ -312,3 +312,13 @@ def test_a_broken_repository_is_a_git_error(tmp_path: Path) -> None:
     write(root, "a.md", "a\n")
     with pytest.raises(GitError):
         select_files(Config(root=root.resolve()))
+
+
+def test_outside_git_a_malformed_ignore_line_drops_only_itself(tmp_path: Path) -> None:
+    """`!` alone is no pattern: git skips that line and keeps the others; so does the walk
+    (it once dropped every pattern of the file, the error swallowed)."""
+    root = tmp_path / "plain"
+    write(root, ".gitignore", "!\nbuild-notes.md\n")
+    write(root, "build-notes.md", "# Notes\n")
+    write(root, "kept.md", "# Kept\n")
+    assert paths_of(select_files(Config(root=root.resolve()))) == ["kept.md"]

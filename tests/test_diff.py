@@ -597,7 +597,7 @@ def test_github_output(renamed: Path, tmp_path: Path) -> None:
     assert lines[1] == (
         "::error file=a.md,line=5,endLine=7,title=chunkgate%3A unstable chunk ID::"
         "ID changed from a.md#install to a.md#installation: citations to a.md#install break; "
-        "keep the old ID with `{#install}` on the heading or run `chunkgate update --accept-moves`"
+        "keep the old heading (Install) or run `chunkgate update --accept-moves`"
     )
     assert lines[-1].endswith("0 added, 1 removed, 1 modified, 1 moved (1 unstable), 1 unchanged")
     written = summary_file.read_text()

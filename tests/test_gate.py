@@ -69,7 +69,7 @@ def test_first_run_needs_a_manifest_then_passes(repo: Path) -> None:
     assert run("update").exit_code == 0
     code, report = check_json()
     assert (code, report["violations"]) == (0, [])
-    assert report["summary"] == {"files": 1, "chunks": 2, "errors": 0, "warnings": 0}
+    assert report["summary"] == {"files": 1, "chunks": 2, "errors": 0, "warnings": 0, "known": 0}
 
 
 def test_oversized_section_fails_with_the_fix(repo: Path) -> None:
@@ -201,21 +201,28 @@ def test_duplicate_content_across_files(repo: Path) -> None:
     write(repo, "a.md", page("Same"))
     write(repo, "b.md", page("Same"))
     committed(repo)
+    # The committed manifest had the copies already: known, listed only with --strict.
     code, report = check_json()
+    assert (code, rules_of(report)) == (0, [])
+    assert [(v["rule"], v["chunk_id"]) for v in report["known"]] == [("CG501", "b.md#same")]
+    code, report = check_json("--strict")
     assert (code, rules_of(report)) == (0, [("CG501", "b.md#same")])
     assert report["violations"][0]["message"] == "same text as a.md#same"
     assert report["violations"][0]["severity"] == "warning"
     # A run on named files (the hook) compares them with each other only; the
     # whole-corpus run (CI) compares every file with every other.
-    assert check_json("a.md") == (
-        0,
-        {"violations": [], "summary": check_json("a.md")[1]["summary"]},
-    )
-    code, report = check_json("a.md", "b.md")
+    assert check_json("a.md")[1]["violations"] == []
+    code, report = check_json("a.md", "b.md", "--strict")
     assert [(v["rule"], v["chunk_id"], v["message"]) for v in report["violations"]] == [
         ("CG501", "a.md#same", "same text as b.md#same"),
         ("CG501", "b.md#same", "same text as a.md#same"),
     ]
+    # A third copy is new, and makes its group new: whichever copy a report names.
+    write(repo, "0.md", page("Same"))
+    assert run("update").exit_code == 0
+    code, report = check_json()
+    assert rules_of(report) == [("CG501", "a.md#same"), ("CG501", "b.md#same")]
+    assert report["known"] == []
 
 
 def test_whole_corpus_check_reads_no_unchanged_file(
@@ -269,7 +276,7 @@ def test_rebuilds_write_what_the_general_path_writes(repo: Path, jobs: str) -> N
     for index in range(80):
         write(repo, f"d/{index:02d}.md", page(f"T{index}", "Shared") + "# Own\n\nå" * index)
     write(repo, "d/big.md", "# Big\n\n" + "word " * 600 + "\n")
-    result = run("check", "--update", "--jobs", jobs, "--format", "json")
+    result = run("check", "--update", "--strict", "--jobs", jobs, "--format", "json")
     cold = manifest_snapshot(repo)
     report = json.loads(result.output)
     rules = sorted({str(v["rule"]) for v in report["violations"]})
@@ -279,15 +286,19 @@ def test_rebuilds_write_what_the_general_path_writes(repo: Path, jobs: str) -> N
     for key in ["rules", "config"]:
         # A manifest of other settings, none committed: rebuilt the same way.
         _other_settings(repo, key)
-        again = run("check", "--update", "--jobs", jobs, "--format", "json")
+        again = run("check", "--update", "--strict", "--jobs", jobs, "--format", "json")
         assert (again.exit_code, manifest_snapshot(repo)) == (1, cold)
         assert json.loads(again.output)["violations"] == report["violations"]
     # With the manifest committed, the general path rewrites it from records.
     commit_all(repo)
     _other_settings(repo, "rules")
-    general = run("check", "--update", "--jobs", jobs, "--format", "json")
+    general = run("check", "--update", "--strict", "--jobs", jobs, "--format", "json")
     assert (general.exit_code, manifest_snapshot(repo)) == (1, cold)
     assert json.loads(general.output)["violations"] == report["violations"]
+    # Not strict, what the committed manifest records is known, in rebuilds too.
+    _other_settings(repo, "rules")
+    known = json.loads(run("check", "--update", "--jobs", jobs, "--format", "json").output)
+    assert (known["violations"], known["known"]) == ([], report["violations"])
 
 
 def test_rebuild_keeps_acknowledged_moves_and_counts_changed_files(repo: Path) -> None:
@@ -421,3 +432,123 @@ def test_the_baseline_can_be_another_revision(
     # The move, already committed, is recorded against the same baseline.
     run_check(config, update=True, accept_moves=True, baseline=start)
     assert not run_check(config, ["a.md"], baseline=start).errors
+
+
+def test_renumbered_duplicate_headings_fail_check_as_they_fail_diff(repo: Path) -> None:
+    """A repeated heading inserted above its namesakes renumbers them: every old text now
+    lives under another ID. check (and the hook, on the file) say so as diff does."""
+
+    def releases(*numbers: int) -> str:
+        return "".join(f"# Release {n}\n\n## Bug fixes\n\n{SECTION} ({n})\n\n" for n in numbers)
+
+    write(repo, "notes.md", releases(3, 2, 1))
+    committed(repo)
+    write(repo, "notes.md", releases(4, 3, 2, 1))
+    assert run("update", "notes.md").exit_code == 0  # rewritten, the move not recorded
+    code, report = check_json()
+    moved = [(v["rule"], v["chunk_id"]) for v in report["violations"]]
+    assert code == 1
+    assert moved == [
+        ("CG402", "notes.md#bug-fixes-1"),
+        ("CG402", "notes.md#bug-fixes-2"),
+        ("CG402", "notes.md#bug-fixes-3"),
+    ]
+    assert "ID changed from notes.md#bug-fixes:" in str(report["violations"][0]["message"])
+    assert "--hook-stage manual" in str(report["violations"][0]["fix"])
+    assert check_json("--hook", "notes.md")[0] == 1
+    diff = run("diff", "HEAD", "--fail-on", "unstable")
+    assert diff.exit_code == 1
+    assert "3 unstable" in diff.output
+
+
+def _fence(lines: int) -> str:
+    body = "".join(
+        f"value_{n} = compute({n}, factor={n * 3}, label='item {n}')\n" for n in range(lines)
+    )
+    return f"```python\n{body}```\n"
+
+
+def test_known_problems_fail_nothing_and_show_on_request(repo: Path) -> None:
+    """Adopting: the committed manifest records a problem; it is known until it grows or is
+    fixed; --show-known lists it, --strict (or `strict: true`) fails on it."""
+    write(repo, "big.md", f"# Big\n\n{SECTION}\n## Data\n\n{_fence(50)}")
+    write(repo, "small.md", page("Small"))
+    committed(repo)
+    text = run("check", "--format", "text")
+    assert text.exit_code == 0, text.output
+    assert "1 known problem the manifest records" in text.output
+    assert "CG201" not in text.output
+    shown = run("check", "--format", "text", "--show-known")
+    assert shown.exit_code == 0
+    assert "big.md:5: error (known) CG201 oversized" in shown.output
+    assert run("check", "--strict").exit_code == 1
+    write(repo, ".chunkgate.yaml", "strict: true\n")
+    assert run("check", "--format", "text").exit_code == 1
+    (repo / ".chunkgate.yaml").unlink()
+    # Edited elsewhere in the file: still known. Grown: new again.
+    write(repo, "big.md", f"# Big\n\nEdited. {SECTION}\n## Data\n\n{_fence(50)}")
+    assert run("update").exit_code == 0
+    code, report = check_json()
+    assert (code, [v["rule"] for v in report["known"]]) == (0, ["CG201"])
+    write(repo, "big.md", f"# Big\n\n{SECTION}\n## Data\n\n{_fence(60)}")
+    assert run("update").exit_code == 0
+    code, report = check_json()
+    assert (code, rules_of(report), report["known"]) == (1, [("CG201", "big.md#data")], [])
+    # Fixed and updated: the record shrinks, nothing is known.
+    write(repo, "big.md", f"# Big\n\n{SECTION}\n## Data\n\n{_fence(5)}")
+    assert run("update").exit_code == 0
+    assert '"CG201"' not in shard(repo, "big.md").read_text()
+    code, report = check_json()
+    assert (code, report["known"]) == (0, [])
+
+
+def test_select_and_ignore_take_codes_and_prefixes(repo: Path) -> None:
+    write(repo, "big.md", f"# Big\n\n{SECTION}\n## Data\n\n{_fence(50)}\n## Tiny\n\nSmall.\n")
+    report = check_json("--strict")[1]
+    assert sorted({v["rule"] for v in report["violations"]}) == ["CG201", "CG202", "CG401"]
+    assert {v["rule"] for v in check_json("--strict", "--select", "CG2")[1]["violations"]} == {
+        "CG201",
+        "CG202",
+    }
+    ignored = check_json("--strict", "--ignore", "CG201,CG4")
+    assert [v["rule"] for v in ignored[1]["violations"]] == ["CG202"]
+    assert ignored[0] == 0  # a warning
+    wrong = run("check", "--select", "CG9")
+    assert wrong.exit_code == 2
+    assert "--select: 'CG9' names no rule" in wrong.output
+
+
+def test_the_hook_checks_the_named_files_and_deletions_only(repo: Path) -> None:
+    write(repo, "a.md", page("A"))
+    write(repo, "big.md", "# Big\n\n" + "word " * 600 + "\n")
+    write(repo, "gone.md", page("Gone"))
+    commit_all(repo)
+    assert run("update", "a.md", "gone.md").exit_code == 0  # big.md: not in the manifest
+    commit_all(repo)
+    git(repo, "rm", "-q", "gone.md")
+    # No file named (a commit that only deletes): the deletion, never the whole corpus.
+    code, report = check_json("--hook")
+    assert code == 1
+    assert [(v["rule"], v["path"]) for v in report["violations"]] == [
+        ("CG401", "gone.md"),
+        ("CG403", "gone.md"),
+    ]
+    code, report = check_json("--hook", "a.md")
+    assert "big.md" not in json.dumps(report)
+
+
+def test_excluding_a_listed_file_removes_its_entry(repo: Path) -> None:
+    write(repo, "docs/a.md", page("A"))
+    write(repo, "docs/b.md", page("B"))
+    committed(repo)
+    write(repo, ".chunkgate.yaml", "exclude: [docs/b.md]\n")
+    text = run("check", "--format", "text")
+    assert text.exit_code == 1
+    assert "lists docs/b.md, which is no longer in the corpus" in text.output
+    assert "the configuration now leaves its file out" in text.output
+    # The advice works when followed: the named file's entry goes.
+    updated = run("update", "docs/b.md")
+    assert updated.exit_code == 0
+    assert "up to date" not in updated.output
+    assert not shard(repo, "docs/b.md").exists()
+    assert run("check").exit_code == 0

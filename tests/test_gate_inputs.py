@@ -203,6 +203,7 @@ def test_a_50_mb_file_is_not_read(repo: Path) -> None:
     assert elapsed < 10  # it is stat-ed, not read and chunked
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_update_keeps_the_old_manifest(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -265,6 +266,7 @@ def _two_workers(proc: subprocess.Popen[Any]) -> list[int]:
     return workers
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
     reason="finds the worker processes through /proc (Linux)",
@@ -319,6 +321,7 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
     assert all(_command(pid) == "" for pid in workers)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
     reason="finds the worker processes through /proc (Linux)",

@@ -23,6 +23,8 @@ from helpers import (
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
+# Each test runs the real pre-commit, which installs the hook environment once a module.
+pytestmark = pytest.mark.slow
 PRE_COMMIT = shutil.which("pre-commit") or os.path.join(
     os.path.dirname(sys.executable), "pre-commit"
 )
@@ -77,15 +79,22 @@ def doc_repo(tmp_path: Path) -> Path:
 
 def test_hooks_file_matches_the_spec() -> None:
     hooks = yaml.safe_load((CHECKOUT / ".pre-commit-hooks.yaml").read_text())
-    assert [hook["id"] for hook in hooks] == ["chunkgate", "chunkgate-check"]
+    assert [hook["id"] for hook in hooks] == [
+        "chunkgate",
+        "chunkgate-check",
+        "chunkgate-accept-moves",
+    ]
     for hook in hooks:
         assert hook["language"] == "python"
         assert hook["types"] == ["text"]
         assert hook["require_serial"] is True
         assert hook["always_run"] is True
         assert hook["minimum_pre_commit_version"] == "3.2.0"
-    assert hooks[0]["entry"] == "chunkgate check --update"
-    assert hooks[1]["entry"] == "chunkgate check"
+    assert hooks[0]["entry"] == "chunkgate check --update --hook"
+    assert hooks[1]["entry"] == "chunkgate check --hook"
+    assert hooks[2]["entry"] == "chunkgate update --accept-moves"
+    assert hooks[2]["stages"] == ["manual"]
+    assert hooks[2]["pass_filenames"] is False
     # Not commit-msg or post-* stages: with those hooks installed it would run twice.
     # The writing hook stays off pre-push (the commit is made by then); the read-only
     # one checks a push against the remote's manifest (PRE_COMMIT_FROM_REF).
@@ -228,3 +237,92 @@ def test_from_ref_to_ref_fails_on_a_move_committed_with_no_verify(
     end = git(doc_repo, "rev-parse", "HEAD").strip()
     fixed = try_repo(doc_repo, pre_commit_home, hook, "--from-ref", start, "--to-ref", end)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+
+
+def _fence(lines: int) -> str:
+    """A fenced code block: unsplittable, so over size.max it is an oversized chunk."""
+    body = "".join(
+        f"value_{n} = compute_something_longer({n}, factor={n * 3})\n" for n in range(lines)
+    )
+    return f"```python\n{body}```\n"
+
+
+def test_adopting_on_a_repository_with_problems_takes_one_commit(
+    tmp_path: Path, pre_commit_home: Path
+) -> None:
+    """init, update, commit passes; known problems pass; a new one fails; a fix shrinks."""
+    repo = make_repo(tmp_path)
+    write(
+        repo, "docs/big.md", f"# Big\n\n{SECTION}\n## Data\n\n{_fence(60)}\n## Other\n\n{SECTION}"
+    )
+    write(repo, "docs/copy-a.md", f"# Same\n\n{SECTION}")
+    write(repo, "docs/copy-b.md", f"# Same\n\n{SECTION}")
+    for command in (["init"], ["update"]):
+        subprocess.run(
+            [sys.executable, "-m", "chunkgate", *command],
+            cwd=repo,
+            env=git_env(),
+            check=False,
+            capture_output=True,
+        )
+    git(repo, "add", "-A")
+    adopted = try_repo(repo, pre_commit_home, "chunkgate", "--all-files", verbose=True)
+    assert adopted.returncode == 0, adopted.stdout + adopted.stderr
+    assert "known" in adopted.stdout  # one line says what the record holds
+    git(repo, "commit", "-q", "-m", "adopt chunkgate")
+
+    # A commit touching the file with the recorded oversized fence passes.
+    write(
+        repo,
+        "docs/big.md",
+        f"# Big\n\nEdited. {SECTION}\n## Data\n\n{_fence(60)}\n## Other\n\n{SECTION}",
+    )
+    git(repo, "add", "-A")
+    touched = try_repo(repo, pre_commit_home, verbose=True)
+    if touched.returncode == 1:  # the shard was rewritten (new hash): stage it, run again
+        git(repo, "add", "-A")
+        touched = try_repo(repo, pre_commit_home, verbose=True)
+    assert touched.returncode == 0, touched.stdout + touched.stderr
+    assert "CG201" not in touched.stdout.replace("known", "") or "1 known" in touched.stdout
+    git(repo, "commit", "-q", "-m", "edit the big page")
+
+    # A new oversized unsplittable block fails, named.
+    write(repo, "docs/new.md", f"# New\n\n{SECTION}\n## Dump\n\n{_fence(70)}")
+    git(repo, "add", "-A")
+    failed = try_repo(repo, pre_commit_home)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "CG201 oversized" in failed.stdout
+    assert "docs/new.md#dump" in failed.stdout
+    assert "docs/big.md" not in failed.stdout  # the known problem is not reported again
+    git(repo, "rm", "-q", "--cached", "docs/new.md")
+    (repo / "docs/new.md").unlink()
+
+    # Fixing the known problem and committing shrinks the record.
+    big_shard = repo / MANIFEST / "docs" / "big.md.jsonl"
+    assert '"CG201"' in big_shard.read_text()
+    write(repo, "docs/big.md", f"# Big\n\n{SECTION}\n## Data\n\n{_fence(5)}\n## Other\n\n{SECTION}")
+    git(repo, "add", "-A")
+    fixing = try_repo(repo, pre_commit_home)
+    assert fixing.returncode == 1  # the hook rewrote the shard
+    assert '"CG201"' not in big_shard.read_text()
+    git(repo, "add", "-A")
+    assert try_repo(repo, pre_commit_home).returncode == 0
+
+
+def test_a_move_is_acknowledged_through_pre_commit_alone(
+    doc_repo: Path, pre_commit_home: Path
+) -> None:
+    write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Installing\n\n{SECTION}")
+    git(doc_repo, "add", "-A")
+    refused = try_repo(doc_repo, pre_commit_home)
+    assert refused.returncode == 1
+    assert "CG402 unstable-id" in refused.stdout
+    advice = "pre-commit run chunkgate-accept-moves --hook-stage manual"
+    assert advice in refused.stdout
+    accepted = try_repo(
+        doc_repo, pre_commit_home, "chunkgate-accept-moves", "--hook-stage", "manual"
+    )
+    assert "moved_from" in manifest_text(doc_repo), accepted.stdout + accepted.stderr
+    git(doc_repo, "add", "-A")
+    passed = try_repo(doc_repo, pre_commit_home)
+    assert passed.returncode == 0, passed.stdout + passed.stderr

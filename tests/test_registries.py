@@ -170,7 +170,7 @@ def test_a_toy_rule_flows_through_config_check_docs_and_ci_output(
     monkeypatch.chdir(repo)
     runner = CliRunner()
     assert runner.invoke(cli, ["update", "-q"]).exit_code == 0
-    result = runner.invoke(cli, ["check", "--format", "json"])
+    result = runner.invoke(cli, ["check", "--strict", "--format", "json"])
     assert result.exit_code == 0, result.output  # a warning
     found = [v for v in json.loads(result.output)["violations"] if v["rule"] == "CG901"]
     assert [(v["chunk_id"], v["message"], v["severity"]) for v in found] == [
@@ -182,7 +182,7 @@ def test_a_toy_rule_flows_through_config_check_docs_and_ci_output(
     assert config.option(TOY_THRESHOLD) == 1
     assert ";toy.threshold=1" in config.findings_fingerprint()
     assert expected_header(config).rules != expected_header(Config(root=repo)).rules
-    result = runner.invoke(cli, ["check", "--format", "json"])
+    result = runner.invoke(cli, ["check", "--strict", "--format", "json"])
     assert result.exit_code == 1
     assert [v["chunk_id"] for v in json.loads(result.output)["violations"]] == [
         "docs/a.md#a",

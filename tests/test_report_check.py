@@ -151,8 +151,9 @@ def test_json_is_the_spec_schema_and_always_complete(quiet: bool) -> None:
     out = render(make_result(), "json", quiet=quiet)
     assert out.endswith("}\n")
     data = json.loads(out)
-    assert set(data) == {"violations", "summary"}
-    assert data["summary"] == {"files": 12, "chunks": 80, "errors": 3, "warnings": 1}
+    assert set(data) == {"violations", "known", "summary"}
+    assert data["summary"] == {"files": 12, "chunks": 80, "errors": 3, "warnings": 1, "known": 0}
+    assert data["known"] == []
     assert len(data["violations"]) == 4
     for violation in data["violations"]:
         assert {"rule", "name", "severity", "path", "line", "chunk_id", "message"} <= set(violation)
@@ -164,7 +165,8 @@ def test_json_without_violations() -> None:
     data = json.loads(render(make_result(()), "json"))
     assert data == {
         "violations": [],
-        "summary": {"files": 12, "chunks": 80, "errors": 0, "warnings": 0},
+        "known": [],
+        "summary": {"files": 12, "chunks": 80, "errors": 0, "warnings": 0, "known": 0},
     }
 
 

@@ -342,3 +342,17 @@ def test_job_summary_limit_is_exact() -> None:
         assert 0 < len(text.encode()) <= limit
         assert "more violation" in text
     assert job_summary(result, limit=10) == ""
+
+
+def test_job_summary_counts_the_known_problems_by_rule_and_annotates_none() -> None:
+    known = (
+        violation("CG201", path="a.md", line=3),
+        violation("CG201", path="b.md"),
+        violation("CG302"),
+    )
+    result = result_of([violation("CG202", "warning", "c.md", 2)])._replace(known=known)
+    text = job_summary(result)
+    assert "3 known problems the manifest records" in text
+    assert "CG201 ×2, CG302 ×1" in text
+    lines = render(result, {})
+    assert not any("CG201" in line or "CG302" in line for line in lines if line.startswith("::"))

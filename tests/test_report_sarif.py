@@ -277,3 +277,16 @@ def test_category_and_end_line() -> None:
     assert {"startLine": 3, "endLine": 9} in regions
     assert {"startLine": 3} in regions
     assert_valid(log)
+
+
+def test_known_problems_are_results_with_baseline_state_unchanged() -> None:
+    result = result_of([violation("CG201", "docs/new.md")])._replace(
+        known=(violation("CG302", "docs/old.md"),)
+    )
+    log = sarif_log(result)
+    assert_valid(log)
+    states = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r["baselineState"]
+        for r in log["runs"][0]["results"]
+    }
+    assert states == {"docs/new.md": "new", "docs/old.md": "unchanged"}

@@ -136,7 +136,19 @@ def test_to_dict() -> None:
             {"low": 1500, "high": 2000, "count": 0, "kind": "within"},
             {"low": 2001, "high": None, "count": 1, "kind": "over"},
         ],
+        "known": {},
     }
+
+
+def test_known_problems_by_rule() -> None:
+    stats = corpus_stats(
+        [("a.md#x", 10)], max_size=100, min_size=20, unit="chars", known={"CG302": 2, "CG201": 1}
+    )
+    assert stats.known == (("CG201", 1), ("CG302", 2))
+    assert stats.to_dict()["known"] == {"CG201": 1, "CG302": 2}
+    out = io.StringIO()
+    write_stats(stats, "text", out)
+    assert "3 known problems the manifest records: CG201 1, CG302 2\n" in out.getvalue()
 
 
 def test_bucket_labels() -> None:

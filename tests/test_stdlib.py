@@ -12,6 +12,8 @@ import warnings
 from pathlib import Path
 from time import perf_counter
 
+import pytest
+
 from chunkgate.chunking import chunk_bytes
 from chunkgate.chunking.base import is_blank
 from chunkgate.chunking.headers import header_lines
@@ -76,6 +78,7 @@ def _assert_definitions_kept_whole(path: str, tree: ast.Module, chunks: tuple[Ch
         assert run[0].start_line <= first, where
 
 
+@pytest.mark.slow
 def test_every_stdlib_module_chunks() -> None:
     files = _stdlib_files()
     assert len(files) > 500

@@ -113,11 +113,22 @@ def chunk_file(
     options: ChunkOptions | None = None,
     counter: TokenCounter | None = None,
 ) -> list[Chunk]:
-    """The chunks of a file on disk; IDs use its POSIX path relative to ``root`` (default: cwd)."""
+    """The chunks of a file on disk, with the IDs ``check`` gives them.
+
+    IDs use the file's POSIX path relative to ``root``: by default the root of
+    the repository that holds the file (found from the file, never from the
+    current directory), whose configuration also gives the default ``options``
+    (limits, anchor flavours from the site's config) and token counter.
+    """
     file = Path(path)
-    base = Path(root) if root is not None else Path.cwd()
+    if root is None or options is None:
+        from chunkgate.config import load_config
+
+        config = load_config(file.parent)
+        root = config.root if root is None else root
+        options = config.chunking if options is None else options
     try:
-        relative = file.resolve().relative_to(base.resolve()).as_posix()
+        relative = file.resolve().relative_to(Path(root).resolve()).as_posix()
     except ValueError:
         relative = file.as_posix()
     data = file.read_bytes()

@@ -119,6 +119,13 @@ def outline(ctx: ChunkContext) -> list[Heading]:
     ]
 
 
+def keep_id(options: ChunkOptions, chunk: Chunk) -> str | None:
+    """The fix that keeps a section's ID through a rename, in its site's syntax."""
+    if chunk.kind != "section":
+        return None
+    return file_style(options, chunk.path)[0].explicit(chunk.identity)
+
+
 def anchors_shown(options: ChunkOptions, path: str) -> str:
     """The anchor flavour of a file and why, as ``outline`` and ``chunks`` show it."""
     return file_style(options, path)[0].describe()

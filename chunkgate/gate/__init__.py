@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import ExitStack
+from typing import NamedTuple
 
 from chunkgate.chunking import missing_extras
 from chunkgate.config import Config
@@ -26,6 +27,7 @@ from chunkgate.corpus import select_files
 from chunkgate.errors import UnreadableError
 from chunkgate.filecheck import Item, check_all, to_violations
 from chunkgate.gate.assess import Assessment, assess
+from chunkgate.gate.baseline import known_duplicates, split_known
 from chunkgate.gate.duplicates import duplicate_rows
 from chunkgate.gate.load import Loaded, expected_header, load
 from chunkgate.gate.plan import Plan, plan_files, plan_whole
@@ -40,7 +42,7 @@ from chunkgate.manifest import (
     manifest_lock,
 )
 from chunkgate.model import CheckResult, Chunk, Summary, Violation
-from chunkgate.moves import gone_units
+from chunkgate.moves import join_parts
 from chunkgate.rules.duplicates import duplicate_violations
 from chunkgate.rules.stability import check_stability
 from chunkgate.rules.stale import check_staleness
@@ -57,6 +59,7 @@ def run_check(
     jobs: int = 1,
     baseline: str = "HEAD",
     hold_moves: bool = False,
+    known_from: str | None = None,
 ) -> CheckResult:
     """Check the corpus (or the named files) against the rules and the manifest.
 
@@ -66,12 +69,14 @@ def run_check(
     manifest holds the IDs to keep stable. ``hold_moves`` (the hook) leaves the
     entries of files with an unacknowledged move as they were, so that no
     commit of the rewritten manifest (an autofix bot's) can make the move pass.
+    ``known_from`` is the revision whose manifest records the known problems (the
+    baseline's, unless given: CI names the pull request's base).
     """
     writing = update or accept_moves
     with ExitStack() as stack:
         if writing:
             stack.enter_context(manifest_lock(config.root / config.manifest))
-        loaded = load(config, stack, baseline=baseline)
+        loaded = load(config, stack, baseline=baseline, known_from=known_from)
         expected = expected_header(config)
         state = assess(config, loaded, expected, writing=writing)
         explicit = paths is not None and not state.rebuild
@@ -105,10 +110,19 @@ def run_check(
             cache.save()
         # One note per optional extra the corpus needs and this installation lacks.
         extras = missing_extras(file.path for file in selection.files)
+        if writing and loaded.record is None and result.violations and not config.strict:
+            extras.insert(0, ADOPTING)
         return result._replace(
             summary=result.summary._replace(files=len(selection.files)),
             notes=(*result.notes, *extras),
         )
+
+
+ADOPTING = (
+    "no manifest is committed yet: once this one is, the problems it records are known "
+    "(listed in one line, failing nothing until fixed; `--strict` fails on them), and only "
+    "new ones fail"
+)
 
 
 def _run(
@@ -126,45 +140,51 @@ def _run(
 ) -> CheckResult:
     current, baseline = loaded.current, loaded.baseline
     broken = dict(plan.broken)
-    checked = [path for path, _ in plan.work]
-    recorded = _entries(current, [*checked, *plan.deleted], broken)
+    paths = [*(path for path, _ in plan.work), *plan.deleted]
+    recorded = _entries(current, paths, broken)
     if loaded.legacy is not None:  # being migrated: the old file says what was recorded
         recorded = {path: loaded.legacy_entries.get(path) for path in recorded}
     committed: dict[str, FileEntry | None] = {}
     if baseline is not None:
-        baseline.prefetch([*checked, *plan.deleted])
-        committed = _entries(baseline, [*checked, *plan.deleted], {})
-    outcomes = list(check_all(config, _items(config, loaded, plan, committed), jobs))
-    violations = list(state.violations)
-    entries: dict[str, FileEntry | None] = {}
-    added: list[Chunk] = []
-    for outcome in outcomes:
-        violations.extend(outcome.violations)
-        added.extend(outcome.new_chunks)
-        entries[outcome.entry.path] = _inherit_moves(
-            outcome.entry, recorded.get(outcome.entry.path)
-        )
-    entries.update(dict.fromkeys(plan.deleted))
-    for path in plan.cached:
-        if plan.summaries[path].findings:
-            recorded_entry = current.entry(path)
-            findings = recorded_entry.findings if recorded_entry else ()
-            violations.extend(to_violations(config, path, findings))
-    removed = _removed(config, loaded, committed, entries)
-    before = {chunk_id for old in committed.values() if old for chunk_id in _ids(old)}
-    stability = check_stability(
-        config, removed, added, entries, known=before, accept_moves=accept_moves
-    )
-    violations.extend(stability.violations)
+        baseline.prefetch(paths)
+        committed = _entries(baseline, paths, {})
+    checked = _check_files(config, loaded, plan, recorded, committed, jobs=jobs)
+    entries = checked.entries
+    # The record known problems are told by: the committed manifest's shards; with none
+    # (adopting) the manifest being committed, as it was before this run wrote anything.
+    source = loaded.record
+    with_findings = [path for path in plan.cached if plan.summaries[path].findings]
+    cached: dict[str, FileEntry | None] = {path: current.entry(path) for path in with_findings}
+    cached_findings = [
+        violation
+        for path, entry in cached.items()
+        for violation in to_violations(config, path, entry.findings if entry else ())
+    ]
+    if source is None:
+        record = {**recorded, **cached}
+    else:
+        wanted = with_findings if source is baseline else [*paths, *with_findings]
+        source.prefetch(wanted)
+        record = {**committed, **_entries(source, wanted, {})}
+    before, after = _changed_units(config, loaded, committed, entries, checked.differing)
+    stability = check_stability(config, before, after, entries, accept_moves=accept_moves)
     entries.update(stability.accepted)
+    corpus: list[Violation] = [*state.violations, *stability.violations]
     if not writing and state.chunks_ok:
-        violations.extend(
-            check_staleness(config, recorded, entries, deleted=plan.gone, broken=broken)
-        )
+        corpus.extend(check_staleness(config, recorded, entries, deleted=plan.gone, broken=broken))
+    tokens = config.chunking.unit == "tokens"
+    split = split_known([*checked.violations, *cached_findings], record, entries, tokens=tokens)
     if config.severity("CG501") != "off":
         rows = duplicate_rows(current, entries, plan, explicit=explicit)
-        only = set(entries) if explicit else None
-        violations.extend(duplicate_violations(config, rows, only=only))
+        copies = list(duplicate_violations(config, rows, only=set(entries) if explicit else None))
+        if copies:
+            members = sorted({row[2] for row in rows} - set(record))
+            if source is not None:
+                source.prefetch(members)
+            record.update(_entries(source if source is not None else current, members, {}))
+            duplicates = known_duplicates(copies, rows, record)
+            corpus.extend(duplicates.new)
+            split.known.extend(duplicates.known)
     notes = list(state.notes)
     held = sorted(stability.unstable) if writing and hold_moves else []
     for path in held:
@@ -180,7 +200,36 @@ def _run(
         changed, notes = written.changed, notes + written.notes
     chunks = sum(len(e.chunks) for e in entries.values() if e is not None)
     chunks += sum(plan.summaries[path].chunks for path in plan.cached)
-    return result(config, violations, chunks, changed=changed, notes=notes)
+    return result(
+        config, [*split.new, *corpus], chunks, changed=changed, notes=notes, known=split.known
+    )
+
+
+class _Checked(NamedTuple):
+    entries: dict[str, FileEntry | None]  # the checked files' new entries; None: gone
+    violations: list[Violation]  # what the file-level rules found in them
+    differing: dict[str, tuple[Chunk, ...]]  # the chunks of files that are not the baseline's
+
+
+def _check_files(
+    config: Config,
+    loaded: Loaded,
+    plan: Plan,
+    recorded: dict[str, FileEntry | None],
+    committed: dict[str, FileEntry | None],
+    *,
+    jobs: int,
+) -> _Checked:
+    """Every file of the plan's work read, chunked and checked (over workers when many)."""
+    checked = _Checked({}, [], {})
+    for outcome in check_all(config, _items(config, loaded, plan, committed), jobs):
+        path = outcome.entry.path
+        checked.violations.extend(outcome.violations)
+        if outcome.changed:
+            checked.differing[path] = outcome.changed
+        checked.entries[path] = _inherit_moves(outcome.entry, recorded.get(path))
+    checked.entries.update(dict.fromkeys(plan.deleted))
+    return checked
 
 
 def result(
@@ -190,7 +239,13 @@ def result(
     *,
     changed: bool,
     notes: list[str],
+    known: Iterable[Violation] = (),
 ) -> CheckResult:
+    """The run's result; ``known`` are the problems the baseline already records, which fail
+    nothing unless the configuration is strict."""
+    known = sorted(known, key=Violation.sort_key)
+    if config.strict:
+        violations, known = [*violations, *known], []
     ordered = tuple(sorted(violations, key=Violation.sort_key))
     return CheckResult(
         violations=ordered,
@@ -203,6 +258,7 @@ def result(
         manifest=config.manifest,
         manifest_changed=changed,
         notes=tuple(notes),
+        known=tuple(known),
     )
 
 
@@ -236,49 +292,62 @@ def _items(
         (
             path,
             blob,
-            _ids(committed.get(path)) if with_baseline else None,
+            _hashes(committed.get(path)) if with_baseline else None,
             frozenset(attributes.get(path, ())),
         )
         for path, blob in plan.work
     ]
 
 
+def _hashes(entry: FileEntry | None) -> dict[str, str]:
+    return {chunk.id: chunk.hash for chunk in entry.chunks} if entry is not None else {}
+
+
 def _ids(entry: FileEntry | None) -> frozenset[str]:
     return frozenset(chunk.id for chunk in entry.chunks) if entry is not None else frozenset()
 
 
-def _removed(
+def _changed_units(
     config: Config,
     loaded: Loaded,
     committed: dict[str, FileEntry | None],
     entries: dict[str, FileEntry | None],
-) -> list[Chunk]:
-    """The baseline's chunks of the checked files whose IDs are gone, read back from git."""
-    from chunkgate.chunking import chunk_bytes
-
-    removed: list[Chunk] = []
+    changed: dict[str, tuple[Chunk, ...]],
+) -> tuple[list[Chunk], list[Chunk]]:
+    """The units of the checked files that are not as the baseline has them: the
+    baseline's (read back from git) and today's, each side without the units whose ID
+    and text are unchanged. Units, not parts: a cut that moves is not a change."""
+    before: list[Chunk] = []
+    after: list[Chunk] = []
     for path, entry in entries.items():
         old = committed.get(path)
-        if old is None:
+        if old is None and path not in changed:
             continue
-        # A unit's parts come and go as it grows and shrinks: only a unit with no part
-        # left is gone (moves.gone_units).
-        gone = gone_units(_ids(old), _ids(entry))
-        if not gone:
-            continue
-        data = loaded.reader.read(old.blob) if loaded.reader is not None and old.blob else None
-        if data is not None:
-            try:
-                chunks = chunk_bytes(data, path, options=config.chunking).chunks
-            except UnreadableError:
-                chunks = ()
-            found = [chunk for chunk in chunks if chunk.id in gone]
-            if len(found) == len(gone):
-                removed.extend(found)
-                continue
-        # Without the old text only identical content can be recognised.
-        removed.extend(chunk.placeholder(path) for chunk in old.chunks if chunk.id in gone)
-    return removed
+        now = join_parts(list(changed.get(path, ())))
+        if old is not None and (path in changed or entry is None):
+            then = join_parts(_old_chunks(config, loaded, path, old))
+        else:
+            then = []
+        kept = {(c.id, c.hash) for c in now} & {(c.id, c.hash) for c in then}
+        before.extend(c for c in then if (c.id, c.hash) not in kept)
+        after.extend(c for c in now if (c.id, c.hash) not in kept)
+    return before, after
+
+
+def _old_chunks(config: Config, loaded: Loaded, path: str, old: FileEntry) -> list[Chunk]:
+    """The baseline's chunks of a file, from its blob in git; without it, what the
+    manifest knows (then only identical content can be recognised)."""
+    from chunkgate.chunking import chunk_bytes
+
+    data = loaded.reader.read(old.blob) if loaded.reader is not None and old.blob else None
+    if data is not None:
+        try:
+            chunks = chunk_bytes(data, path, options=config.chunking).chunks
+        except UnreadableError:
+            chunks = ()
+        if {c.id for c in chunks} == _ids(old):
+            return list(chunks)
+    return [chunk.placeholder(path) for chunk in old.chunks]
 
 
 def _inherit_moves(entry: FileEntry, recorded: FileEntry | None) -> FileEntry:

@@ -40,6 +40,10 @@ class Loaded(NamedTuple):
     legacy_entries: dict[str, FileEntry]  # what it lists (its acknowledged moves are kept)
     baseline: RevisionManifest | None  # the committed manifest, when its IDs compare
     reader: git.BlobReader | None  # git's objects, one process for the run
+    # The committed manifest whose recorded findings are the known problems (the
+    # baseline's, even under other settings); None: there is none, and the manifest
+    # being committed is the record (adoption).
+    record: RevisionManifest | None = None
 
 
 def expected_header(config: Config) -> Header:
@@ -55,7 +59,9 @@ def expected_header(config: Config) -> Header:
     )
 
 
-def load(config: Config, stack: ExitStack, *, baseline: str = "HEAD") -> Loaded:
+def load(
+    config: Config, stack: ExitStack, *, baseline: str = "HEAD", known_from: str | None = None
+) -> Loaded:
     in_git = (config.root / ".git").exists() and git.installed()
     current = WorkTreeManifest(config.root, config.manifest, in_git=in_git)
     header: Header | None = None
@@ -73,13 +79,23 @@ def load(config: Config, stack: ExitStack, *, baseline: str = "HEAD") -> Loaded:
         except (ManifestError, OSError):
             old = {}  # unreadable: migrated all the same, without its moves
     reader = stack.enter_context(git.BlobReader(config.root)) if in_git else None
-    committed = None
-    if reader is not None and git.object_id(config.root, f"{baseline}^{{commit}}") is not None:
-        committed = RevisionManifest(config.root, baseline, config.manifest, reader)
-        try:
-            committed_header = committed.header()
-        except ManifestError:
-            committed_header = None  # a broken committed manifest has no IDs to compare
-        if committed_header is None or not committed_header.same_chunking(expected_header(config)):
-            committed = None  # IDs made under other settings are not comparable
-    return Loaded(current, header, problem, waiting, old, committed, reader)
+    committed = _committed(config, reader, baseline)
+    record = committed if known_from is None else _committed(config, reader, known_from)
+    committed_header = committed.header() if committed is not None else None
+    if committed_header is None or not committed_header.same_chunking(expected_header(config)):
+        committed = None  # IDs made under other settings are not comparable
+    return Loaded(current, header, problem, waiting, old, committed, reader, record)
+
+
+def _committed(
+    config: Config, reader: git.BlobReader | None, revision: str
+) -> RevisionManifest | None:
+    """The manifest committed at ``revision``, if it has one with a readable header."""
+    if reader is None or git.object_id(config.root, f"{revision}^{{commit}}") is None:
+        return None
+    committed = RevisionManifest(config.root, revision, config.manifest, reader)
+    try:
+        header = committed.header()
+    except ManifestError:
+        return None  # a broken committed manifest has no IDs to compare
+    return committed if header is not None else None

@@ -71,6 +71,9 @@ def plan_files(config: Config, loaded: Loaded, selection: Selection) -> Plan:
         deleted.update(path for path in git.staged_deletions(config.root) if config.selects(path))
     for folder in selection.named:
         deleted.update(_gone_under(config, loaded, folder))
+    # A named file the configuration now leaves out (an `exclude` added) leaves the
+    # manifest, as a deleted one does.
+    deleted.update(path for path in selection.unselected if loaded.current.raw(path) is not None)
     deleted -= selected.keys()
     gone = {path for path in deleted if not os.path.lexists(config.root / path)}
     return Plan(list(selected.items()), [], _sorted(deleted), gone, {}, {})

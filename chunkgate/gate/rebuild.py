@@ -10,14 +10,26 @@ Moves the old manifest acknowledges are kept for the IDs that remain.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from chunkgate.config import Config
 from chunkgate.errors import ManifestError
 from chunkgate.filecheck import Item, render_all
 from chunkgate.gate.assess import Assessment
+from chunkgate.gate.baseline import known_duplicates, split_known
+from chunkgate.gate.duplicates import Row
 from chunkgate.gate.load import Loaded
 from chunkgate.gate.plan import Plan
 from chunkgate.gate.write import updated_note
-from chunkgate.manifest import FileEntry, Header, parse_block, render_block, summarise
+from chunkgate.manifest import (
+    FileEntry,
+    Header,
+    RevisionManifest,
+    WorkTreeManifest,
+    parse_block,
+    render_block,
+    summarise,
+)
 from chunkgate.manifest.folder import sync
 from chunkgate.model import CheckResult, Violation
 from chunkgate.rules.duplicates import duplicate_violations
@@ -37,13 +49,19 @@ def rebuild(
     items: list[Item] = [
         (path, blob, None, frozenset(attributes.get(path, ()))) for path, blob in plan.work
     ]
-    violations: list[Violation] = list(state.violations)
+    found: list[Violation] = []  # the file-level rules' findings, known or new
+    old: dict[str, FileEntry | None] = {}  # the shards being replaced, of files with findings
+    now: dict[str, FileEntry | None] = {}  # the new entries of files with an oversized chunk
     first: dict[str, str] = {}  # each hash's first file
     holders: dict[str, list[str]] = {}  # the files of the hashes that repeat
     changed = chunks = 0
     for checked in render_all(config, items, jobs):
-        violations.extend(checked.violations)
+        found.extend(checked.violations)
         block = checked.block
+        if checked.violations and loaded.record is None and loaded.header is not None:
+            old[checked.path] = _entry(current, checked.path)
+        if any(violation.rule == "CG201" for violation in checked.violations):
+            now[checked.path] = parse_block(block, checked.path)
         prior = acknowledged.get(checked.path)
         if prior is not None:
             block = render_block(_inherit_moves(parse_block(block, checked.path), prior))
@@ -64,13 +82,36 @@ def rebuild(
     migrated = loaded.legacy is not None
     if loaded.legacy is not None:
         loaded.legacy.unlink(missing_ok=True)
+    if loaded.record is not None:
+        old = _entries(loaded.record, sorted({violation.path for violation in found}))
+    split = split_known(found, old, now, tokens=config.chunking.unit == "tokens")
+    violations = [*state.violations, *split.new]
     if config.severity("CG501") != "off":
-        violations.extend(_duplicates(config, loaded, holders))
+        copies = _duplicates(config, loaded, holders)
+        if loaded.record is not None:
+            record = _entries(loaded.record, sorted({row[2] for row in copies.rows}))
+            duplicates = known_duplicates(copies.violations, copies.rows, record)
+            violations.extend(duplicates.new)
+            split.known.extend(duplicates.known)
+        else:
+            violations.extend(copies.violations)
     notes = list(state.notes)
     written = bool(changed or headed or migrated)
     if written:
         notes.append(updated_note(config, changed))
-    return result(config, violations, chunks, changed=written, notes=notes)
+    return result(config, violations, chunks, changed=written, notes=notes, known=split.known)
+
+
+def _entry(manifest: WorkTreeManifest | RevisionManifest, path: str) -> FileEntry | None:
+    try:
+        return manifest.entry(path)
+    except ManifestError:
+        return None  # a corrupt shard records nothing
+
+
+def _entries(record: RevisionManifest, paths: list[str]) -> dict[str, FileEntry | None]:
+    record.prefetch(paths)
+    return {path: _entry(record, path) for path in paths}
 
 
 def _acknowledged(loaded: Loaded) -> dict[str, FileEntry]:
@@ -97,10 +138,15 @@ def _has_moves(entry: FileEntry) -> bool:
     return any(chunk.moved_from is not None for chunk in entry.chunks)
 
 
-def _duplicates(config: Config, loaded: Loaded, holders: dict[str, list[str]]) -> list[Violation]:
+class _Copies(NamedTuple):
+    violations: list[Violation]
+    rows: list[Row]
+
+
+def _duplicates(config: Config, loaded: Loaded, holders: dict[str, list[str]]) -> _Copies:
     repeated = set(holders)
     paths = sorted({path for files in holders.values() for path in files})
-    rows: list[tuple[str, str, str, int, tuple[str, ...]]] = []
+    rows: list[Row] = []
     for path in paths:
         entry = loaded.current.entry(path)
         if entry is not None:
@@ -109,4 +155,4 @@ def _duplicates(config: Config, loaded: Loaded, holders: dict[str, list[str]]) -
                 for chunk in entry.chunks
                 if chunk.hash in repeated
             )
-    return list(duplicate_violations(config, rows))
+    return _Copies(list(duplicate_violations(config, rows)), rows)

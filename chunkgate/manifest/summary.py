@@ -46,7 +46,7 @@ _ROW = re.compile(
 )
 _SUPPRESSED = re.compile(r'"suppressed": \[([^\]]*)\]')
 _IDENTITY = re.compile(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
-_CACHE_VERSION = "chunkgate-summaries-3"
+_CACHE_VERSION = "chunkgate-summaries-4"
 
 
 class Summary(NamedTuple):
@@ -76,7 +76,7 @@ def summarise(data: bytes, name: str) -> Summary:
                 int(count),
                 False,
                 tuple([digest for _, _, digest in rows]),
-                _units(int(count), text),
+                _units(text),
                 '"moved_from"' in text,
             )
     entry = parse_block(data, name)  # strict: names the line that is wrong
@@ -91,11 +91,9 @@ def summarise(data: bytes, name: str) -> Summary:
     )
 
 
-def _units(chunks: int, text: str) -> int:
+def _units(text: str) -> int:
     """Each unit's first part keeps its ID, later ones add ``~N``; text windows are all
-    ``~N`` and make one unit of the file."""
-    if "~" not in text:
-        return chunks
+    ``~N`` and make one unit of the file. A repeated ID (CG101) is one unit."""
     return len({unit_id("#" + identity) for identity in _IDENTITY.findall(text)})
 
 

@@ -57,6 +57,19 @@ def totals(summary: Summary) -> str:
     return f"{files}, {chunks}: {problems(summary)}"
 
 
+def known_line(result: CheckResult) -> str | None:
+    """The one line about the problems the manifest already records, if there are any."""
+    count = len(result.known)
+    if not count:
+        return None
+    listed = any(v.known for v in result.violations)
+    how = "listed above" if listed else "`chunkgate check --show-known` lists them"
+    return (
+        f"{plural(count, 'known problem')} the manifest records (they fail nothing; "
+        f"{how}; `--strict` fails on them)"
+    )
+
+
 def one_line(text: str) -> str:
     return " ".join(text.splitlines())
 
@@ -73,8 +86,9 @@ def shown_notes(result: CheckResult, *, quiet: bool) -> tuple[str, ...]:
 
 def text_line(violation: Violation) -> str:
     """``path:line: severity CODE name: message [chunk id] (fix: ...)``, one line for grep."""
+    severity = f"{violation.severity} (known)" if violation.known else violation.severity
     line = (
-        f"{violation.path}:{violation.line}: {violation.severity} {violation.rule} "
+        f"{violation.path}:{violation.line}: {severity} {violation.rule} "
         f"{violation.name}: {one_line(violation.message)}"
     )
     if violation.chunk_id:
@@ -94,6 +108,9 @@ def write_text(
         if violations:
             stream.write("\n")
         stream.write(totals(result.summary) + "\n")
+        known = known_line(result)
+        if known:
+            stream.write(known + "\n")
     for note in shown_notes(result, quiet=quiet):
         stream.write(note + "\n")
 
@@ -127,6 +144,8 @@ def _rich_violation(violation: Violation) -> list[RenderableType]:
     from rich.text import Text
 
     mark, style = _MARKS.get(violation.severity, ("·", "dim"))
+    if violation.known:
+        mark, style = "·", "dim"
     head = Text.assemble(
         (mark, style),
         " ",
@@ -195,5 +214,8 @@ def write_rich(
         else:
             style, mark = "bold green", "✔"
         console.print(Text(f"{mark} {totals(summary)}", style=style))
+        known = known_line(result)
+        if known:
+            console.print(Text(known, style="dim"), overflow="fold")
     for note in shown_notes(result, quiet=quiet):
         console.print(Text(note, style="cyan"), overflow="fold")

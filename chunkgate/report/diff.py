@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import IO
 
-from chunkgate import languages
+from chunkgate.chunking.base import ChunkOptions
 from chunkgate.diff import Change, ChangeKind, ChunkDiff, fail_reasons
 from chunkgate.model import Chunk
 from chunkgate.report.annotations import Annotation, escape_data, escape_property, write_annotations
@@ -151,15 +151,18 @@ def annotation(level: str, message: str, **properties: str | int) -> str:
     )
 
 
-def unstable_message(change: Change, base: str = "HEAD") -> str:
+def unstable_message(
+    change: Change, base: str = "HEAD", options: ChunkOptions | None = None
+) -> str:
     """``base``: the revision the diff started from; moves already committed are recorded
     against it (``HEAD``'s manifest may already have the new ID)."""
+    from chunkgate.rules.stability import keep_advice
+
     assert change.before is not None
     assert change.after is not None
     old = change.before
     since = "" if base == "HEAD" else f" --baseline {short(base)}"
-    explicit = languages.get(old.language).keep_id(old)
-    keep = f"keep the old ID with {explicit}" if explicit else f"keep the old name ({old.identity})"
+    keep = keep_advice(old, change.after, options)
     return (
         f"ID changed from {old.id} to {change.after.id}: citations to {old.id} break; "
         f"{keep} or run `chunkgate update --accept-moves{since}`"
@@ -184,7 +187,7 @@ def annotations_of(diff: ChunkDiff, fail_on: Sequence[str] = ()) -> list[Annotat
         out.append(
             Annotation(
                 level,
-                unstable_message(change, diff.base_name),
+                unstable_message(change, diff.base_name, diff.options),
                 title="chunkgate: unstable chunk ID",
                 file=new.path,
                 line=new.start_line,

@@ -26,7 +26,7 @@ from chunkgate.report.annotations import (
     escape_property,
     write_annotations,
 )
-from chunkgate.report.check import one_line, plural, totals
+from chunkgate.report.check import known_line, one_line, plural, totals
 from chunkgate.report.summary import SUMMARY_LIMIT, Fitted, append_summary
 
 __all__ = ["escape_data", "escape_property"]
@@ -186,7 +186,12 @@ def check_summary(result: CheckResult, limit: int = SUMMARY_LIMIT) -> Fitted:
     violations = by_priority(result.violations)
     head = ["", "## chunkgate", "", f"**{cell(totals(result.summary))}**", ""]
     head += [f"- {cell(note)}" for note in result.notes]
-    if result.notes:
+    known = known_line(result)
+    if known:
+        rules = Counter(v.rule for v in result.known)
+        by_rule = ", ".join(f"{code} ×{count}" for code, count in sorted(rules.items()))
+        head.append(f"- {cell(known)}: {cell(by_rule)}")
+    if result.notes or known:
         head.append("")
     if violations:
         head += [*_rule_rows(violations), "", "| location | rule | chunk | message | fix |"]

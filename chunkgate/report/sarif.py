@@ -67,7 +67,9 @@ def sarif_log(
 ) -> dict[str, object]:
     codes = sorted(RULES)
     docs = rule_docs()
-    kept, left_out = _within(result.violations, limit)
+    # Known problems (the manifest records them) are results too, marked `unchanged`.
+    everything = result.with_known().violations
+    kept, left_out = _within(everything, limit)
     run: dict[str, object] = {
         "tool": {
             "driver": {
@@ -88,7 +90,7 @@ def sarif_log(
         # GitHub's category is the id up to its last "/"; what follows names the run.
         run["automationDetails"] = {"id": category.rstrip("/") + "/"}
     if left_out:
-        run["invocations"] = [_invocation(left_out, limit, len(result.violations))]
+        run["invocations"] = [_invocation(left_out, limit, len(everything))]
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
@@ -186,6 +188,7 @@ def _results(violations: Sequence[Violation], index: Mapping[str, int]) -> list[
         entry.update(
             {
                 "level": _LEVELS.get(violation.severity, "warning"),
+                "baselineState": "unchanged" if violation.known else "new",
                 "message": {"text": text},
                 "locations": [location],
                 "partialFingerprints": {FINGERPRINT: fingerprint(violation, seen[key])},

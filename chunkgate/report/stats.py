@@ -50,6 +50,15 @@ def limits(stats: Stats) -> str:
     return f"{stats.over_max:,} over size.max (CG201), {stats.under_min:,} under size.min (CG202)"
 
 
+def known_line(stats: Stats) -> str:
+    """The problems the manifest records (known: they fail nothing), by rule; "" for none."""
+    if not stats.known:
+        return ""
+    total = sum(count for _, count in stats.known)
+    rules = ", ".join(f"{rule} {count:,}" for rule, count in stats.known)
+    return f"{plural(total, 'known problem')} the manifest records: {rules}"
+
+
 def _bar(count: int, peak: int, char: str) -> str:
     if not count:
         return ""
@@ -65,7 +74,10 @@ def write_text(stats: Stats, stream: IO[str]) -> None:
     if not stats.count:
         return
     stream.write("  ".join(f"{name} {value}" for name, value in figures(stats)) + "\n")
-    stream.write(limits(stats) + "\n\n")
+    stream.write(limits(stats) + "\n")
+    if stats.known:
+        stream.write(known_line(stats) + "\n")
+    stream.write("\n")
     stream.write(f"histogram ({stats.unit})\n")
     peak = max(bucket.count for bucket in stats.histogram)
     width = max(len(bucket.label) for bucket in stats.histogram)
@@ -109,6 +121,8 @@ def write_rich(stats: Stats, stream: IO[str]) -> None:
         line.append(f"{value}  ")
     console.print(line)
     console.print(Text(limits(stats), style="red" if stats.over_max else "dim"), overflow="fold")
+    if stats.known:
+        console.print(Text(known_line(stats), style="dim"), overflow="fold")
     console.print()
 
     peak = max(bucket.count for bucket in stats.histogram)

@@ -41,7 +41,7 @@ CG403 removed-id
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate import languages
@@ -49,6 +49,7 @@ from chunkgate.model import Chunk, Violation
 from chunkgate.rules.base import Rule, violation
 
 if TYPE_CHECKING:
+    from chunkgate.chunking.base import ChunkOptions
     from chunkgate.config import Config
     from chunkgate.manifest import FileEntry
     from chunkgate.moves import Move
@@ -72,6 +73,26 @@ RULES = (
 UNSTABLE, REMOVED = RULES
 
 
+def keep_advice(old: Chunk, new: Chunk, options: ChunkOptions | None) -> str:
+    """How to keep ``old``'s ID where ``new`` took it: the site's explicit-ID syntax,
+    where it has one, else the old path or heading."""
+    if old.path != new.path:
+        return f"keep the old path ({old.path})"
+    keep = languages.get(new.language).keep_id(old, options)
+    if keep:
+        return f"keep the old ID with {keep}"
+    if old.heading_path and old.heading_path != new.heading_path:
+        return f"keep the old heading ({old.heading_path[-1]})"
+    if old.heading_path:  # the same heading, renumbered: a repeat was added or removed above
+        return (
+            f"give the repeated headings ({old.heading_path[-1]}) distinct names: the site "
+            "numbers repeats by their order"
+        )
+    if old.symbol and old.symbol != new.symbol:
+        return f"keep the old name ({old.symbol})"
+    return "keep the old ID"
+
+
 def moved_violation(config: Config, move: Move) -> Violation | None:
     old, new = move.old, move.new
     how = {
@@ -79,8 +100,7 @@ def moved_violation(config: Config, move: Move) -> Violation | None:
         "body": "the same text under a renamed heading",
         "similar": f"{move.similarity:.0%} similar text",
     }[move.how]
-    keep = languages.get(new.language).keep_id(old) if old.path == new.path else None
-    hint = f"keep the old ID with {keep}" if keep else "keep the old name or path"
+    hint = keep_advice(old, new, config.chunking)
     return violation(
         config,
         UNSTABLE,
@@ -89,13 +109,21 @@ def moved_violation(config: Config, move: Move) -> Violation | None:
         new.id,
         message=f"ID changed from {old.id}: {how} now lives under {new.id}; "
         "citations of the old ID break",
-        fix=f"{hint}, or run `chunkgate update --accept-moves` to record the move",
+        fix=f"{hint}, or record the move: `chunkgate update --accept-moves` (installed through "
+        "pre-commit only: `pre-commit run chunkgate-accept-moves --hook-stage manual`)",
         end_line=new.end_line,
     )
 
 
 def removed_violation(config: Config, chunk: Chunk, *, deleted: bool) -> Violation | None:
-    where = "its file was deleted" if deleted else f"it was at line {chunk.start_line}"
+    """CG403 for ``chunk``; ``deleted``: its whole file left the corpus (deleted, or
+    excluded by the configuration)."""
+    if not deleted:
+        where = f"it was at line {chunk.start_line}"
+    elif config.selects(chunk.path):
+        where = "its file was deleted"
+    else:
+        where = "the configuration now leaves its file out"
     return violation(
         config,
         REMOVED,
@@ -118,31 +146,31 @@ class Stability(NamedTuple):
 
 def check_stability(
     config: Config,
-    removed: Sequence[Chunk],
-    added: Sequence[Chunk],
+    before: Sequence[Chunk],
+    after: Sequence[Chunk],
     entries: Mapping[str, FileEntry | None],
     *,
-    known: Collection[str] = (),
     accept_moves: bool = False,
 ) -> Stability:
     """CG402 and CG403 for the checked files.
 
-    ``removed`` are the baseline's chunks whose unit is gone now (with their
-    text, where git still has it), ``added`` the chunks whose IDs the baseline
-    does not have, ``known`` every ID the baseline has for these files,
-    ``entries`` the checked files' new entries (None: the file is gone). Units
-    are compared, not their parts: a part that appears as its section grows is
-    an edit. A move the entry records as ``moved_from`` passes.
+    ``before`` are the baseline's units of these files that are not as they are
+    now (with their text, where git still has it), ``after`` their units now that
+    were not so before, ``entries`` the files' new entries (None: the file is
+    gone). Content that survives under another ID is a move, as ``diff`` pairs
+    them: a renamed heading, a moved file, and also a same-named heading inserted
+    above its namesakes, which keeps every old ID but shifts their content. A
+    move the entry records as ``moved_from`` passes; a unit of ``before`` that
+    went nowhere and whose ID is gone is a removal.
     """
-    if not removed:
+    if not before:
         return Stability([], {})
-    from chunkgate.moves import find_moves, join_parts, new_units  # only when IDs went missing
+    from chunkgate.moves import find_moves, unit_id  # only when something changed
 
-    removed = join_parts(removed)
     found: list[Violation | None] = []
     accepted: dict[str, FileEntry] = {}
     unstable: set[str] = set()
-    moves = find_moves(list(removed), new_units(added, known))
+    moves = [move for move in find_moves(before, after) if move.old.id != move.new.id]
     for move in moves:
         entry = accepted.get(move.new.path) or entries.get(move.new.path)
         if entry is not None and entry.moved_from(move.new.id) == move.old.id:
@@ -153,8 +181,9 @@ def check_stability(
             found.append(moved_violation(config, move))
             unstable.update((move.old.path, move.new.path))
     moved = {move.old.id for move in moves}
-    for chunk in removed:
-        if chunk.id not in moved:
-            gone = entries.get(chunk.path) is None
-            found.append(removed_violation(config, chunk, deleted=gone))
+    for chunk in before:
+        entry = entries.get(chunk.path)
+        present = {unit_id(c.id) for c in entry.chunks} if entry is not None else set()
+        if chunk.id not in moved and chunk.id not in present:
+            found.append(removed_violation(config, chunk, deleted=entry is None))
     return Stability([v for v in found if v is not None], accepted, frozenset(unstable))

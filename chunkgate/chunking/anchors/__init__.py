@@ -27,6 +27,17 @@ class AnchorStyle(NamedTuple):
         """Everything that changes IDs, for the chunking fingerprint (not ``source``)."""
         return f"{self.flavour}:{self.variant}:{self.separator}:{int(self.attributes)}"
 
+    def explicit(self, identity: str) -> str | None:
+        """How an author pins this ID on a heading so that the site keeps it, as a fix
+        says it; None where the site has no explicit IDs (GitHub, Starlight)."""
+        if not self.attributes or self.flavour in ("github", "starlight"):
+            return None
+        if self.flavour == "mkdocs":
+            return f"`{{ #{identity} }}` at the end of the heading"
+        if self.flavour == "kramdown":
+            return f"`{{: #{identity}}}` on the line below the heading"
+        return f"`{{#{identity}}}` at the end of the heading"
+
     def describe(self) -> str:
         """``mkdocs (docs/mkdocs.yml)``: what ``outline`` and ``chunks`` show."""
         name = self.flavour

@@ -1,0 +1,112 @@
+"""The adoption baseline: the problems the committed manifest already records are known.
+
+Every shard records what the file-level rules found in its file when it was
+written (its ``findings``), so a repository with hundreds of problems adopts
+chunkgate in one commit: ``update``, commit, and from then on ``check`` and
+the hook fail only on what is new or got worse, compared with the manifest of
+the baseline revision (``HEAD``, or what CI compares against):
+
+- a finding is known when the baseline records one of the same rule on the
+  same unit (for a whole-file finding, the same file), as many times;
+- an oversized chunk that grew since is worse, so it is new again;
+- the corpus-level rules have no record: an unstable ID is always new.
+
+A fixed problem leaves the record the next time the file's shard is written.
+``--strict`` (or ``strict: true``) makes every known problem count again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
+
+from chunkgate.manifest import FileEntry
+from chunkgate.model import Violation
+from chunkgate.moves import unit_id
+
+
+class Split(NamedTuple):
+    new: list[Violation]
+    known: list[Violation]
+
+
+def split_known(
+    violations: Iterable[Violation],
+    baseline: Mapping[str, FileEntry | None],
+    now: Mapping[str, FileEntry | None],
+    *,
+    tokens: bool = False,
+) -> Split:
+    """Which of ``violations`` the baseline's entries already record.
+
+    ``baseline`` holds the committed entry of each file the violations may be
+    about (a file it lacks has no record), ``now`` the entries made in this run,
+    for the sizes a grown chunk is told by. Rules that record nothing (the
+    manifest and corpus rules) are always new.
+    """
+    recorded: dict[str, Counter[tuple[str, str]]] = {}
+    new: list[Violation] = []
+    known: list[Violation] = []
+    for violation in sorted(violations, key=Violation.sort_key):
+        entry = baseline.get(violation.path)
+        if entry is None or not entry.findings:
+            new.append(violation)
+            continue
+        counts = recorded.get(violation.path)
+        if counts is None:
+            counts = recorded[violation.path] = Counter(
+                (finding.rule, _unit(finding.chunk_id)) for finding in entry.findings
+            )
+        key = (violation.rule, _unit(violation.chunk_id))
+        if counts[key] > 0 and not _grew(violation, entry, now.get(violation.path), tokens):
+            counts[key] -= 1
+            known.append(violation)
+        else:
+            new.append(violation)
+    return Split(new, known)
+
+
+def _unit(chunk_id: str | None) -> str:
+    return unit_id(chunk_id) if chunk_id else ""
+
+
+def _grew(violation: Violation, before: FileEntry, after: FileEntry | None, tokens: bool) -> bool:
+    """An oversized chunk that is larger than the baseline recorded it."""
+    if violation.rule != "CG201" or after is None or violation.chunk_id is None:
+        return False
+    old = {chunk.id: chunk for chunk in before.chunks}.get(violation.chunk_id)
+    new = {chunk.id: chunk for chunk in after.chunks}.get(violation.chunk_id)
+    if old is None or new is None:
+        return False
+    return (new.tokens > old.tokens) if tokens else (new.chars > old.chars)
+
+
+def known_duplicates(
+    violations: Iterable[Violation],
+    rows: Iterable[tuple[str, str, str, int, tuple[str, ...]]],
+    baseline: Mapping[str, FileEntry | None],
+) -> Split:
+    """Which CG501 copies the baseline already had: every chunk of the copy's group (the
+    chunks of its hash, ``rows`` as CG501 compares them) was there, with the same ID and
+    text. A new copy of an old chunk makes its whole group new, whichever copy is named."""
+    by_hash: dict[str, list[tuple[str, str]]] = {}
+    hash_of: dict[tuple[str, str], str] = {}
+    for chunk_hash, chunk_id, path, _line, _disabled in rows:
+        by_hash.setdefault(chunk_hash, []).append((path, chunk_id))
+        hash_of[(path, chunk_id)] = chunk_hash
+    had: dict[str, set[tuple[str, str]]] = {}
+
+    def recorded(path: str, chunk_id: str, chunk_hash: str) -> bool:
+        if path not in had:
+            entry = baseline.get(path)
+            had[path] = {(c.id, c.hash) for c in entry.chunks} if entry is not None else set()
+        return (chunk_id, chunk_hash) in had[path]
+
+    split = Split([], [])
+    for violation in violations:
+        digest = hash_of.get((violation.path, violation.chunk_id or ""), "")
+        group = by_hash.get(digest, [])
+        old = bool(group) and all(recorded(path, cid, digest) for path, cid in group)
+        (split.known if old else split.new).append(violation)
+    return split
