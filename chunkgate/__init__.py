@@ -2,7 +2,7 @@
 
 The public API (guarded by tests/test_api.py)::
 
-    from chunkgate import chunk_file, chunk_text, corpus_chunks, load_config, Chunk
+    from chunkgate import chunk_file, chunk_text, corpus_chunks, export, load_config, Chunk
 
 Attributes are imported on first use so that ``import chunkgate`` (and the
 pre-commit hook) stays cheap.
@@ -24,6 +24,7 @@ __all__ = [
     "chunk_file",
     "chunk_text",
     "corpus_chunks",
+    "export",
     "load_config",
     "outline_text",
 ]
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from chunkgate.chunking import chunk_file, chunk_text
     from chunkgate.chunking.base import ChunkOptions
     from chunkgate.config import Config, load_config
+    from chunkgate.ingest import export
     from chunkgate.listing import corpus_chunks
     from chunkgate.model import Chunk, Heading, Problem
     from chunkgate.outline import outline_text
@@ -46,6 +48,7 @@ _HOMES = {
     "Config": "chunkgate.config",
     "load_config": "chunkgate.config",
     "corpus_chunks": "chunkgate.listing",
+    "export": "chunkgate.ingest",
     "outline_text": "chunkgate.outline",
 }
 

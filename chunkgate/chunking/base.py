@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from chunkgate.chunking.anchors import SETTINGS, Site, describe_settings, settings_key
+from chunkgate.embedtext import DEFAULT_EMBED, EmbedSettings
 from chunkgate.model import Chunk, Problem
 from chunkgate.sizes import TokenCounter, measure
 
@@ -29,6 +30,8 @@ class ChunkOptions:
     sites: tuple[Site, ...] = ()  # the site generators found in the repository (chunkgate.sites)
     # Units over `max` are split into parts at block or statement boundaries.
     split: bool = True
+    # The embed text (issue 20): with `sizes: embed`, sizes measure it, breadcrumb included.
+    embed: EmbedSettings = DEFAULT_EMBED
 
     def __post_init__(self) -> None:
         if self.max < 1:
@@ -54,7 +57,7 @@ class ChunkOptions:
             f"size.overlap={self.overlap};size.split={str(self.split).lower()};"
             f"markdown.split_level={self.split_level};"
             f"python.split_classes={str(self.split_classes).lower()};tokenizer={self.tokenizer};"
-            f"anchors={settings_key(self.anchors, self.sites)}"
+            f"anchors={settings_key(self.anchors, self.sites)}{self.embed.fingerprint()}"
         )
 
 
