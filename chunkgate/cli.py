@@ -175,6 +175,59 @@ def outline(paths: tuple[str, ...], fmt: str, config_path: Path | None, quiet: b
     _report_failures(failures)
 
 
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--rev", help="Export this commit, read from git's objects (not the work tree).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the records to this file (replaced at once when done) instead of stdout.",
+)
+@jobs_option
+@config_option
+@quiet_option
+@reports_errors
+def export(
+    *,
+    paths: tuple[str, ...],
+    rev: str | None,
+    output: Path | None,
+    jobs: int,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Write the corpus (or PATHS) as JSON lines ready for ingest: one record a chunk, with
+    its text and embed text, relations, git blob and commit, and recorded moves."""
+    from chunkgate.ingest import Skipped, plan_export
+    from chunkgate.listing import Failure
+    from chunkgate.parallel import default_jobs
+    from chunkgate.report.progress import with_progress
+
+    config = _load(config_path)
+    plan = plan_export(config, paths or None, rev, revision_config=config_path is None)
+    failures: list[Failure] = []
+
+    def lines() -> Iterator[str]:
+        files = plan.files(jobs=jobs or default_jobs())
+        if not quiet:
+            files = with_progress(files, len(plan.sources), sys.stderr, os.environ, "export")
+        for file in files:
+            if isinstance(file, Skipped):
+                failures.append(Failure(file.path, file.message))
+            else:
+                yield file
+
+    if output is None:
+        for text in lines():
+            sys.stdout.write(text)
+    else:
+        from chunkgate.manifest import write_atomic
+
+        write_atomic(output.resolve(), (text.encode("utf-8") for text in lines()))
+    _report_failures(failures)
+
+
 def _report_failures(failures: list[Failure]) -> None:
     for failure in failures:
         _fail(f"{failure.path}: {failure.message}")

@@ -55,7 +55,11 @@ class EmbedSettings:
         (so that a manifest made before embed settings existed stays valid)."""
         if not self.counted:
             return ""
-        return f";embed.sizes=embed;embed.separator={self.separator!r}"
+        import json
+
+        # As JSON, with ";" escaped: the header's settings are "key=value;" pairs.
+        shown = json.dumps(self.separator, ensure_ascii=False).replace(";", "\\u003b")
+        return f";embed.sizes=embed;embed.separator={shown}"
 
 
 DEFAULT_EMBED = EmbedSettings()

@@ -139,3 +139,68 @@ def test_config_errors_name_the_key(tmp_path: Path, yaml: str, message: str) -> 
 def test_settings_refuse_a_bad_separator() -> None:
     with pytest.raises(ValueError, match=r"embed\.separator"):
         EmbedSettings(separator="")
+
+
+LONG = "# Top\n\n## Long section\n\n" + "\n\n".join(
+    f"Paragraph {n} " + "words " * 30 for n in range(12)
+)
+
+
+@pytest.mark.parametrize("unit", ["chars", "tokens"])
+def test_sizes_embed_counts_the_breadcrumb_and_parts_fit(unit: str) -> None:
+    embed = EmbedSettings(sizes="embed")
+    limit = 400 if unit == "chars" else 100
+    options = ChunkOptions(unit=unit, max=limit, min=0, embed=embed)  # type: ignore[arg-type]
+    chunks = chunk_text(LONG, "a.md", options=options)
+    assert len(chunks) > 3
+    for chunk in chunks:
+        seen = embed_text(chunk, embed)
+        assert chunk.chars == len(seen)
+        assert chunk.tokens == (len(seen.encode()) + 3) // 4
+        assert (chunk.chars if unit == "chars" else chunk.tokens) <= limit
+    plain = chunk_text(LONG, "a.md", options=ChunkOptions(unit=unit, max=limit, min=0))  # type: ignore[arg-type]
+    assert [c.hash for c in plain if c.part == 1] == [c.hash for c in chunks if c.part == 1]
+    assert all(c.chars == len(c.text) for c in plain)
+
+
+def test_sizes_embed_counts_python_module_and_symbol() -> None:
+    embed = EmbedSettings(sizes="embed")
+    (chunk,) = chunk_text("def f():\n    return 1\n", "pkg/m.py", options=ChunkOptions(embed=embed))
+    assert chunk.chars == len("pkg.m > f\n") + len(chunk.text)
+
+
+def test_only_counted_settings_enter_the_fingerprint() -> None:
+    default = ChunkOptions().fingerprint()
+    assert ChunkOptions(embed=EmbedSettings(separator=" / ")).fingerprint() == default
+    assert (
+        ChunkOptions(embed=EmbedSettings(breadcrumb=False, sizes="embed")).fingerprint() == default
+    )
+    counted = ChunkOptions(embed=EmbedSettings(sizes="embed")).fingerprint()
+    assert counted != default
+    assert "embed.sizes=embed" in counted
+    other = ChunkOptions(embed=EmbedSettings(sizes="embed", separator=" / ")).fingerprint()
+    assert other != counted
+
+
+def test_counting_the_embed_text_makes_the_manifest_stale(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+    from helpers import commit_all, pin_git_env, write
+
+    from chunkgate.cli import cli
+
+    pin_git_env(monkeypatch)
+    monkeypatch.chdir(git_repo)
+    write(git_repo, "guide.md", PAGE)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["update"]).exit_code == 0
+    commit_all(git_repo)
+    # The separator alone changes no size: the manifest stays current.
+    write(git_repo, ".chunkgate.yaml", "embed: {separator: ' / '}\n")
+    assert runner.invoke(cli, ["check", "--all"]).exit_code == 0
+    write(git_repo, ".chunkgate.yaml", "embed: {sizes: embed}\n")
+    stale = runner.invoke(cli, ["check", "--all", "--format", "json"])
+    assert stale.exit_code == 1
+    assert "CG401" in stale.output
+    assert "embed.sizes" in stale.output
