@@ -27,6 +27,7 @@ __all__ = [
     "export",
     "load_config",
     "outline_text",
+    "plan",
 ]
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from chunkgate.listing import corpus_chunks
     from chunkgate.model import Chunk, Heading, Problem
     from chunkgate.outline import outline_text
+    from chunkgate.reembed import plan
 
 _HOMES = {
     "Chunk": "chunkgate.model",
@@ -50,6 +52,7 @@ _HOMES = {
     "corpus_chunks": "chunkgate.listing",
     "export": "chunkgate.ingest",
     "outline_text": "chunkgate.outline",
+    "plan": "chunkgate.reembed",
 }
 
 

@@ -605,9 +605,16 @@ def diff(
     root = Path.cwd()
     if base == "auto":
         base = resolve_auto_base(root, os.environ)
-    result = diff_revisions(root, base or "HEAD", head, config_path=config_path)
     fmt = formats.DIFF.resolve(fmt, sys.stdout)
-    if not quiet or fmt in ("json", "github"):
+    if fmt == "plan":
+        from chunkgate.reembed import plan, write_plan
+
+        rows = plan(_load(config_path), base or "HEAD", head, revision_config=config_path is None)
+        write_plan(rows, sys.stdout)
+        if not categories:
+            sys.exit(0)
+    result = diff_revisions(root, base or "HEAD", head, config_path=config_path)
+    if fmt != "plan" and (not quiet or fmt in ("json", "github")):
         write_diff(result, fmt, sys.stdout, fail_on=categories)
     reasons = fail_reasons(result, categories)
     for reason in reasons:
