@@ -22,14 +22,11 @@ from typing import NamedTuple
 from chunkgate import git, languages
 from chunkgate.chunking import chunk_document
 from chunkgate.config import Config, load_config_at
-from chunkgate.embedtext import EmbedSettings, breadcrumb
 from chunkgate.errors import ChunkgateError, ManifestError, UnreadableError
-from chunkgate.model import Chunk
+from chunkgate.ingestrecords import file_lines
 from chunkgate.parallel import ordered_map
 from chunkgate.sizes import TokenCounter, make_counter
 from chunkgate.source import decode
-
-_dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 class Source(NamedTuple):
@@ -68,7 +65,8 @@ class ExportPlan(NamedTuple):
     def records(self, *, jobs: int = 1) -> Iterator[dict[str, object]]:
         for file in self.files(jobs=jobs):
             if isinstance(file, str):
-                for line in file.splitlines():
+                # Not splitlines: a text may hold U+2028 and the like, which JSON keeps.
+                for line in file.split("\n")[:-1]:
                     yield json.loads(line)
 
 
@@ -249,77 +247,11 @@ def _file_lines(
     if blob is None and in_git:
         blob = git.hash_bytes(data)
     committed = commit if blob is not None and blob == source.committed else None
-    return "".join(
-        f"{_dumps(record)}\n"
-        for record in file_records(
-            chunked.chunks, text, options.embed, blob=blob, commit=committed, moves=source.moves
-        )
+    return file_lines(
+        chunked.chunks, text, options.embed, blob=blob, commit=committed, moves=source.moves
     )
 
 
 @functools.lru_cache(maxsize=4)
 def _counter(spec: str) -> TokenCounter:
     return make_counter(spec)
-
-
-def file_records(
-    chunks: Sequence[Chunk],
-    text: str,
-    embed: EmbedSettings,
-    *,
-    blob: str | None,
-    commit: str | None,
-    moves: Sequence[tuple[str, str]] = (),
-) -> Iterator[dict[str, object]]:
-    """The export records of one file's chunks; ``text`` is the file's decoded text."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    starts = [0]
-    for line in text.split("\n"):
-        starts.append(starts[-1] + len(line) + 1)
-    moved = dict(moves)
-    for chunk in chunks:
-        crumb = breadcrumb(chunk, embed)
-        first = starts[chunk.start_line - 1] + max(chunk.start_column - 1, 0)
-        last = (
-            starts[chunk.end_line - 1] + chunk.end_column
-            if chunk.end_column
-            else starts[chunk.end_line] - 1
-        )
-        metadata: dict[str, object] = {}
-        if chunk.title is not None:
-            metadata["title"] = chunk.title
-        if chunk.tags:
-            metadata["tags"] = list(chunk.tags)
-        if chunk.fields:
-            metadata["fields"] = dict(chunk.fields)
-        old = moved.get(chunk.id)
-        yield {
-            "id": chunk.id,
-            "path": chunk.path,
-            "language": chunk.language,
-            "kind": chunk.kind,
-            "symbol": chunk.symbol,
-            "heading_path": list(chunk.heading_path),
-            "breadcrumb": crumb,
-            "level": chunk.level,
-            "lines": [chunk.start_line, chunk.end_line],
-            "start_char": first,
-            "end_char": last,
-            "chars": chunk.chars,
-            "tokens": chunk.tokens,
-            "hash": chunk.hash,
-            "part": chunk.part,
-            "parts": chunk.parts,
-            "parent": chunk.parent,
-            "prev": chunk.prev,
-            "next": chunk.next,
-            "metadata": metadata,
-            "moved_from": [] if old is None else [old],
-            "blob": blob,
-            "commit": commit,
-            "text": chunk.text,
-            "embed_text": f"{crumb}\n{chunk.text}" if crumb else chunk.text,
-        }
