@@ -21,7 +21,7 @@ first (in A's order), then the rest in B's export order: the same bytes for the
 same revisions. Applying the plan of A..B to A's export (and setting ``commit``
 on the records it leaves alone) gives B's export exactly. A file whose blob,
 recorded moves and settings are the same on both sides is not compared, only
-counted.
+counted (by the head side's manifest when it knows the file at that blob).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import IO
 
 from chunkgate import git
 from chunkgate.config import Config
-from chunkgate.errors import ChunkgateError, GitError
+from chunkgate.errors import ChunkgateError, GitError, ManifestError
 from chunkgate.ingest import ExportPlan, Source, plan_export
 from chunkgate.moves import unit_id
 from chunkgate.revisions import resolve_revisions
@@ -70,7 +70,17 @@ def plan_between(old: ExportPlan, new: ExportPlan, *, jobs: int = 1) -> Iterator
         for source in new.sources
         if same_settings and _same_file(before.get(source.path), source)
     }
-    unchanged = sum(1 for _ in _records(new, [s for s in new.sources if s.path in kept], jobs))
+    known = _manifest_counts(new) if kept else {}
+    unchanged = 0
+    unknown = []
+    for source in new.sources:
+        if source.path in kept:
+            blob, count = known.get(source.path, (None, 0))
+            if blob is not None and blob == source.blob:
+                unchanged += count
+            else:
+                unknown.append(source)
+    unchanged += sum(1 for _ in _records(new, unknown, jobs))
     old_records = list(_records(old, [s for s in old.sources if s.path not in kept], jobs))
     new_records = list(_records(new, [s for s in new.sources if s.path not in kept], jobs))
     return plan_rows(old_records, new_records, unchanged=unchanged, commit=new.commit)
@@ -85,6 +95,32 @@ def _same_file(old: Source | None, new: Source) -> bool:
         and old.moves == new.moves
         and new.blob == new.committed
     )
+
+
+def _manifest_counts(export: ExportPlan) -> dict[str, tuple[str | None, int]]:
+    """Path -> (blob, chunk count) the head side's manifest records, when it chunks as
+    this export does: an unchanged file it knows is counted without reading it."""
+    from chunkgate.gate.load import expected_header
+    from chunkgate.manifest import RevisionManifest, SummaryCache, WorkTreeManifest
+
+    config = export.config
+    root, folder = config.root, config.manifest
+    manifest: WorkTreeManifest | RevisionManifest
+    with git.BlobReader(root, lazy=True) as reader:
+        if export.rev is None:
+            manifest = WorkTreeManifest(root, folder, in_git=export.in_git)
+        else:
+            manifest = RevisionManifest(root, export.rev, folder, reader)
+        try:
+            header = manifest.header()
+            if header is None or not header.same_chunking(expected_header(config)):
+                return {}
+            cache = SummaryCache(root, folder)
+            found = manifest.summaries(cache, reader).found
+            cache.save()
+        except ManifestError:
+            return {}  # `check` reports it; the files are counted by chunking them
+    return {path: (summary.blob, summary.chunks) for path, summary in found.items()}
 
 
 def _records(export: ExportPlan, sources: Sequence[Source], jobs: int) -> Iterator[Record]:
