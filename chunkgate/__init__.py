@@ -1,6 +1,6 @@
 """chunkgate: keep a retrieval corpus's chunks stable, sized and clean.
 
-The public API (guarded by tests/test_api.py)::
+The public API (the README's table, guarded by tests/test_public_api.py)::
 
     from chunkgate import chunk_file, chunk_text, corpus_chunks, export, load_config, Chunk
 

@@ -362,3 +362,52 @@ def test_plan_round_trip_on_generated_histories(repo: Path, seed: int) -> None:
     second = commit_all(repo, "second")
     rows = round_trip(repo, first, second)
     assert rows == rows_of(repo, first, second)  # deterministic
+
+
+def test_changed_settings_compare_every_file(repo: Path) -> None:
+    write(repo, "docs/guide.md", GUIDE)
+    write(repo, "b.md", "# B\n\nA second page that stays as committed.\n")
+    update()
+    first = commit_all(repo, "first")
+    write(repo, ".chunkgate.yaml", 'embed: {separator: " / "}\n')
+    update()
+    second = commit_all(repo, "separator")
+    rows = round_trip(repo, first, second)
+    # Only the nested sections' breadcrumbs have a separator in them.
+    assert [(r["op"], r.get("id")) for r in rows] == [
+        ("upsert", "docs/guide.md#install"),
+        ("upsert", "docs/guide.md#use"),
+        ("unchanged", None),
+    ]
+    assert rows[-1]["count"] == 2
+
+
+def test_outside_git_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "a.md", "# A\n\nText.\n")
+    result = CliRunner().invoke(cli, ["diff", "HEAD", "--format", "plan"])
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1
+    assert "git" in result.output
+
+
+@pytest.mark.slow
+def test_plan_round_trip_on_fastapi_docs(repo: Path) -> None:
+    import shutil
+
+    from corpora import shared_corpus
+
+    shutil.copytree(shared_corpus("fastapi-docs"), repo, dirs_exist_ok=True)
+    update()
+    first = commit_all(repo, "first")
+    pages = sorted((repo / "docs" / "en" / "docs").rglob("*.md"))
+    for page in pages[:5]:
+        text = page.read_text(encoding="utf-8")
+        page.write_text(text.replace("FastAPI", "FastAPI (the framework)", 1), encoding="utf-8")
+    pages[5].unlink()
+    pages[6].rename(pages[6].with_name("renamed.md"))
+    second = commit_all(repo, "edits")
+    rows = round_trip(repo, first, second)
+    ops = {str(r["op"]) for r in rows}
+    assert {"upsert", "rekey", "delete", "unchanged"} <= ops
+    assert rows[-1]["count"] > 10_000
