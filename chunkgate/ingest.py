@@ -111,7 +111,8 @@ def plan_export(
         modified = git.modified_paths(root, named) if in_git and named else set()
         chosen = {path: None if path in modified else blobs.get(path) for path in named}
     commit = git.object_id(root, "HEAD^{commit}") if in_git else None
-    committed = git.tree_blobs(root, commit, sorted(chosen)) if commit and chosen else {}
+    # The whole tree: one listing, however many paths (they could overflow a command line).
+    committed = git.tree_blobs(root, commit) if commit and chosen else {}
     moves = _moves(config, None) if in_git else {}
     sources = tuple(
         Source(path, chosen[path], committed.get(path), moves.get(path, ()))

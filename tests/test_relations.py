@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chunkgate import ChunkOptions, chunk_text
 from chunkgate.model import Chunk
@@ -142,3 +144,26 @@ def test_to_dict_and_json_lines_carry_relations() -> None:
         )
     lines = json_lines(ChunkedFile("docs/g.md", "markdown", tuple(chunks)), text=True)
     assert [json.loads(line) for line in lines.splitlines()] == [c.to_dict() for c in chunks]
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 6), st.sampled_from(["A", "B", "Setup"]), st.booleans()),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_parent_comes_earlier_and_encloses(sections: list[tuple[int, str, bool]]) -> None:
+    text = "".join(
+        f"{'#' * level} {name}\n\n" + ("some body text here\n\n" if body else "")
+        for level, name, body in sections
+    )
+    chunks = chunk_text(text, "p.md")
+    seen: dict[str, Chunk] = {}
+    for chunk in chunks:
+        if chunk.parent is not None:
+            parent = seen[chunk.parent]  # an earlier chunk of the same file
+            outer = parent.heading_path
+            assert chunk.heading_path[: len(outer)] == outer
+            assert len(outer) < len(chunk.heading_path)
+        seen[chunk.id] = chunk
