@@ -590,8 +590,10 @@ def diff(
     """Compare chunks between two revisions: BASE (default HEAD) and HEAD (default:
     the working tree). A...B compares the merge base of A and B with B.
 
-    Reports added, removed, modified and moved chunks (old ID → new ID). Exit
-    status: 0, 1 when a --fail-on category is present, 2 usage, config or git errors.
+    Reports added, removed, modified and moved chunks (old ID → new ID);
+    --format plan writes the re-embed plan (JSON lines: upsert, update, rekey,
+    delete, then the unchanged count). Exit status: 0, 1 when a --fail-on
+    category is present, 2 usage, config or git errors.
     """
     from chunkgate.diff import diff_revisions, fail_reasons, parse_fail_on
     from chunkgate.report.diff import write_diff
