@@ -362,6 +362,11 @@ def test_plan_round_trip_on_generated_histories(repo: Path, seed: int) -> None:
     second = commit_all(repo, "second")
     rows = round_trip(repo, first, second)
     assert rows == rows_of(repo, first, second)  # deterministic
+    round_trip(repo, second, first)  # and back
+    nothing = rows_of(repo, second, second)
+    assert nothing == [
+        {"op": "unchanged", "count": len(list(export(load_config(repo)))), "commit": second}
+    ]
 
 
 def test_changed_settings_compare_every_file(repo: Path) -> None:
