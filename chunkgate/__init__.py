@@ -1,8 +1,8 @@
 """chunkgate: keep a retrieval corpus's chunks stable, sized and clean.
 
-The public API (guarded by tests/test_api.py)::
+The public API (the README's table, guarded by tests/test_public_api.py)::
 
-    from chunkgate import chunk_file, chunk_text, corpus_chunks, load_config, Chunk
+    from chunkgate import chunk_file, chunk_text, corpus_chunks, export, load_config, Chunk
 
 Attributes are imported on first use so that ``import chunkgate`` (and the
 pre-commit hook) stays cheap.
@@ -24,17 +24,21 @@ __all__ = [
     "chunk_file",
     "chunk_text",
     "corpus_chunks",
+    "export",
     "load_config",
     "outline_text",
+    "plan",
 ]
 
 if TYPE_CHECKING:
     from chunkgate.chunking import chunk_file, chunk_text
     from chunkgate.chunking.base import ChunkOptions
     from chunkgate.config import Config, load_config
+    from chunkgate.ingest import export
     from chunkgate.listing import corpus_chunks
     from chunkgate.model import Chunk, Heading, Problem
     from chunkgate.outline import outline_text
+    from chunkgate.reembed import plan
 
 _HOMES = {
     "Chunk": "chunkgate.model",
@@ -46,7 +50,9 @@ _HOMES = {
     "Config": "chunkgate.config",
     "load_config": "chunkgate.config",
     "corpus_chunks": "chunkgate.listing",
+    "export": "chunkgate.ingest",
     "outline_text": "chunkgate.outline",
+    "plan": "chunkgate.reembed",
 }
 
 

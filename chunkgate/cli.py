@@ -175,6 +175,59 @@ def outline(paths: tuple[str, ...], fmt: str, config_path: Path | None, quiet: b
     _report_failures(failures)
 
 
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--rev", help="Export this commit, read from git's objects (not the work tree).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the records to this file (replaced at once when done) instead of stdout.",
+)
+@jobs_option
+@config_option
+@quiet_option
+@reports_errors
+def export(
+    *,
+    paths: tuple[str, ...],
+    rev: str | None,
+    output: Path | None,
+    jobs: int,
+    config_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Write the corpus (or PATHS) as JSON lines ready for ingest: one record a chunk, with
+    its text and embed text, relations, git blob and commit, and recorded moves."""
+    from chunkgate.ingest import Skipped, plan_export
+    from chunkgate.listing import Failure
+    from chunkgate.parallel import default_jobs
+    from chunkgate.report.progress import with_progress
+
+    config = _load(config_path)
+    plan = plan_export(config, paths or None, rev, revision_config=config_path is None)
+    failures: list[Failure] = []
+
+    def lines() -> Iterator[str]:
+        files = plan.files(jobs=jobs or default_jobs())
+        if not quiet:
+            files = with_progress(files, len(plan.sources), sys.stderr, os.environ, "export")
+        for file in files:
+            if isinstance(file, Skipped):
+                failures.append(Failure(file.path, file.message))
+            else:
+                yield file
+
+    if output is None:
+        for text in lines():
+            sys.stdout.write(text)
+    else:
+        from chunkgate.manifest import write_atomic
+
+        write_atomic(output.resolve(), (text.encode("utf-8") for text in lines()))
+    _report_failures(failures)
+
+
 def _report_failures(failures: list[Failure]) -> None:
     for failure in failures:
         _fail(f"{failure.path}: {failure.message}")
@@ -537,8 +590,10 @@ def diff(
     """Compare chunks between two revisions: BASE (default HEAD) and HEAD (default:
     the working tree). A...B compares the merge base of A and B with B.
 
-    Reports added, removed, modified and moved chunks (old ID → new ID). Exit
-    status: 0, 1 when a --fail-on category is present, 2 usage, config or git errors.
+    Reports added, removed, modified and moved chunks (old ID → new ID);
+    --format plan writes the re-embed plan (JSON lines: upsert, update, rekey,
+    delete, then the unchanged count). Exit status: 0, 1 when a --fail-on
+    category is present, 2 usage, config or git errors.
     """
     from chunkgate.diff import diff_revisions, fail_reasons, parse_fail_on
     from chunkgate.report.diff import write_diff
@@ -552,9 +607,16 @@ def diff(
     root = Path.cwd()
     if base == "auto":
         base = resolve_auto_base(root, os.environ)
-    result = diff_revisions(root, base or "HEAD", head, config_path=config_path)
     fmt = formats.DIFF.resolve(fmt, sys.stdout)
-    if not quiet or fmt in ("json", "github"):
+    if fmt == "plan":
+        from chunkgate.reembed import plan, write_plan
+
+        rows = plan(_load(config_path), base or "HEAD", head, revision_config=config_path is None)
+        write_plan(rows, sys.stdout)
+        if not categories:
+            sys.exit(0)
+    result = diff_revisions(root, base or "HEAD", head, config_path=config_path)
+    if fmt != "plan" and (not quiet or fmt in ("json", "github")):
         write_diff(result, fmt, sys.stdout, fail_on=categories)
     reasons = fail_reasons(result, categories)
     for reason in reasons:

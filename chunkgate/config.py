@@ -23,6 +23,7 @@ from chunkgate import configcache, git, languages, rules, sites
 from chunkgate.chunking.anchors import SETTINGS as ANCHOR_SETTINGS
 from chunkgate.chunking.anchors import Site
 from chunkgate.chunking.base import ChunkOptions
+from chunkgate.embedtext import SIZES_OF, EmbedSettings
 from chunkgate.errors import ConfigError
 from chunkgate.patterns import PathPatterns
 from chunkgate.rules import RULES, SEVERITIES, Option, Severity
@@ -150,6 +151,12 @@ class Config:
             excluded = set(self.exclude_spec.filter(chosen))
             chosen = [path for path in chosen if path not in excluded]
         return chosen
+
+    @property
+    def embed(self) -> EmbedSettings:
+        """The embed text's settings (``embed:``); held by ``chunking``, whose sizes
+        they change when ``sizes: embed``."""
+        return self.chunking.embed
 
     def severity(self, code: str) -> Severity:
         """The configured severity; a rule registered after the configuration was made
@@ -384,7 +391,9 @@ _CORE_KEYS = (
     "python",
     "rules",
     "strict",
+    "embed",
 )
+_EMBED_KEYS = ("breadcrumb", "separator", "sizes")
 _SIZE_KEYS = ("unit", "max", "min", "overlap", "split")
 _UNITS = ("chars", "tokens")
 
@@ -530,6 +539,7 @@ class _Validator:
         split_classes = self.boolean(
             "python.split_classes", python.get("split_classes", defaults.split_classes)
         )
+        embed = self.embed(top.get("embed", {}))
         try:
             return ChunkOptions(
                 unit=unit,
@@ -541,9 +551,22 @@ class _Validator:
                 tokenizer=tokenizer,
                 anchors=anchors,
                 split=split,
+                embed=embed,
             )
         except ValueError as exc:  # pragma: no cover - every case is caught above
             self.fail(str(exc))
+
+    def embed(self, value: object) -> EmbedSettings:
+        defaults = EmbedSettings()
+        embed = self.table("embed", value, _EMBED_KEYS)
+        breadcrumb = self.boolean("embed.breadcrumb", embed.get("breadcrumb", defaults.breadcrumb))
+        separator = embed.get("separator", defaults.separator)
+        if not isinstance(separator, str) or not separator or "\n" in separator:
+            self.wrong("embed.separator", separator, "a non-empty string on one line")
+        sizes = embed.get("sizes", defaults.sizes)
+        if sizes not in SIZES_OF:
+            self.wrong("embed.sizes", sizes, "'text' or 'embed'")
+        return EmbedSettings(breadcrumb=breadcrumb, separator=separator, sizes=sizes)
 
     def severities(self, value: object) -> Mapping[str, Severity]:
         if not isinstance(value, dict):
@@ -635,6 +658,14 @@ markdown:
 
 python:
   split_classes: true   # split a class larger than size.max into its head and methods
+
+# The text an ingest embeds (`chunkgate export`): a breadcrumb line, then the chunk's text.
+embed:
+  breadcrumb: true      # the first line says where the chunk is: Guide > Setup (Markdown),
+                        # pkg.module > Class.method (Python); false: the chunk's text alone
+  separator: " > "      # between the breadcrumb's parts
+  sizes: text           # what size limits and token counts measure: text (the chunk's) |
+                        # embed (the embed text, breadcrumb included: what the model sees)
 
 # Severity per rule code: error | warning | off. Defaults:
 {rule_lines}rules: {{}}

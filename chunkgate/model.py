@@ -29,6 +29,11 @@ class Chunk(NamedTuple):
     chunks; ``part`` is this one's number, from 1. The first part keeps the
     unit's ID, the others add ``~2``, ``~3``, ...
 
+    ``parent`` is the ID of the chunk of the enclosing section (Markdown, rst)
+    or class (a method), None at the top; ``prev``/``next`` are the IDs of the
+    neighbouring chunks in the file, None at its ends. The parts of a unit share
+    its parent.
+
     ``chunk._replace(...)`` makes a changed copy.
     """
 
@@ -58,6 +63,12 @@ class Chunk(NamedTuple):
     unsplittable: str = ""
     # issue 22: a reStructuredText file's leading field list (":author: Ada").
     fields: tuple[tuple[str, str], ...] = ()
+    # Relations (issue 20), filled once a file's chunks are final (chunking.relate):
+    # the enclosing section's (or class's) chunk ID, and the chunks before and after
+    # this one in the file.
+    parent: str | None = None
+    prev: str | None = None
+    next: str | None = None
 
     @property
     def identity(self) -> str:
@@ -87,6 +98,9 @@ class Chunk(NamedTuple):
             "hash": self.hash,
             "part": self.part,
             "parts": self.parts,
+            "parent": self.parent,
+            "prev": self.prev,
+            "next": self.next,
         }
         if self.start_column:
             out["start_column"] = self.start_column

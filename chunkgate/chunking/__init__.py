@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from chunkgate import languages
 from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions
+from chunkgate.chunking.relations import relate
 from chunkgate.languages import language_of
 from chunkgate.model import Chunk, Problem
 from chunkgate.sizes import TokenCounter, make_counter
@@ -75,7 +76,7 @@ def chunk_document(
     spec = languages.get(language) if language is not None else languages.language_for(path)
     ctx = context_for(text, path, options=options, counter=counter)
     chunks, problems = languages.chunker(spec)(ctx, spec)
-    return ChunkedFile(path, spec.name, tuple(chunks), tuple(problems))
+    return ChunkedFile(path, spec.name, relate(chunks), tuple(problems))
 
 
 def chunk_bytes(

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from chunkgate.chunking.anchors import SETTINGS, Site, describe_settings, settings_key
+from chunkgate.embedtext import DEFAULT_EMBED, EmbedSettings, crumbs, join
 from chunkgate.model import Chunk, Problem
-from chunkgate.sizes import TokenCounter, measure
+from chunkgate.sizes import TokenCounter, estimate_tokens, measure
 
 SizeUnit = Literal["chars", "tokens"]
 
@@ -29,6 +30,8 @@ class ChunkOptions:
     sites: tuple[Site, ...] = ()  # the site generators found in the repository (chunkgate.sites)
     # Units over `max` are split into parts at block or statement boundaries.
     split: bool = True
+    # The embed text (issue 20): with `sizes: embed`, sizes measure it, breadcrumb included.
+    embed: EmbedSettings = DEFAULT_EMBED
 
     def __post_init__(self) -> None:
         if self.max < 1:
@@ -54,7 +57,7 @@ class ChunkOptions:
             f"size.overlap={self.overlap};size.split={str(self.split).lower()};"
             f"markdown.split_level={self.split_level};"
             f"python.split_classes={str(self.split_classes).lower()};tokenizer={self.tokenizer};"
-            f"anchors={settings_key(self.anchors, self.sites)}"
+            f"anchors={settings_key(self.anchors, self.sites)}{self.embed.fingerprint()}"
         )
 
 
@@ -87,6 +90,34 @@ class ChunkContext(NamedTuple):
     def size_of(self, chunk: Chunk) -> int:
         return chunk.chars if self.options.unit == "chars" else chunk.tokens
 
+    def limit_for(self, unit: Chunk) -> int:
+        """``size.max`` for the text of ``unit``'s parts: less the breadcrumb line they
+        all carry when sizes count the embed text (``embed.sizes: embed``)."""
+        return self.limit_of(unit.language, unit.heading_path, unit.title, unit.symbol)
+
+    def limit_of(
+        self,
+        language: str,
+        heading_path: tuple[str, ...] = (),
+        title: str | None = None,
+        symbol: str | None = None,
+    ) -> int:
+        """``limit_for`` a chunk with these fields."""
+        maximum = self.options.max
+        embed = self.options.embed
+        if not embed.counted:
+            return maximum
+        line = join(crumbs(self.path, language, heading_path, title, symbol), embed.separator)
+        if not line:
+            return maximum
+        if self.options.unit == "chars":
+            overhead = len(line) + 1
+        elif self.counter is estimate_tokens:
+            overhead = estimate_tokens(line + "\n")  # rounded up: the sum never exceeds max
+        else:
+            overhead = self.counter(line + "\n")
+        return max(1, maximum - overhead)
+
     def make(
         self,
         identity: str,
@@ -117,6 +148,12 @@ class ChunkContext(NamedTuple):
         else:
             text = "\n".join(self.lines[start - 1 : end])
         chars, tokens, digest = measure(text, self.counter)
+        embed = self.options.embed
+        if embed.counted:
+            # Sizes are the embed text's, what the model sees; the hash stays the text's.
+            line = join(crumbs(self.path, language, heading_path, title, symbol), embed.separator)
+            if line:
+                chars, tokens, _ = measure(f"{line}\n{text}", self.counter)
         return Chunk(
             f"{self.path}#{identity}", self.path, kind, language, symbol, heading_path, level,
             start, end, chars, tokens, digest, text, start if body_line is None else body_line,

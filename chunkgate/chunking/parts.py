@@ -248,7 +248,7 @@ def split_unit(
 ) -> list[Chunk]:
     """``unit`` as its parts (itself alone when it does not split)."""
     measure = Measure(ctx, unit.start_line - 1, unit.end_line - 1)
-    limit = ctx.options.max
+    limit = ctx.limit_for(unit)
     pieces = pack(blocks, measure, limit, refine)
     if len(pieces) <= 1:
         block = pieces[0].oversized if pieces else None

@@ -29,8 +29,10 @@ def chunk(ctx: ChunkContext, language: Language) -> Chunked:
 
 def chunk_plain(ctx: ChunkContext, *, language: str = "text") -> list[Chunk]:
     size = line_sizer(ctx)
-    pieces = _pieces(ctx.lines, size, ctx.options.max)
-    windows = _windows(ctx.lines, pieces, size, ctx.options.max, ctx.options.overlap)
+    # A Python file that does not parse is windows with the module's breadcrumb.
+    limit = max(ctx.limit_of(language), ctx.options.overlap + 1)
+    pieces = _pieces(ctx.lines, size, limit)
+    windows = _windows(ctx.lines, pieces, size, limit, ctx.options.overlap)
     return [
         ctx.make(f"~{number}", "text", language, start + 1, end)
         for number, (start, end) in enumerate(windows, 1)

@@ -101,7 +101,8 @@ def json_line(chunk: Chunk, *, text: bool) -> str:
         f'"level": {chunk.level:d}, "start_line": {chunk.start_line:d}, '
         f'"end_line": {chunk.end_line:d}, "chars": {chunk.chars:d}, '
         f'"tokens": {chunk.tokens:d}, "hash": {_string(chunk.hash)}, '
-        f'"part": {chunk.part:d}, "parts": {chunk.parts:d}'
+        f'"part": {chunk.part:d}, "parts": {chunk.parts:d}, "parent": {_maybe(chunk.parent)}, '
+        f'"prev": {_maybe(chunk.prev)}, "next": {_maybe(chunk.next)}'
     )
     if chunk.start_column:
         line += f', "start_column": {chunk.start_column:d}'
@@ -118,6 +119,10 @@ def json_line(chunk: Chunk, *, text: bool) -> str:
     if text:
         line += f', "text": {_string(chunk.text)}'
     return line + "}"
+
+
+def _maybe(value: str | None) -> str:
+    return "null" if value is None else _string(value)
 
 
 def _label(chunk: Chunk) -> str:

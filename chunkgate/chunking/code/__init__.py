@@ -227,7 +227,7 @@ class _Assembler:
             self._size = row_sizer(ctx)
         assert self._size is not None
         out: list[Chunk] = []
-        for span in parts(first, last, self._breaks.depth, self._size, ctx.options.max):
+        for span in parts(first, last, self._breaks.depth, self._size, ctx.limit_for(chunk)):
             trimmed = _trim(ctx.lines, *span)
             if trimmed is None:
                 continue

@@ -160,7 +160,7 @@ def _parts(ctx: ChunkContext, chunk: Chunk, first: int, last: int, underline: in
         elif _ITEM.match(line):
             depths[row] = 1  # between the items of a long list, if it must
     out: list[Chunk] = []
-    for start, end in parts(first, last, depths, row_sizer(ctx), ctx.options.max):
+    for start, end in parts(first, last, depths, row_sizer(ctx), ctx.limit_for(chunk)):
         span = _trim(lines, start, end)
         if span is None:
             continue
