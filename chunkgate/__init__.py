@@ -1,6 +1,6 @@
 """chunkgate: keep a retrieval corpus's chunks stable, sized and clean.
 
-The public API (guarded by tests/test_api.py)::
+The public API (the README's table, guarded by tests/test_public_api.py)::
 
     from chunkgate import chunk_file, chunk_text, corpus_chunks, export, load_config, Chunk
 
@@ -27,6 +27,7 @@ __all__ = [
     "export",
     "load_config",
     "outline_text",
+    "plan",
 ]
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from chunkgate.listing import corpus_chunks
     from chunkgate.model import Chunk, Heading, Problem
     from chunkgate.outline import outline_text
+    from chunkgate.reembed import plan
 
 _HOMES = {
     "Chunk": "chunkgate.model",
@@ -50,6 +52,7 @@ _HOMES = {
     "corpus_chunks": "chunkgate.listing",
     "export": "chunkgate.ingest",
     "outline_text": "chunkgate.outline",
+    "plan": "chunkgate.reembed",
 }
 
 

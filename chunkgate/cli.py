@@ -590,8 +590,10 @@ def diff(
     """Compare chunks between two revisions: BASE (default HEAD) and HEAD (default:
     the working tree). A...B compares the merge base of A and B with B.
 
-    Reports added, removed, modified and moved chunks (old ID → new ID). Exit
-    status: 0, 1 when a --fail-on category is present, 2 usage, config or git errors.
+    Reports added, removed, modified and moved chunks (old ID → new ID);
+    --format plan writes the re-embed plan (JSON lines: upsert, update, rekey,
+    delete, then the unchanged count). Exit status: 0, 1 when a --fail-on
+    category is present, 2 usage, config or git errors.
     """
     from chunkgate.diff import diff_revisions, fail_reasons, parse_fail_on
     from chunkgate.report.diff import write_diff
@@ -605,9 +607,16 @@ def diff(
     root = Path.cwd()
     if base == "auto":
         base = resolve_auto_base(root, os.environ)
-    result = diff_revisions(root, base or "HEAD", head, config_path=config_path)
     fmt = formats.DIFF.resolve(fmt, sys.stdout)
-    if not quiet or fmt in ("json", "github"):
+    if fmt == "plan":
+        from chunkgate.reembed import plan, write_plan
+
+        rows = plan(_load(config_path), base or "HEAD", head, revision_config=config_path is None)
+        write_plan(rows, sys.stdout)
+        if not categories:
+            sys.exit(0)
+    result = diff_revisions(root, base or "HEAD", head, config_path=config_path)
+    if fmt != "plan" and (not quiet or fmt in ("json", "github")):
         write_diff(result, fmt, sys.stdout, fail_on=categories)
     reasons = fail_reasons(result, categories)
     for reason in reasons:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -340,15 +341,19 @@ def test_ctrl_c_to_chunks_with_several_jobs(repo: Path) -> None:
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
     workers = _two_workers(proc)
-    time.sleep(0.3)
+    assert proc.stdout is not None
+    # Interrupt once output has begun (a fixed delay is too short on a loaded machine).
+    ready, _, _ = select.select([proc.stdout], [], [], 60)
+    assert ready, "chunkgate wrote nothing in 60 s"
+    first = os.read(proc.stdout.fileno(), 1 << 16)  # unbuffered: communicate() reads the fd
     os.killpg(proc.pid, signal.SIGINT)
     try:
-        stdout, stderr = proc.communicate(timeout=60)
+        rest, stderr = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         raise AssertionError("chunkgate hung after Ctrl-C") from None
     assert (proc.returncode, stderr) == (130, b"chunkgate: interrupted\n")
-    lines = stdout.decode().split("\n")
+    lines = (first + rest).decode().split("\n")
     rows = [json.loads(line) for line in lines[:-2]]  # the last may be cut short
     # Each section is long enough to be chunked in parts: compare the first parts.
     ids = [row["id"] for row in rows if row["part"] == 1]

@@ -9,7 +9,9 @@ The names mean the same for every command that has them:
 - ``json``: one JSON document; ``jsonl``: one JSON object a line;
 - ``markdown``: the report as Markdown (what the job summary shows);
 - ``github``: workflow-command annotations and the job summary;
-- ``sarif``: SARIF 2.1.0 for code scanning.
+- ``sarif``: SARIF 2.1.0 for code scanning;
+- ``plan``: the re-embed plan, JSON lines (``diff`` only; its writer takes the
+  plan's rows, ``chunkgate.reembed``).
 
 This module imports nothing heavy: the command line reads the names from it,
 and a writer's module is imported only when that format is written.
@@ -24,7 +26,7 @@ from typing import IO, Any, NamedTuple
 
 from chunkgate.errors import ChunkgateError
 
-NAMES = ("auto", "rich", "text", "json", "jsonl", "markdown", "github", "sarif")
+NAMES = ("auto", "rich", "text", "json", "jsonl", "markdown", "github", "sarif", "plan")
 
 
 class UnknownFormat(ChunkgateError, ValueError):
@@ -84,6 +86,7 @@ DIFF = Formats(
         "json": "chunkgate.report.diff:write_json",
         "markdown": "chunkgate.report.diff:write_markdown",
         "github": "chunkgate.report.diff:write_github",
+        "plan": "chunkgate.reembed:write_plan",
     },
     github=True,
 )
