@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn, TypeVar, cast
 
-from chunkgate import configcache, git, languages, rules, sites
+from chunkgate import configcache, git, languages, paths, rules, sites
 from chunkgate.chunking.anchors import SETTINGS as ANCHOR_SETTINGS
 from chunkgate.chunking.anchors import Site
 from chunkgate.chunking.base import ChunkOptions
@@ -491,6 +491,9 @@ class _Validator:
         normal = posixpath.normpath(value)
         if normal.startswith("/") or normal == ".." or normal.startswith("../") or normal == ".":
             self.wrong("manifest", value, allowed)
+        unsafe = paths.problem(normal)
+        if unsafe is not None:
+            self.wrong("manifest", value, allowed, f" (it {unsafe})")
         if normal.endswith(".jsonl"):
             self.wrong(
                 "manifest",

@@ -96,7 +96,11 @@ def _normalise(root: Path, paths: Sequence[str]) -> list[str]:
         located = full.parent.resolve() / full.name if full.name else full.resolve()
         relative = _relative_to(located, root)
         if relative is not None and located.is_symlink():
-            relative = relative if _relative_to(located.resolve(), root) is not None else None
+            try:
+                target = located.resolve()
+            except (OSError, RuntimeError):  # a loop (RuntimeError before Python 3.13)
+                raise ChunkgateError(f"{given}: a symlink loop; fix or remove it") from None
+            relative = relative if _relative_to(target, root) is not None else None
         if relative is None:
             raise ChunkgateError(f"path outside the repository: {given}")
         result[relative] = None

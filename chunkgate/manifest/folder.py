@@ -22,6 +22,7 @@ from chunkgate.manifest.lines import ManifestSyntaxError
 from chunkgate.manifest.records import FileEntry, Header
 from chunkgate.manifest.storage import write_atomic
 from chunkgate.manifest.summary import Summary, SummaryCache, summarise
+from chunkgate.paths import manifest_folder
 
 # Above this many shards a write fsyncs once for all of them, not once each.
 _SYNC_EACH = 16
@@ -123,7 +124,7 @@ class WorkTreeManifest(_Manifest):
     def __init__(self, root: Path, folder: str, *, in_git: bool) -> None:
         super().__init__()
         self.root, self.folder, self.in_git = root, folder, in_git
-        self.path = root / folder
+        self.path = manifest_folder(root, folder)
         self._listing: dict[str, Shard] | None = None
 
     def exists(self) -> bool:
@@ -149,7 +150,10 @@ class WorkTreeManifest(_Manifest):
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as exc:
-            raise ManifestError(f"{self.label(name)}: cannot read: {exc.strerror}") from None
+            raise ManifestError(
+                f"{self.label(name)}: cannot read: {exc.strerror} (remove it, or make it a "
+                "readable file, and run `chunkgate update`)"
+            ) from None
 
     def listing(self) -> dict[str, Shard]:
         """Every shard in the folder, by the corpus path it stands for."""
