@@ -77,6 +77,7 @@ def run_check(
     with ExitStack() as stack:
         if writing:
             folder = manifest_folder(config.root, config.manifest, writing=True)
+            folder.parent.mkdir(parents=True, exist_ok=True)  # the lock sits beside it
             stack.enter_context(manifest_lock(folder))
         loaded = load(config, stack, baseline=baseline, known_from=known_from)
         expected = expected_header(config)
