@@ -475,7 +475,6 @@ def init(force: bool) -> None:
     """Write a commented .chunkgate.yaml and print the pre-commit and Actions snippets."""
     from chunkgate import git
     from chunkgate.config import default_config_yaml
-
     from chunkgate.paths import allowed
 
     root = git.find_root(Path.cwd()) or Path.cwd()

@@ -116,7 +116,7 @@ def _on_disk(base: Path, full: Path, *, folder: bool) -> str | None:
 def _in_corpus(config: Config, path: str) -> bool:
     from chunkgate.config import LEGACY_MANIFEST, YAML_NAMES
 
-    if path in YAML_NAMES or path == "pyproject.toml" or path == LEGACY_MANIFEST:
+    if path in YAML_NAMES or path in ("pyproject.toml", LEGACY_MANIFEST):
         return True
     if path == config.manifest or path.startswith(config.manifest + "/"):
         return True

@@ -49,7 +49,8 @@ def run(*args: str) -> tuple[int, str]:
 )
 def test_problem_refuses(path: str, reason: str) -> None:
     found = paths.problem(path)
-    assert found is not None and reason in found
+    assert found is not None
+    assert reason in found
 
 
 @pytest.mark.parametrize("path", ["a.md", "docs/a b.md", ".github/x.md", "a..b/c.md", "x.git"])
@@ -78,7 +79,8 @@ def test_manifest_under_git_or_with_nul_is_a_config_error(repo: Path, manifest: 
     before = sorted(p.relative_to(repo / ".git").as_posix() for p in (repo / ".git").rglob("*"))
     code, output = run("update")
     assert code == 2
-    assert "manifest" in output and "Traceback" not in output
+    assert "manifest" in output
+    assert "Traceback" not in output
     assert len(output.strip().splitlines()) == 1
     assert hook.read_text() == "#!/bin/sh\n"
     after = sorted(p.relative_to(repo / ".git").as_posix() for p in (repo / ".git").rglob("*"))
@@ -92,7 +94,8 @@ def test_manifest_through_a_symlink_out_of_the_repository(repo: Path, tmp_path: 
     os.symlink(outside, repo / "ext")
     write(repo, ".chunkgate.yaml", "manifest: ext/m\n")
     code, output = run("update")
-    assert code == 2 and "leads outside the repository" in output
+    assert code == 2
+    assert "leads outside the repository" in output
     assert list(outside.iterdir()) == []
 
 
@@ -100,13 +103,15 @@ def test_manifest_through_a_symlink_into_git(repo: Path) -> None:
     os.symlink(".git", repo / "g")
     write(repo, ".chunkgate.yaml", "manifest: g/hooks\n")
     code, output = run("update")
-    assert code == 2 and "into .git" in output
+    assert code == 2
+    assert "into .git" in output
 
 
 def test_manifest_that_is_a_document(repo: Path) -> None:
     write(repo, ".chunkgate.yaml", "manifest: a.md\n")
     code, output = run("update")
-    assert code == 2 and "'a.md' is a file, not a folder" in output
+    assert code == 2
+    assert "'a.md' is a file, not a folder" in output
     assert (repo / "a.md").read_text() == DOC
 
 
@@ -114,7 +119,8 @@ def test_manifest_in_a_folder_of_documents(repo: Path) -> None:
     write(repo, "docs/guide.md", DOC)
     write(repo, ".chunkgate.yaml", "manifest: docs\n")
     code, output = run("update")
-    assert code == 2 and "holds other files (guide.md)" in output
+    assert code == 2
+    assert "holds other files (guide.md)" in output
     assert sorted(p.name for p in (repo / "docs").iterdir()) == ["guide.md"]
 
 
@@ -124,13 +130,16 @@ def test_manifest_that_is_a_symlink_is_not_read_through(repo: Path, tmp_path: Pa
     (repo / "chunkgate.manifest").rename(real)
     os.symlink(real, repo / "chunkgate.manifest")
     code, output = run("check")
-    assert code == 2 and "is a symlink" in output
+    assert code == 2
+    assert "is a symlink" in output
 
 
 def test_manifest_symlink_loop(repo: Path) -> None:
     os.symlink("chunkgate.manifest", repo / "chunkgate.manifest")
     code, output = run("check")
-    assert code == 2 and "Traceback" not in output and "chunkgate.manifest" in output
+    assert code == 2
+    assert "Traceback" not in output
+    assert "chunkgate.manifest" in output
 
 
 def test_a_new_manifest_folder_is_fine(repo: Path) -> None:
@@ -152,14 +161,18 @@ def test_output_refuses(repo: Path, target: str, reason: str) -> None:
     assert run("update")[0] == 0
     before = (repo / "a.md").read_bytes()
     code, output = run("check", "-o", target)
-    assert code == 2 and reason in output and "-o" in output
+    assert code == 2
+    assert reason in output
+    assert "-o" in output
     assert (repo / "a.md").read_bytes() == before
     assert not (repo / ".git" / "report.txt").exists()
 
 
 def test_output_outside_the_repository(repo: Path, tmp_path: Path) -> None:
     code, output = run("check", "-o", str(tmp_path / "out.txt"))
-    assert code == 2 and "outside the repository" in output and "> FILE" in output
+    assert code == 2
+    assert "outside the repository" in output
+    assert "> FILE" in output
 
 
 def test_output_inside_is_written(repo: Path) -> None:
@@ -168,7 +181,8 @@ def test_output_inside_is_written(repo: Path) -> None:
     assert code == 2  # the folder does not exist: a clear error, not a traceback
     (repo / "reports").mkdir()
     code, _ = run("check", "--format", "sarif", "-o", "reports/out.sarif")
-    assert code == 0 and (repo / "reports" / "out.sarif").stat().st_size > 0
+    assert code == 0
+    assert (repo / "reports" / "out.sarif").stat().st_size > 0
 
 
 def test_init_refuses_a_symlinked_config(repo: Path, tmp_path: Path) -> None:
@@ -176,7 +190,8 @@ def test_init_refuses_a_symlinked_config(repo: Path, tmp_path: Path) -> None:
     victim.write_text("keep\n")
     os.symlink(victim, repo / ".chunkgate.yaml")
     code, output = run("init", "--force")
-    assert code == 2 and "is a symlink" in output
+    assert code == 2
+    assert "is a symlink" in output
     assert victim.read_text() == "keep\n"
 
 
@@ -228,7 +243,8 @@ def test_header_that_is_a_folder(repo: Path) -> None:
     header.unlink()
     header.mkdir()
     code, output = run("update")
-    assert code == 2 and "manifest.json: Is a directory" in output
+    assert code == 2
+    assert "manifest.json: Is a directory" in output
 
 
 def test_shard_that_is_a_folder(repo: Path) -> None:
@@ -237,13 +253,16 @@ def test_shard_that_is_a_folder(repo: Path) -> None:
     shard.unlink()
     shard.mkdir()
     code, output = run("check", "a.md")
-    assert code == 2 and "a.md.jsonl: cannot read" in output and "chunkgate update" in output
+    assert code == 2
+    assert "a.md.jsonl: cannot read" in output
+    assert "chunkgate update" in output
 
 
 def test_check_a_symlink_loop(repo: Path) -> None:
     os.symlink("loop.md", repo / "loop.md")
     code, output = run("check", "loop.md")
-    assert code == 2 and output.strip() == "chunkgate: error: loop.md: a symlink loop; fix or remove it"
+    assert code == 2
+    assert output.strip() == "chunkgate: error: loop.md: a symlink loop; fix or remove it"
 
 
 def test_git_is_untouched_by_a_whole_run(repo: Path) -> None:
