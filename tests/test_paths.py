@@ -231,7 +231,8 @@ def test_write_errors_are_one_line(
     monkeypatch.undo()
     assert exit_code == 2, output
     errors = [line for line in output.splitlines() if line.startswith("chunkgate: error:")]
-    assert len(errors) == 1 and fix in errors[0], output
+    assert len(errors) == 1, output
+    assert fix in errors[0], output
     assert "Traceback" not in output
     after = {p.relative_to(repo).as_posix() for p in repo.rglob("*") if ".git" not in p.parts}
     assert not [name for name in after - before if name.endswith(".tmp")]
