@@ -28,7 +28,9 @@ _T = TypeVar("_T")
 
 
 def _fail(message: str) -> None:
-    click.echo(f"chunkgate: error: {message}", err=True)
+    from chunkgate.report.printable import printable  # a file name may hold an ESC
+
+    click.echo(f"chunkgate: error: {printable(message)}", err=True)
 
 
 def reports_errors(command: F) -> F:
