@@ -11,8 +11,10 @@ not a corpus file. A committed ``.chunkgate.yaml`` is someone else's input:
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -143,3 +145,19 @@ def _foreign_file(folder: Path) -> str | None:
             if not name.endswith(".jsonl") and not name.startswith("."):
                 return Path(top, name).relative_to(folder).as_posix()
     return None
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """A file's bytes; a FIFO, socket or device is refused (``OSError``) rather than read,
+    which could wait forever."""
+    # O_NONBLOCK: opening a FIFO with no writer would block; a regular file ignores it.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    with open(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(
+                errno.EINVAL,
+                "not a regular file (a FIFO, socket or device): remove it or make it a file",
+                path,
+            )
+        return file.read()
