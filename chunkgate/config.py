@@ -355,6 +355,8 @@ def _parse_yaml(path: Path, raw: bytes) -> object:
         raise ConfigError(f"{_shown(path)}{where}: invalid YAML: {message}") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{_shown(path)}: invalid YAML: {exc}") from None
+    except ValueError:  # int() of a number over Python's 4,300-digit limit
+        raise ConfigError(f"{_shown(path)}: a number too long to read; use a smaller one") from None
 
 
 def _reject_duplicate_keys(path: Path, node: Any, mapping_node: Any) -> None:
