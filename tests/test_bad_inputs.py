@@ -197,13 +197,6 @@ def test_whole_runs_over_the_bad_corpus(bad_corpus: Path) -> None:
     assert not (bad_corpus / "PWNED").exists()
 
 
-@pytest.mark.slow
-def test_every_whole_command_over_the_bad_corpus(bad_corpus: Path) -> None:
-    for command in WHOLE_COMMANDS:
-        code, output = invoke(*command)
-        expect_clear(code, output, command)
-
-
 def test_each_bad_file_alone(bad_corpus: Path) -> None:
     names = list(BAD_FILES)
     for name in names:
@@ -214,14 +207,6 @@ def test_each_bad_file_alone(bad_corpus: Path) -> None:
     for command in (["check", "--hook"], ["check", "--update"], ["update"]):
         code, output = invoke(*command, "--", *names)
         expect_clear(code, output, command)
-
-
-@pytest.mark.slow
-def test_each_bad_file_alone_through_the_gate(bad_corpus: Path) -> None:
-    for name in BAD_FILES:
-        for command in (["check"], ["check", "--hook"], ["update"]):
-            code, output = invoke(*command, "--", name)
-            expect_clear(code, output, (command, name))
 
 
 def _manifest(repo: Path) -> Path:
