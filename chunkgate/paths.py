@@ -161,3 +161,14 @@ def read_regular(path: str | os.PathLike[str]) -> bytes:
                 path,
             )
         return file.read()
+
+
+def cache_file_allowed(base: Path, file: Path) -> bool:
+    """Whether chunkgate may write its cache ``file`` under the cache folder ``base``: the
+    same rules, with the cache folder as the tree (a cache is an optimisation: a refused
+    one is just not written)."""
+    try:
+        allowed(base, file.relative_to(base).as_posix(), what="cache")
+    except (PathError, ValueError):
+        return False
+    return True

@@ -270,3 +270,31 @@ def test_git_is_untouched_by_a_whole_run(repo: Path) -> None:
     config = git(repo, "config", "--list", "--local")
     assert run("update")[0] == 0
     assert git(repo, "config", "--list", "--local") == config
+
+
+def test_caches_are_not_written_through_a_symlink_out(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name in ("config", "summaries"):
+        os.symlink(outside, cache / name)
+    monkeypatch.setenv("CHUNKGATE_CACHE_DIR", str(cache))
+    write(repo, ".chunkgate.yaml", "size: {max: 1500}\n")
+    assert run("update")[0] == 0
+    assert run("check")[0] == 0
+    assert list(outside.iterdir()) == []
+
+
+def test_caches_are_written_where_allowed(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CHUNKGATE_CACHE_DIR", str(cache))
+    write(repo, ".chunkgate.yaml", "size: {max: 1500}\n")
+    assert run("update")[0] == 0
+    commit_all(repo)
+    assert run("check")[0] == 0
+    assert sorted(p.name for p in cache.iterdir()) == ["config", "summaries"]

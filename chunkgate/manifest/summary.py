@@ -26,7 +26,7 @@ from chunkgate import configcache
 from chunkgate.manifest.codec import parse_block
 from chunkgate.manifest.lines import listed_codes
 from chunkgate.moves import unit_id
-from chunkgate.paths import problem
+from chunkgate.paths import cache_file_allowed, problem
 
 _STRING = r'"[^"\\\x00-\x1f]+"'
 _NUMBER = r"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
@@ -146,6 +146,9 @@ class SummaryCache:
     def save(self) -> None:
         """Keep what this run used (a whole-corpus run uses every shard), if it changed."""
         if self._file is None or self._used.keys() == self._known.keys():
+            return
+        base = configcache.folder()
+        if base is None or not cache_file_allowed(base, self._file):
             return
         entries = {
             blob: [s.path, s.blob, s.chunks, s.findings, "".join(s.hashes), s.units, s.moves]
