@@ -120,7 +120,12 @@ def run_check_part(run: Run, root: Path) -> None:
         log = sarif_log(result, category=run.inputs.sarif_category)
         target = (root / run.inputs.sarif_file).resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, (json.dumps(log, ensure_ascii=False, indent=2) + "\n").encode())
+        write_atomic(
+            target,
+            (json.dumps(log, ensure_ascii=False, indent=2) + "\n").encode(
+                "utf-8", "backslashreplace"
+            ),
+        )
 
 
 def run_diff_part(run: Run, root: Path) -> None:

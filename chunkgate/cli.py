@@ -28,7 +28,9 @@ _T = TypeVar("_T")
 
 
 def _fail(message: str) -> None:
-    click.echo(f"chunkgate: error: {message}", err=True)
+    from chunkgate.report.printable import printable  # a file name may hold an ESC
+
+    click.echo(f"chunkgate: error: {printable(message)}", err=True)
 
 
 def reports_errors(command: F) -> F:
@@ -44,6 +46,11 @@ def reports_errors(command: F) -> F:
         except KeyboardInterrupt:
             click.echo("chunkgate: interrupted", err=True)
             sys.exit(130)
+        except OSError as exc:  # disk full, read-only, permissions: the environment's
+            from chunkgate.errors import os_error_message
+
+            _fail(os_error_message(exc))
+            sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
 
@@ -98,6 +105,12 @@ def cli() -> None:
     each with a stable, citable ID; keeps a committed manifest of every
     chunk; and fails a commit or CI run when the corpus gets worse.
     """
+    # A file name that is not UTF-8 (a lone surrogate once decoded) must not crash the
+    # output under a strict-encoding stdout: it is shown as a \udcXX escape instead.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
+            reconfigure(errors="backslashreplace")
 
 
 @cli.command()
@@ -312,6 +325,8 @@ def check(
     from chunkgate.parallel import default_jobs
 
     config = with_rules(_load(config_path), select=select, ignore=ignore, strict=strict)
+    if output is not None:
+        output = _output_path(config, output)
     revision, note = _baseline(config.root, baseline)
     named = list(paths) if hook else None if whole or not paths else list(paths)
     result = run_check(
@@ -357,6 +372,20 @@ def parse_check_args(args: list[str]) -> dict[str, Any]:
     return dict(context.params)
 
 
+def _output_path(config: Config, output: Path) -> Path:
+    """``-o FILE``: inside the work tree, never a corpus file, the manifest or under .git."""
+    from chunkgate import paths
+
+    relative = paths.relative_to_root(config.root, output)
+    return paths.allowed(
+        config.root,
+        relative,
+        what="-o",
+        config=config,
+        fix="name a new report file, or redirect the output (> FILE)",
+    )
+
+
 def _write_report(result: Any, fmt: str, output: Path | None, quiet: bool) -> None:
     from chunkgate.report.check import write_check
 
@@ -369,7 +398,8 @@ def _write_report(result: Any, fmt: str, output: Path | None, quiet: bool) -> No
     write_check(result, "text" if fmt == "auto" else fmt, buffer, quiet=quiet)
     from chunkgate.manifest import write_atomic
 
-    write_atomic(output.resolve(), buffer.getvalue().encode("utf-8"))
+    # A file name that is not UTF-8 holds lone surrogates: written as \udcXX escapes.
+    write_atomic(output, buffer.getvalue().encode("utf-8", "backslashreplace"))
 
 
 @cli.command()
@@ -500,9 +530,10 @@ def init(force: bool) -> None:
     """Write a commented .chunkgate.yaml and print the pre-commit and Actions snippets."""
     from chunkgate import git
     from chunkgate.config import default_config_yaml
+    from chunkgate.paths import allowed
 
     root = git.find_root(Path.cwd()) or Path.cwd()
-    target = root / ".chunkgate.yaml"
+    target = allowed(root, ".chunkgate.yaml", what="init: the config file")
     if target.exists() and not force:
         click.echo(f"{target} exists; leaving it alone (use --force to overwrite)")
     else:

@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn, TypeVar, cast
 
-from chunkgate import configcache, git, languages, rules, sites
+from chunkgate import configcache, git, languages, paths, rules, sites
 from chunkgate.chunking.anchors import SETTINGS as ANCHOR_SETTINGS
 from chunkgate.chunking.anchors import Site
 from chunkgate.chunking.base import ChunkOptions
@@ -362,6 +362,8 @@ def _parse_yaml(path: Path, raw: bytes) -> object:
         raise ConfigError(f"{_shown(path)}{where}: invalid YAML: {message}") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{_shown(path)}: invalid YAML: {exc}") from None
+    except ValueError:  # int() of a number over Python's 4,300-digit limit
+        raise ConfigError(f"{_shown(path)}: a number too long to read; use a smaller one") from None
 
 
 def _reject_duplicate_keys(path: Path, node: Any, mapping_node: Any) -> None:
@@ -500,6 +502,9 @@ class _Validator:
         normal = posixpath.normpath(value)
         if normal.startswith("/") or normal == ".." or normal.startswith("../") or normal == ".":
             self.wrong("manifest", value, allowed)
+        unsafe = paths.problem(normal)
+        if unsafe is not None:
+            self.wrong("manifest", value, allowed, f" (it {unsafe})")
         if normal.endswith(".jsonl"):
             self.wrong(
                 "manifest",

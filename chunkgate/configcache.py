@@ -21,6 +21,8 @@ import json
 import os
 from pathlib import Path
 
+from chunkgate import paths
+
 # Part of every key: a chunkgate that parses differently starts afresh.
 _KEY_VERSION = b"chunkgate-config-cache-1\0"
 _MISSING = object()
@@ -68,6 +70,9 @@ def store(raw: bytes, document: object) -> None:
             return  # e.g. a non-string key, which JSON would turn into a string
     except (TypeError, ValueError):
         return  # a date, a set or another type JSON has no word for
+    base = folder()
+    if base is None or not paths.cache_file_allowed(base, entry):
+        return
     temp = entry.with_name(f".{entry.name}.{os.urandom(6).hex()}.tmp")
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)

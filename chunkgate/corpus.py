@@ -37,6 +37,9 @@ class Selection(NamedTuple):
     explicit: bool = False
     named: tuple[str, ...] = ()  # the explicit paths, root-relative
     unselected: tuple[str, ...] = ()  # explicit files that exist but the config leaves out
+    # Tracked files git keeps out of the work tree (a sparse checkout): neither read nor
+    # deleted; their manifest entries stay as recorded.
+    sparse: frozenset[str] = frozenset()
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -59,12 +62,15 @@ def select_files(
                 named.append(path)
             elif os.path.lexists(root / path):
                 unselected.append(path)
+    sparse: set[str] = set()
     if _is_work_tree(root):
-        found, missing = _from_git(root, named, include_untracked=include_untracked)
+        found, missing = _from_git(root, named, include_untracked=include_untracked, sparse=sparse)
     else:
         found, missing = _from_walk(root, named)
     if named is not None:
-        missing |= {path for path in named if not os.path.lexists(root / path)}
+        missing |= {
+            path for path in named if path not in sparse and not os.path.lexists(root / path)
+        }
     chosen = config.selected(found)
     chosen.sort(key=_sort_key)
     blobs = map(found.__getitem__, chosen)
@@ -74,6 +80,7 @@ def select_files(
         explicit=named is not None,
         named=tuple(named or ()),
         unselected=tuple(unselected),
+        sparse=frozenset(sparse),
     )
 
 
@@ -96,7 +103,11 @@ def _normalise(root: Path, paths: Sequence[str]) -> list[str]:
         located = full.parent.resolve() / full.name if full.name else full.resolve()
         relative = _relative_to(located, root)
         if relative is not None and located.is_symlink():
-            relative = relative if _relative_to(located.resolve(), root) is not None else None
+            try:
+                target = located.resolve()
+            except (OSError, RuntimeError):  # a loop (RuntimeError before Python 3.13)
+                raise ChunkgateError(f"{given}: a symlink loop; fix or remove it") from None
+            relative = relative if _relative_to(target, root) is not None else None
         if relative is None:
             raise ChunkgateError(f"path outside the repository: {given}")
         result[relative] = None
@@ -112,7 +123,7 @@ def _relative_to(path: Path, root: Path) -> str | None:
 
 
 def _from_git(
-    root: Path, named: list[str] | None, *, include_untracked: bool
+    root: Path, named: list[str] | None, *, include_untracked: bool, sparse: set[str]
 ) -> tuple[dict[str, str | None], set[str]]:
     if named is not None and not named:
         return {}, set()
@@ -123,10 +134,15 @@ def _from_git(
     untracked = None
     if include_untracked and pathspecs is None:
         untracked = in_background(git.untracked_paths, root, None)
-    found: dict[str, str | None] = dict(git.index_blobs(root, pathspecs))
+    blobs, skipped = git.index_entries(root, pathspecs)
+    found: dict[str, str | None] = dict(blobs)
     missing: set[str] = set()
     # os.path on strings: a pathlib join per file costs more than the lstat.
     top = os.fspath(root)
+    for path in skipped:
+        if path in found and not os.path.lexists(os.path.join(top, path)):
+            del found[path]
+            sparse.add(path)
     for path in modified():
         if path not in found:
             continue

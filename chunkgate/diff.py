@@ -221,7 +221,11 @@ def diff_revisions(
     """
     top = git.find_root(root)
     if top is None:
-        raise GitError(f"not a git repository: {root}")
+        raise GitError(
+            f"not a git repository: {root} (`chunkgate diff` compares git revisions: run it "
+            "inside a repository, or `git init` and commit first; `chunkgate check` and "
+            "`chunkgate chunks` work without git)"
+        )
     revisions = resolve_revisions(top, base or "HEAD", head)
     notes: list[str] = []
     with git.BlobReader(top) as reader:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate import git, languages, rules
@@ -21,6 +20,7 @@ from chunkgate.manifest import ChunkEntry, FileEntry, StoredFinding
 from chunkgate.manifest.codec import render_block
 from chunkgate.model import Chunk, Problem, Violation
 from chunkgate.parallel import ordered_map
+from chunkgate.paths import read_regular
 from chunkgate.rules import RULES, FileContext, Finding
 from chunkgate.sizes import TokenCounter, make_counter
 from chunkgate.source import decode
@@ -72,7 +72,7 @@ def check_file(
     problems: tuple[Problem, ...] = ()
     unreadable: str | None = None
     if size <= config.max_file_bytes:
-        data = Path(absolute).read_bytes()
+        data = read_regular(absolute)
         if blob is None:
             blob = git.hash_bytes(data)
         language = languages.language_for(path)

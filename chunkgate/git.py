@@ -34,9 +34,10 @@ _REGULAR_MODES = ("100644", "100755")
 _GITLINK, _SYMLINK = "160000", "120000"
 # Keep command lines well under Windows' 32 KiB limit; pathspecs beyond it go in batches.
 _ARGV_BUDGET = 24_000
-# `ls-files -s` records: "<mode> <object> <stage>\t<path>", NUL-separated.
-_LS_STAGE = ("ls-files", "-z", "-s")
-_STAGE_RECORD = re.compile(r"(\d+) ([0-9a-f]+) (\d)\t([^\0]*)")
+# `ls-files -s -t` records: "<tag> <mode> <object> <stage>\t<path>", NUL-separated; the
+# tag S marks a skip-worktree entry (outside a sparse checkout's cone).
+_LS_STAGE = ("ls-files", "-z", "-s", "-t")
+_STAGE_RECORD = re.compile(r"(\S) (\d+) ([0-9a-f]+) (\d)\t([^\0]*)")
 
 _started = {"processes": 0}
 _count_lock = threading.Lock()
@@ -167,18 +168,30 @@ def find_root(start: Path) -> Path | None:
 
 def index_blobs(root: Path, paths: Sequence[str] | None = None) -> dict[str, str]:
     """POSIX path → blob id of every regular file in the index (stage 0, else "ours")."""
+    return index_entries(root, paths)[0]
+
+
+def index_entries(
+    root: Path, paths: Sequence[str] | None = None
+) -> tuple[dict[str, str], set[str]]:
+    """``index_blobs``, and the paths among them git keeps out of the work tree
+    (skip-worktree: a sparse checkout's files outside its cone)."""
     blobs: dict[str, str] = {}
     ours: dict[str, str] = {}
-    for mode, oid, stage, path in _STAGE_RECORD.findall("\0".join(_list(root, _LS_STAGE, paths))):
-        if mode in (_GITLINK, _SYMLINK):
+    skipped: set[str] = set()
+    listing = "\0".join(_list(root, _LS_STAGE, paths))
+    for tag, mode, oid, stage, path in _STAGE_RECORD.findall(listing):
+        if mode in (_GITLINK, _SYMLINK):  # a submodule's gitlink is not a corpus file
             continue
+        if tag == "S":
+            skipped.add(path)
         if stage == "0":
             blobs[path] = oid
         elif stage == "2":
             ours[path] = oid
     for path, blob in ours.items():
         blobs.setdefault(path, blob)
-    return blobs
+    return blobs, skipped
 
 
 def modified_paths(root: Path, paths: Sequence[str] | None = None) -> set[str]:

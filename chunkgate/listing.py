@@ -19,6 +19,7 @@ from chunkgate.manifest import WorkTreeManifest
 from chunkgate.model import Chunk, Heading
 from chunkgate.outline import outline_bytes
 from chunkgate.parallel import ordered_map
+from chunkgate.paths import read_regular
 from chunkgate.sizes import make_counter
 
 _Out = TypeVar("_Out")
@@ -83,7 +84,7 @@ def corpus_chunks(
     counter = make_counter(config.chunking.tokenizer)
     for file in select_files(config, paths).files:
         try:
-            data = (config.root / file.path).read_bytes()
+            data = read_regular(config.root / file.path)
             chunked = chunk_bytes(data, file.path, options=config.chunking, counter=counter)
         except (OSError, UnreadableError):
             continue
@@ -97,7 +98,7 @@ def whole(file: ChunkedFile) -> ChunkedFile:
 
 def _chunk_one(convert: Callable[[ChunkedFile], _Out], config: Config, path: str) -> _Out | Failure:
     try:
-        data = (config.root / path).read_bytes()
+        data = read_regular(config.root / path)
         counter = make_counter(config.chunking.tokenizer)
         return convert(chunk_bytes(data, path, options=config.chunking, counter=counter))
     except UnreadableError as exc:
@@ -111,7 +112,7 @@ def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading
         if languages.language_for(path).outline is None:
             continue
         try:
-            data = (config.root / path).read_bytes()
+            data = read_regular(config.root / path)
             yield outline_bytes(data, path, options=config.chunking)
         except UnreadableError as exc:
             yield Failure(path, exc.reason)
@@ -151,7 +152,7 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
             known.update(finding.rule for finding in entry.findings)
             continue
         try:
-            data = (config.root / file.path).read_bytes()
+            data = read_regular(config.root / file.path)
             chunks = chunk_bytes(data, file.path, options=config.chunking, counter=counter).chunks
         except (OSError, UnreadableError):
             continue

@@ -120,8 +120,26 @@ def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
             with suppress(GitError):
                 return fetch_branch(root, rev)
     if git.is_shallow(root):
-        raise GitError(f"{git_words(first)} in this shallow clone: {FULL_HISTORY}") from None
+        raise GitError(_shallow_words(root, rev, git_words(first))) from None
     raise first
+
+
+_ANCESTRY = re.compile(r"(?:[~^][0-9]*)+$")  # HEAD~3, main^2, v1^^
+
+
+def _shallow_words(root: Path, rev: str, words: str) -> str:
+    """Why ``rev`` is missing from a shallow clone: history cut off (``HEAD~1`` of a depth-1
+    clone: fetch more) or a name that exists nowhere (a typo: no fetch depth helps)."""
+    named = _ANCESTRY.sub("", rev)
+    if named != rev and named and git.object_id(root, f"{named}^{{commit}}") is not None:
+        cut = f"{named} is here, but not the history before it (a shallow clone)"
+        return f"{words}: {cut}: {FULL_HISTORY}"
+    if re.fullmatch(r"[0-9a-f]{4,39}", named):  # an abbreviated sha: maybe an older commit
+        return f"{words}: no such commit here; a shallow clone lacks older ones: {FULL_HISTORY}"
+    return (
+        f"{words}: no branch, tag or commit has that name here or on origin "
+        "(`git branch -a` and `git tag` list them)"
+    )
 
 
 def fetch_branch(root: Path, branch: str) -> str:

@@ -10,6 +10,8 @@ from chunkgate.errors import UnreadableError
 
 # git's own heuristic: a NUL byte in the first 8000 bytes means binary.
 _BINARY_SNIFF = 8000
+# The first line of a Git LFS pointer file (the Git LFS spec): the content is elsewhere.
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"
 
 
 def decode(data: bytes, path: str, *, python: bool = False) -> str:
@@ -22,6 +24,8 @@ def decode(data: bytes, path: str, *, python: bool = False) -> str:
         text = _decode_as(data, path, "utf-16")
     elif data.find(b"\x00", 0, _BINARY_SNIFF) >= 0:
         raise UnreadableError(path, "binary file (contains NUL bytes)")
+    elif data.startswith(LFS_POINTER):
+        raise UnreadableError(path, "a Git LFS pointer, not the file's content")
     elif python:
         text = _decode_as(data, path, _python_encoding(data, path))
     else:

@@ -144,7 +144,10 @@ blobs = (
 
 def paths(chars: st.SearchStrategy[str] = odd_chars) -> st.SearchStrategy[str]:
     """Corpus paths: one to three non-empty folder or file names."""
-    part = st.text(chars.filter(lambda c: c != "/"), min_size=1, max_size=8)
+    # Never a NUL, ".", ".." or ".git" part: no corpus path has one (chunkgate.paths).
+    part = st.text(chars.filter(lambda c: c not in "/\x00"), min_size=1, max_size=8).filter(
+        lambda name: name not in (".", "..") and name.lower() != ".git"
+    )
     return st.lists(part, min_size=1, max_size=3).map("/".join)
 
 

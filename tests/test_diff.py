@@ -444,7 +444,8 @@ def test_shallow_clone_without_a_remote_says_how_to_fix_it(
     with pytest.raises(GitError) as caught:
         diff_revisions(clone, "HEAD~1")
     assert str(caught.value) == (
-        f"git rev-parse: unknown revision 'HEAD~1' in this shallow clone: {SHALLOW_FIX}"
+        "git rev-parse: unknown revision 'HEAD~1': HEAD is here, but not the history before "
+        f"it (a shallow clone): {SHALLOW_FIX}"
     )
     monkeypatch.chdir(clone)
     result = CliRunner().invoke(cli, ["diff", first])

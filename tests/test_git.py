@@ -56,7 +56,7 @@ def test_failed_command_names_command_exit_code_and_stderr(tmp_path: Path) -> No
     with pytest.raises(cg_git.GitCommandError) as caught:
         cg_git.index_blobs(tmp_path)
     message = str(caught.value)
-    assert message.startswith("git ls-files -z -s: ")
+    assert message.startswith("git ls-files -z -s -t: ")
     assert "not a git repository" in message
     assert "fatal:" not in message
     assert "(exit 128)" in message

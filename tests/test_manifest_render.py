@@ -22,7 +22,7 @@ def test_undecodable_path_bytes_are_escaped_and_round_trip() -> None:
 
 def test_control_characters_and_line_separators_stay_on_one_line() -> None:
     odd = "t\r\x85\u2028\n"
-    original = entry("a\nb\u2028c\x00.md", odd, findings=(finding(message=odd, fix=odd),))
+    original = entry("a\nb\u2028c\x01.md", odd, findings=(finding(message=odd, fix=odd),))
     data = render_block(original)
     assert data.count(b"\n") == 2
     assert parse_block(data, "s") == original

@@ -79,7 +79,7 @@ def test_the_findings_fingerprint_follows_every_option_and_rule_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     default = Config(root=tmp_path).findings_fingerprint()
-    assert default.startswith("rules=CG001.1,CG101.1,")
+    assert default.startswith("rules=CG001.2,CG101.1,")
     assert default.endswith(";denylist.paths=;denylist.content=;max_file_bytes=1000000")
     paths = Config(root=tmp_path, options={"denylist.paths": ("a/**", "b/**")})
     assert "denylist.paths=a/**,b/**;" in paths.findings_fingerprint()

@@ -43,6 +43,7 @@ from chunkgate.manifest import (
 )
 from chunkgate.model import CheckResult, Chunk, Summary, Violation
 from chunkgate.moves import join_parts
+from chunkgate.paths import manifest_folder
 from chunkgate.rules.duplicates import duplicate_violations
 from chunkgate.rules.stability import check_stability
 from chunkgate.rules.stale import check_staleness
@@ -75,7 +76,9 @@ def run_check(
     writing = update or accept_moves
     with ExitStack() as stack:
         if writing:
-            stack.enter_context(manifest_lock(config.root / config.manifest))
+            folder = manifest_folder(config.root, config.manifest, writing=True)
+            folder.parent.mkdir(parents=True, exist_ok=True)  # the lock sits beside it
+            stack.enter_context(manifest_lock(folder))
         loaded = load(config, stack, baseline=baseline, known_from=known_from)
         expected = expected_header(config)
         state = assess(config, loaded, expected, writing=writing)

@@ -44,7 +44,8 @@ def plan_whole(
     if unknown and loaded.reader is not None:
         selected.update(git.hash_blobs(config.root, unknown))
     work: list[tuple[str, str | None]] = []
-    cached: list[str] = []
+    # Outside a sparse checkout: kept as recorded, neither read nor deleted.
+    cached = [path for path in selection.sparse if path in found and config.selects(path)]
     for path, blob in selected.items():
         summary = found.get(path)
         # A shard other than the committed one: the file's IDs may have moved since.
@@ -56,9 +57,9 @@ def plan_whole(
         else:
             work.append((path, blob))
     known = set(found) | set(summaries.broken) | set(committed)
-    deleted = _sorted(known - selected.keys())
+    deleted = _sorted(known - selected.keys() - selection.sparse)
     gone = {path for path in deleted if not os.path.lexists(config.root / path)}
-    return Plan(work, cached, deleted, gone, found, dict(summaries.broken))
+    return Plan(work, _sorted(cached), deleted, gone, found, dict(summaries.broken))
 
 
 def plan_files(config: Config, loaded: Loaded, selection: Selection) -> Plan:
@@ -71,6 +72,7 @@ def plan_files(config: Config, loaded: Loaded, selection: Selection) -> Plan:
         deleted.update(path for path in git.staged_deletions(config.root) if config.selects(path))
     for folder in selection.named:
         deleted.update(_gone_under(config, loaded, folder))
+    deleted -= selection.sparse
     # A named file the configuration now leaves out (an `exclude` added) leaves the
     # manifest, as a deleted one does.
     deleted.update(path for path in selection.unselected if loaded.current.raw(path) is not None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -45,7 +46,8 @@ def updated_note(config: Config, files: int) -> str:
         what = f"{files} file{'s' if files != 1 else ''} changed"
     else:  # the header: other settings
         what = "no file's entry changed"
-    return f"updated {config.manifest}/ ({what}): stage it with `git add -A {config.manifest}`"
+    stage = f"git add -A {shlex.quote(config.manifest)}"
+    return f"updated {config.manifest}/ ({what}): stage it with `{stage}`"
 
 
 def _remove_legacy(loaded: Loaded) -> bool:

@@ -22,6 +22,7 @@ from chunkgate.manifest.lines import ManifestSyntaxError
 from chunkgate.manifest.records import FileEntry, Header
 from chunkgate.manifest.storage import write_atomic
 from chunkgate.manifest.summary import Summary, SummaryCache, summarise
+from chunkgate.paths import manifest_folder
 
 # Above this many shards a write fsyncs once for all of them, not once each.
 _SYNC_EACH = 16
@@ -45,6 +46,9 @@ class _Manifest:
     def __init__(self) -> None:
         self._entries: dict[str, FileEntry | None] = {}
         self._raw: dict[str, bytes | None] = {}
+        # Shards the listing found under a name ``shard_name`` does not give their path
+        # (a corrupt shortened one is known by its own name): removed by that name.
+        self._names: dict[str, str] = {}
 
     def _read(self, name: str, blob: str | None) -> bytes | None:
         raise NotImplementedError
@@ -52,17 +56,20 @@ class _Manifest:
     def label(self, name: str) -> str:
         return f"{self.folder}/{name}"
 
+    def shard_of(self, path: str) -> str:
+        return self._names.get(path) or shard_name(path)
+
     def raw(self, path: str) -> bytes | None:
         """The bytes of the shard of ``path`` (None: the manifest does not list it)."""
         if path not in self._raw:
-            self._raw[path] = self._read(shard_name(path), None)
+            self._raw[path] = self._read(self.shard_of(path), None)
         return self._raw[path]
 
     def entry(self, path: str) -> FileEntry | None:
         """The entry of ``path``; a corrupt shard raises ``ManifestSyntaxError``."""
         if path not in self._entries:
             data = self.raw(path)
-            name = self.label(shard_name(path))
+            name = self.label(self.shard_of(path))
             entry = None if data is None else parse_block(data, name)
             if entry is not None and entry.path != path:
                 raise ManifestSyntaxError(name, 1, f"the shard of {path} lists {entry.path}")
@@ -123,7 +130,7 @@ class WorkTreeManifest(_Manifest):
     def __init__(self, root: Path, folder: str, *, in_git: bool) -> None:
         super().__init__()
         self.root, self.folder, self.in_git = root, folder, in_git
-        self.path = root / folder
+        self.path = manifest_folder(root, folder)
         self._listing: dict[str, Shard] | None = None
 
     def exists(self) -> bool:
@@ -149,7 +156,10 @@ class WorkTreeManifest(_Manifest):
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as exc:
-            raise ManifestError(f"{self.label(name)}: cannot read: {exc.strerror}") from None
+            raise ManifestError(
+                f"{self.label(name)}: cannot read: {exc.strerror} (remove it, or make it a "
+                "readable file, and run `chunkgate update`)"
+            ) from None
 
     def listing(self) -> dict[str, Shard]:
         """Every shard in the folder, by the corpus path it stands for."""
@@ -185,6 +195,8 @@ class WorkTreeManifest(_Manifest):
                 path = _path_in(data) if data is not None else None
                 if path is None:
                     path = shard.name  # reported as corrupt when read
+                if shard_name(path) != shard.name:
+                    self._names[path] = shard.name
             found[path] = shard
         return found
 
@@ -208,9 +220,10 @@ class WorkTreeManifest(_Manifest):
         whether it changed. Not ``durable``: the caller calls ``sync()`` when done."""
         if data == self.raw(path):
             return False
-        target = self.path / shard_name(path)
+        target = self.path / self.shard_of(path)
         if data is None:
             _remove(target, self.path)
+            self._names.pop(path, None)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, data, durable=durable)
@@ -272,13 +285,15 @@ class RevisionManifest(_Manifest):
                 if path is None:
                     data = self._read(shard.name, shard.blob)
                     path = (_path_in(data) if data is not None else None) or shard.name
+                    if shard_name(path) != shard.name:
+                        self._names[path] = shard.name
                 self._listing[path] = shard
         return self._listing
 
     def prefetch(self, paths: Iterable[str]) -> None:
         """Read the shards of ``paths`` in one stream from git, ahead of ``entry``."""
         wanted = [path for path in dict.fromkeys(paths) if path not in self._raw]
-        specs = [f"{self.rev}:{self.folder}/{shard_name(path)}" for path in wanted]
+        specs = [f"{self.rev}:{self.folder}/{self.shard_of(path)}" for path in wanted]
         for path, data in zip(wanted, self.reader.read_many(specs), strict=True):
             self._raw[path] = data
 

@@ -21,6 +21,7 @@ from chunkgate.manifest.records import (
     belongs,
     path_key,
 )
+from chunkgate.paths import problem
 
 REBUILD = "run `chunkgate update` to rebuild it"
 FILE_PREFIX, CHUNK_PREFIX = '{"file": ', '{"id": '
@@ -65,6 +66,7 @@ def file_line(text: str, name: str, line: int) -> FileLine:
     fast = _FAST_FILE.fullmatch(text)
     if fast is not None:
         path, blob, count = fast.groups()
+        _check_path(path, name, line)
         return FileLine(path, blob, int(count), ())
     obj = json_object(text, name, line)
     kind = _kind(obj)
@@ -78,6 +80,7 @@ def file_line(text: str, name: str, line: int) -> FileLine:
         path_key(path)
     except UnicodeEncodeError:
         raise ManifestSyntaxError(name, line, f"path {show(path)} holds a lone surrogate") from None
+    _check_path(path, name, line)
     blob = obj["blob"]
     if blob is not None and not (isinstance(blob, str) and _BLOB.fullmatch(blob)):
         raise ManifestSyntaxError(
@@ -86,6 +89,14 @@ def file_line(text: str, name: str, line: int) -> FileLine:
     count = integer(obj, "chunks", name, line)
     findings = _findings(obj["findings"], path, name, line) if "findings" in obj else ()
     return FileLine(path, blob, count, findings)
+
+
+def _check_path(path: str, name: str, line: int) -> None:
+    # A manifest is input: a file line naming ../../etc/passwd must not make chunkgate
+    # look there (to decide deletions, or in a SARIF URI).
+    unsafe = problem(path)
+    if unsafe is not None:
+        raise ManifestSyntaxError(name, line, f"path {show(path)} {unsafe}; {REBUILD}")
 
 
 def _findings(raw: object, path: str, name: str, line: int) -> tuple[StoredFinding, ...]:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from chunkgate.model import Chunk
+from chunkgate.paths import problem
 
 FORMAT_VERSION = 2  # 2: one shard file per corpus file (1: one manifest file)
 
@@ -149,6 +150,9 @@ class FileEntry:
 
     def __post_init__(self) -> None:
         path_key(self.path)  # a lone surrogate that is not an undecodable byte: ValueError
+        unsafe = problem(self.path)
+        if unsafe is not None:
+            raise ValueError(f"FileEntry.path {self.path!r} {unsafe}")
         prefix = self.path + "#"
         for chunk in self.chunks:
             if len(chunk.id) <= len(prefix) or not chunk.id.startswith(prefix):

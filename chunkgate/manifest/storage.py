@@ -46,9 +46,12 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes], *, durable: bool = T
         if mode is not None:
             os.chmod(temp, mode)
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+        if isinstance(exc, OSError) and exc.errno is not None:
+            # Name the file being written, not the temporary one beside it.
+            raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
         raise
     if durable:
         _sync_folder(path.parent)

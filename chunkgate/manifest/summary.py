@@ -26,6 +26,7 @@ from chunkgate import configcache
 from chunkgate.manifest.codec import parse_block
 from chunkgate.manifest.lines import listed_codes
 from chunkgate.moves import unit_id
+from chunkgate.paths import cache_file_allowed, problem
 
 _STRING = r'"[^"\\\x00-\x1f]+"'
 _NUMBER = r"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
@@ -46,7 +47,7 @@ _ROW = re.compile(
 )
 _SUPPRESSED = re.compile(r'"suppressed": \[([^\]]*)\]')
 _IDENTITY = re.compile(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
-_CACHE_VERSION = "chunkgate-summaries-4"
+_CACHE_VERSION = "chunkgate-summaries-5"  # 5: paths are validated
 
 
 class Summary(NamedTuple):
@@ -66,7 +67,7 @@ def summarise(data: bytes, name: str) -> Summary:
     except UnicodeDecodeError:
         text = ""  # the strict reader names the line
     shape = _SHARD.fullmatch(text)
-    if shape is not None:
+    if shape is not None and problem(shape[1]) is None:
         path, blob, count = shape.groups()
         rows = _ROW.findall(text)
         if len(rows) == int(count) and _in_order(rows, text):
@@ -145,6 +146,9 @@ class SummaryCache:
     def save(self) -> None:
         """Keep what this run used (a whole-corpus run uses every shard), if it changed."""
         if self._file is None or self._used.keys() == self._known.keys():
+            return
+        base = configcache.folder()
+        if base is None or not cache_file_allowed(base, self._file):
             return
         entries = {
             blob: [s.path, s.blob, s.chunks, s.findings, "".join(s.hashes), s.units, s.moves]

@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING
 from chunkgate.model import CheckResult, Summary, Violation
 from chunkgate.report.console import make_console
 from chunkgate.report.formats import CHECK
+from chunkgate.report.printable import printable
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -95,7 +96,7 @@ def text_line(violation: Violation) -> str:
         line += f" [{violation.chunk_id}]"
     if violation.fix:
         line += f" (fix: {one_line(violation.fix)})"
-    return line
+    return printable(line)
 
 
 def write_text(
@@ -112,7 +113,7 @@ def write_text(
         if known:
             stream.write(known + "\n")
     for note in shown_notes(result, quiet=quiet):
-        stream.write(note + "\n")
+        stream.write(printable(note) + "\n")
 
 
 def rich_console(stream: IO[str]) -> Console:
@@ -123,9 +124,7 @@ def rich_console(stream: IO[str]) -> Console:
     """
     console = make_console(stream)
     if console.no_color and console.color_system is not None:
-        from rich.console import Console
-
-        console = Console(file=stream, highlight=False, soft_wrap=False, color_system=None)
+        console = make_console(stream, color_system=None)
     return console
 
 
@@ -158,11 +157,11 @@ def _rich_violation(violation: Violation) -> list[RenderableType]:
     label = _chunk_label(violation)
     if label:
         head.append("  ")
-        head.append(label, style="cyan")
+        head.append(printable(label), style="cyan")
     parts: list[RenderableType] = [Padding(head, (0, 0, 0, 2), expand=False)]
-    parts.append(Padding(Text(violation.message), (0, 0, 0, 4), expand=False))
+    parts.append(Padding(Text(printable(violation.message)), (0, 0, 0, 4), expand=False))
     if violation.fix:
-        fix = Text.assemble(("→ ", "green"), violation.fix)
+        fix = Text.assemble(("→ ", "green"), printable(violation.fix))
         parts.append(Padding(fix, (0, 0, 0, 4), expand=False))
     return parts
 
@@ -197,7 +196,7 @@ def write_rich(
     console = rich_console(stream)
     violations = shown(result, quiet=quiet)
     for path, group in _by_file(violations).items():
-        console.print(Text(path, style="bold"), overflow="fold")
+        console.print(Text(printable(path), style="bold"), overflow="fold")
         for violation in group:
             for part in _rich_violation(violation):
                 console.print(part, overflow="fold")
@@ -218,4 +217,4 @@ def write_rich(
         if known:
             console.print(Text(known, style="dim"), overflow="fold")
     for note in shown_notes(result, quiet=quiet):
-        console.print(Text(note, style="cyan"), overflow="fold")
+        console.print(Text(printable(note), style="cyan"), overflow="fold")

@@ -24,6 +24,7 @@ from chunkgate.report.diffmarkdown import (
     title,
 )
 from chunkgate.report.formats import DIFF
+from chunkgate.report.printable import printable
 from chunkgate.report.summary import SUMMARY_LIMIT, append_summary
 
 __all__ = ["FOLD_AFTER", "short"]
@@ -70,7 +71,7 @@ def write_rich(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
 
 def write_text(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
     for line in text_lines(diff):
-        stream.write(line + "\n")
+        stream.write(printable(line) + "\n")
 
 
 def _size(diff: ChunkDiff, chunk: Chunk | None) -> int:

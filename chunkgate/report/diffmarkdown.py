@@ -125,11 +125,11 @@ class _Writer:
         self.room = room
 
     def fits(self, *pieces: str) -> bool:
-        return sum(len(piece.encode("utf-8")) for piece in pieces) <= self.room
+        return sum(len(piece.encode("utf-8", "surrogateescape")) for piece in pieces) <= self.room
 
     def add(self, piece: str) -> None:
         self.parts.append(piece)
-        self.room -= len(piece.encode("utf-8"))
+        self.room -= len(piece.encode("utf-8", "surrogateescape"))
 
 
 def fit_markdown(
@@ -143,7 +143,7 @@ def fit_markdown(
     changes = diff.changes()
     unstable = diff.unstable
     footer = _footer(diff, len(changes), len(unstable), len(changes), why)
-    out = _Writer(limit - len(footer.encode("utf-8")))
+    out = _Writer(limit - len(footer.encode("utf-8", "surrogateescape")))
     head = _head(diff)
     if not out.fits(head):
         head = _short_head(diff)

@@ -198,14 +198,14 @@ def check_summary(result: CheckResult, limit: int = SUMMARY_LIMIT) -> Fitted:
         head.append("|---|---|---|---|---|")
     text = "\n".join(head) + "\n"
     # Reserve room for the longest possible footer before adding any row.
-    footer_room = len(_omitted(len(violations)).encode())
-    budget = limit - len(text.encode()) - footer_room
+    footer_room = len(_omitted(len(violations)).encode("utf-8", "surrogateescape"))
+    budget = limit - len(text.encode("utf-8", "surrogateescape")) - footer_room
     if budget < 0:
         return Fitted("", {})
     rows: list[str] = []
     for violation in violations:
         row = _violation_row(violation) + "\n"
-        size = len(row.encode())
+        size = len(row.encode("utf-8", "surrogateescape"))
         if size > budget:
             break
         rows.append(row)

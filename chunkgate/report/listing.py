@@ -11,6 +11,7 @@ from chunkgate.chunking import ChunkedFile
 from chunkgate.model import Chunk, Heading
 from chunkgate.report.console import make_console
 from chunkgate.report.formats import CHUNKS, OUTLINE
+from chunkgate.report.printable import printable
 
 _string = json.encoder.encode_basestring  # a str as JSON, non-ASCII kept
 
@@ -80,7 +81,7 @@ def _plain_anchors(
     for flavour in dict.fromkeys(shown.values()):
         paths = [path for path, value in shown.items() if value == flavour]
         where = paths[0] if len(paths) == 1 else f"{len(paths)} Markdown files"
-        stream.write(f"anchors: {flavour} for {where}\n")
+        stream.write(printable(f"anchors: {flavour} for {where}") + "\n")
 
 
 def json_lines(file: ChunkedFile, *, text: bool) -> str:
@@ -157,9 +158,9 @@ def _plain_chunks(chunks: Sequence[Chunk], stream: IO[str], *, text: bool) -> No
         cells = [
             row[i].rjust(widths[i]) if i in (3, 4) else row[i].ljust(widths[i]) for i in range(5)
         ]
-        stream.write("  ".join([*cells, row[5]]).rstrip() + "\n")
+        stream.write(printable("  ".join([*cells, row[5]]).rstrip()) + "\n")
         if text and chunk is not None:
-            stream.write("".join(f"    {line}\n" for line in chunk.text.split("\n")))
+            stream.write("".join(f"    {printable(line)}\n" for line in chunk.text.split("\n")))
 
 
 def _rich_chunks(
@@ -170,6 +171,7 @@ def _rich_chunks(
     anchors: Callable[[str], str] | None = None,
 ) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     console = make_console(stream)
     for file in files:
@@ -177,7 +179,7 @@ def _rich_chunks(
         if anchors is not None and languages.get(file.language).markup:
             caption = f"anchors: {anchors(file.path)}"
         table = Table(
-            title=file.path,
+            title=Text(printable(file.path)),
             title_justify="left",
             caption=caption,
             caption_justify="left",
@@ -191,16 +193,17 @@ def _rich_chunks(
         table.add_column("tokens", justify="right")
         table.add_column("heading / symbol", overflow="fold")
         for chunk in file.chunks:
+            # Text, not str: a heading's "[bold]" or "[/b]" is text, never rich markup.
             table.add_row(
-                chunk.identity,
+                Text(printable(chunk.identity)),
                 chunk.kind,
                 _lines(chunk),
                 str(chunk.chars),
                 str(chunk.tokens),
-                _label(chunk),
+                Text(printable(_label(chunk))),
             )
             if text:
-                table.add_row("", "", "", "", "", chunk.text, style="dim")
+                table.add_row("", "", "", "", "", Text(printable(chunk.text)), style="dim")
         console.print(table)
         if not file.chunks:
             console.print("  [dim](no chunks)[/dim]")
@@ -243,7 +246,8 @@ def write_rich_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -
 def write_text_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None:
     for outline in outlines:
         if outline:
-            stream.write(f"{outline[0].path}  anchors: {outline[0].anchors}\n")
+            stream.write(printable(f"{outline[0].path}  anchors: {outline[0].anchors}") + "\n")
         for heading in outline:
             anchor = heading.id.partition("#")[2]
-            stream.write(f"{'  ' * heading.level}{heading.text}  #{anchor}  :{heading.line}\n")
+            line = f"{'  ' * heading.level}{heading.text}  #{anchor}  :{heading.line}"
+            stream.write(printable(line) + "\n")

@@ -115,8 +115,9 @@ def _invocation(left_out: int, limit: int, total: int) -> dict[str, object]:
 
 
 def artifact_uri(path: str) -> str:
-    """A relative URI reference to a POSIX repository path: spaces, ``:``, non-ASCII escaped."""
-    return quote(path, safe="/")
+    """A relative URI reference to a POSIX repository path: spaces, ``:``, non-ASCII escaped;
+    a name that is not UTF-8 (lone surrogates) by its own bytes."""
+    return quote(path, safe="/", errors="surrogateescape")
 
 
 def _region(violation: Violation) -> dict[str, int]:
@@ -135,7 +136,9 @@ def _identity(violation: Violation) -> str:
 
 def fingerprint(violation: Violation, occurrence: int = 1) -> str:
     """Rule + chunk ID (or path), and which of the results with that key this is."""
-    digest = hashlib.sha256(_identity(violation).encode()).hexdigest()[:32]
+    digest = hashlib.sha256(_identity(violation).encode("utf-8", "surrogateescape")).hexdigest()[
+        :32
+    ]
     return f"{digest}:{occurrence}"
 
 

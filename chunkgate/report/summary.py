@@ -61,7 +61,7 @@ def share(room: int, needs: Sequence[int]) -> list[int]:
 def fit_sections(renders: Sequence[Render], room: int) -> list[Fitted]:
     """Render each section within its share of ``room`` bytes."""
     full = [render(room) for render in renders]
-    needs = [len(fitted.text.encode("utf-8")) for fitted in full]
+    needs = [len(fitted.text.encode("utf-8", "surrogateescape")) for fitted in full]
     if sum(needs) <= room:
         return full
     limits = share(room, needs)
@@ -79,7 +79,7 @@ def append_summary(path: str, renders: Sequence[Render]) -> tuple[list[Fitted], 
     missing = sum(1 for section in fitted if not section.text)
     try:
         if text:
-            with open(path, "a", encoding="utf-8", newline="\n") as file:
+            with open(path, "a", encoding="utf-8", errors="backslashreplace", newline="\n") as file:
                 file.write(text)
     except OSError as exc:
         return [Fitted("", {}) for _ in fitted], f"job summary not written: {exc}"

@@ -4,8 +4,9 @@
 
 Fires when a corpus file is binary (a NUL byte in its first 8,000 bytes, as
 git decides), is not valid UTF-8 (or not valid in the encoding its PEP 263
-coding cookie names), or is a Python file with a syntax error. A binary or
-undecodable file is reported once, at line 1, and yields no chunks. A Python
+coding cookie names), is a Git LFS pointer (its content was not fetched), or
+is a Python file with a syntax error. A binary, undecodable or pointer file
+is reported once, at line 1, and yields no chunks. A Python
 file that does not parse is still chunked, as plain-text windows, and the
 finding names the line of the error.
 
@@ -44,6 +45,7 @@ RULES = (
         "error",
         "a corpus file is binary, not decodable, or not parsable",
         priority=10,
+        version=2,  # 2: Git LFS pointers
     ),
 )
 CODE = RULES[0].code
@@ -66,4 +68,6 @@ def _fix(file: FileContext) -> str:
     reason = file.unreadable or ""
     if reason.startswith("binary"):
         return exclude
+    if "Git LFS" in reason:
+        return f"fetch the content (`git lfs pull`), or {exclude}"
     return f"re-save it as UTF-8, or {exclude}"
