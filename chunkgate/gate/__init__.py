@@ -17,6 +17,7 @@ A cold update (nothing to compare with) streams: ``rebuild``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from contextlib import ExitStack
 from typing import NamedTuple
@@ -87,7 +88,12 @@ def run_check(
         else:
             summaries = loaded.current.summaries(cache, loaded.reader)
             plan = plan_whole(
-                config, loaded, selection, summaries, cache=state.findings_ok and not loaded.legacy
+                config,
+                loaded,
+                selection,
+                summaries,
+                cache=state.findings_ok and not loaded.legacy,
+                settings=expected.digest(),
             )
         if writing and not explicit and loaded.baseline is None and not plan.cached:
             from chunkgate.gate.rebuild import rebuild
@@ -148,7 +154,9 @@ def _run(
     if baseline is not None:
         baseline.prefetch(paths)
         committed = _entries(baseline, paths, {})
-    checked = _check_files(config, loaded, plan, recorded, committed, jobs=jobs)
+    checked = _check_files(
+        config, loaded, plan, recorded, committed, jobs=jobs, settings=expected.digest()
+    )
     entries = checked.entries
     # The record known problems are told by: the committed manifest's shards; with none
     # (adopting) the manifest being committed, as it was before this run wrote anything.
@@ -171,7 +179,12 @@ def _run(
     entries.update(stability.accepted)
     corpus: list[Violation] = [*state.violations, *stability.violations]
     if not writing and state.chunks_ok:
-        corpus.extend(check_staleness(config, recorded, entries, deleted=plan.gone, broken=broken))
+        made = loaded.header.digest() if loaded.header is not None else None
+        corpus.extend(
+            check_staleness(
+                config, recorded, entries, deleted=plan.gone, broken=broken, settings=made
+            )
+        )
     tokens = config.chunking.unit == "tokens"
     split = split_known([*checked.violations, *cached_findings], record, entries, tokens=tokens)
     if config.severity("CG501") != "off":
@@ -196,7 +209,12 @@ def _run(
         )
     changed = False
     if writing:
-        written = write_manifest(config, loaded, entries, expected, whole=not explicit)
+        # Format-2 shards known as they are gain the settings they were made under.
+        unstamped = [path for path in plan.cached if plan.summaries[path].settings is None]
+        stamped = {path: _stamped(current, path, expected) for path in unstamped}
+        written = write_manifest(
+            config, loaded, {**stamped, **entries}, expected, whole=not explicit
+        )
         changed, notes = written.changed, notes + written.notes
     chunks = sum(len(e.chunks) for e in entries.values() if e is not None)
     chunks += sum(plan.summaries[path].chunks for path in plan.cached)
@@ -219,10 +237,12 @@ def _check_files(
     committed: dict[str, FileEntry | None],
     *,
     jobs: int,
+    settings: str,
 ) -> _Checked:
     """Every file of the plan's work read, chunked and checked (over workers when many)."""
     checked = _Checked({}, [], {})
-    for outcome in check_all(config, _items(config, loaded, plan, committed), jobs):
+    items = _items(config, loaded, plan, committed)
+    for outcome in check_all(config, items, jobs, settings=settings):
         path = outcome.entry.path
         checked.violations.extend(outcome.violations)
         if outcome.changed:
@@ -348,6 +368,11 @@ def _old_chunks(config: Config, loaded: Loaded, path: str, old: FileEntry) -> li
         if {c.id for c in chunks} == _ids(old):
             return list(chunks)
     return [chunk.placeholder(path) for chunk in old.chunks]
+
+
+def _stamped(current: WorkTreeManifest, path: str, expected: Header) -> FileEntry | None:
+    entry = current.entry(path)
+    return None if entry is None else dataclasses.replace(entry, settings=expected.digest())
 
 
 def _inherit_moves(entry: FileEntry, recorded: FileEntry | None) -> FileEntry:

@@ -55,7 +55,7 @@ def rebuild(
     first: dict[str, str] = {}  # each hash's first file
     holders: dict[str, list[str]] = {}  # the files of the hashes that repeat
     changed = chunks = 0
-    for checked in render_all(config, items, jobs):
+    for checked in render_all(config, items, jobs, settings=expected.digest()):
         found.extend(checked.violations)
         block = checked.block
         if checked.violations and loaded.record is None and loaded.header is not None:
