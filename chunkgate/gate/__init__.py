@@ -167,6 +167,7 @@ def _run(
         violation
         for path, entry in cached.items()
         for violation in to_violations(config, path, entry.findings if entry else ())
+        if violation.rule != "CG404"  # checked again below: it depends on other files
     ]
     if source is None:
         record = {**recorded, **cached}
@@ -185,8 +186,10 @@ def _run(
                 config, recorded, entries, deleted=plan.gone, broken=broken, settings=made
             )
         )
+    links = _references(config, loaded, plan, entries, committed, explicit=explicit)
     tokens = config.chunking.unit == "tokens"
-    split = split_known([*checked.violations, *cached_findings], record, entries, tokens=tokens)
+    found = [*checked.violations, *cached_findings, *links]
+    split = split_known(found, record, entries, tokens=tokens)
     if config.severity("CG501") != "off":
         rows = duplicate_rows(current, entries, plan, explicit=explicit)
         copies = list(duplicate_violations(config, rows, only=set(entries) if explicit else None))
@@ -199,6 +202,9 @@ def _run(
             corpus.extend(duplicates.new)
             split.known.extend(duplicates.known)
     notes = list(state.notes)
+    relinked: dict[str, FileEntry | None] = {}
+    if writing:
+        relinked = _record_references(loaded, plan, entries, cached, links, explicit=explicit)
     held = sorted(stability.unstable) if writing and hold_moves else []
     for path in held:
         entries[path] = recorded.get(path)
@@ -212,8 +218,11 @@ def _run(
         # Format-2 shards known as they are gain the settings they were made under.
         unstamped = [path for path in plan.cached if plan.summaries[path].settings is None]
         stamped = {path: _stamped(current, path, expected) for path in unstamped}
+        for path, entry in relinked.items():
+            if entry is not None and entry.settings is None:
+                relinked[path] = dataclasses.replace(entry, settings=expected.digest())
         written = write_manifest(
-            config, loaded, {**stamped, **entries}, expected, whole=not explicit
+            config, loaded, {**stamped, **relinked, **entries}, expected, whole=not explicit
         )
         changed, notes = written.changed, notes + written.notes
     chunks = sum(len(e.chunks) for e in entries.values() if e is not None)
@@ -368,6 +377,77 @@ def _old_chunks(config: Config, loaded: Loaded, path: str, old: FileEntry) -> li
         if {c.id for c in chunks} == _ids(old):
             return list(chunks)
     return [chunk.placeholder(path) for chunk in old.chunks]
+
+
+def _references(
+    config: Config,
+    loaded: Loaded,
+    plan: Plan,
+    entries: dict[str, FileEntry | None],
+    committed: dict[str, FileEntry | None],
+    *,
+    explicit: bool,
+) -> list[Violation]:
+    """CG404: over the whole corpus, or (named files) their links and the links into the
+    anchors they lost; a move recorded in the manifest or accepted now keeps a link."""
+    if config.severity("CG404") == "off":
+        return []
+    from chunkgate.gate import references
+    from chunkgate.references import site_of
+
+    site = site_of(config.root)
+    if explicit:
+        present = [path for path, entry in entries.items() if entry is not None]
+        return references.committed_files(
+            config,
+            present,
+            before=committed,
+            moved=references.moves_of(entries.values()),
+            site=site,
+            reader=loaded.reader,
+        )
+    with_moves = [path for path in plan.cached if plan.summaries[path].moves]
+    moving = [*entries.values(), *(_entry_or_none(loaded.current, path) for path in with_moves)]
+    paths = [*(path for path, _ in plan.work), *plan.cached]
+    return references.whole_corpus(config, paths, references.moves_of(moving), site)
+
+
+def _record_references(
+    loaded: Loaded,
+    plan: Plan,
+    entries: dict[str, FileEntry | None],
+    cached: dict[str, FileEntry | None],
+    links: list[Violation],
+    *,
+    explicit: bool,
+) -> dict[str, FileEntry | None]:
+    """Record each file's CG404 findings in its shard: in the entries this run wrote (in
+    place), and (whole-corpus runs) the cached files' whose findings changed, returned."""
+    from chunkgate.gate.references import recorded, with_references
+
+    by_path = recorded(links)
+    for path, entry in entries.items():
+        if entry is not None:
+            entries[path] = with_references(entry, by_path.get(path, ()))
+    changed: dict[str, FileEntry | None] = {}
+    if explicit:
+        return changed
+    for path in plan.cached:
+        entry = cached.get(path)
+        if entry is None and path in by_path:
+            entry = _entry_or_none(loaded.current, path)
+        if entry is not None:
+            now = with_references(entry, by_path.get(path, ()))
+            if now != entry:
+                changed[path] = now
+    return changed
+
+
+def _entry_or_none(manifest: WorkTreeManifest, path: str) -> FileEntry | None:
+    try:
+        return manifest.entry(path)
+    except ManifestSyntaxError:
+        return None
 
 
 def _stamped(current: WorkTreeManifest, path: str, expected: Header) -> FileEntry | None:
