@@ -408,8 +408,8 @@ def _references(
         )
     with_moves = [path for path in plan.cached if plan.summaries[path].moves]
     moving = [*entries.values(), *(_entry_or_none(loaded.current, path) for path in with_moves)]
-    paths = [*(path for path, _ in plan.work), *plan.cached]
-    return references.whole_corpus(config, paths, references.moves_of(moving), site)
+    files = {**dict(plan.work), **{path: plan.summaries[path].blob for path in plan.cached}}
+    return references.whole_corpus(config, files, references.moves_of(moving), site)
 
 
 def _record_references(

@@ -116,8 +116,7 @@ def _references(config: Config, plan: Plan, acknowledged: dict[str, FileEntry]) 
     if config.severity("CG404") == "off":
         return []
     moved = moves_of(acknowledged.values())
-    paths = [path for path, _ in plan.work]
-    return whole_corpus(config, paths, moved, site_of(config.root))
+    return whole_corpus(config, dict(plan.work), moved, site_of(config.root))
 
 
 def _entry(manifest: WorkTreeManifest | RevisionManifest, path: str) -> FileEntry | None:

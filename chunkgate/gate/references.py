@@ -14,7 +14,7 @@ by its message (the link and the anchor), not its line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from chunkgate import git
@@ -43,30 +43,56 @@ def moves_of(entries: Iterable[FileEntry | None]) -> dict[str, str]:
 
 
 def whole_corpus(
-    config: Config, paths: Iterable[str], moved: Mapping[str, str], site: Site
+    config: Config, files: Mapping[str, str | None], moved: Mapping[str, str], site: Site
 ) -> list[Violation]:
-    """CG404 over every Markdown file of the corpus."""
+    """CG404 over every Markdown file of the corpus (``files``: path -> git blob, None
+    when unknown); each file's links and anchors come from ``linkcache`` when they can."""
     from chunkgate.anchors import file_anchors, include_graph
+    from chunkgate.gate.linkcache import FileLinks, LinkCache
     from chunkgate.links import extract_links
 
     if config.severity(CODE) == "off":
         return []
-    texts = _read_all(config.root, [path for path in paths if is_markdown(path)])
-    links = {path: extract_links(text, local_only=True) for path, text in texts.items()}
+    disk = _CorpusFiles(config)
+    cache = LinkCache(config.root, f"{config.chunking.fingerprint()}\0{site!r}")
+    found: dict[str, FileLinks] = {}
+    for path, blob in files.items():
+        if not is_markdown(path):
+            continue
+        known = cache.get(blob) if blob is not None else None
+        if known is None:
+            text = disk.text(path)
+            if text is None:
+                continue  # CG001 reports it
+            includes = "include" in text or "--8<--" in text
+            anchors = None if includes else file_anchors(text, path, site)
+            known = FileLinks(
+                tuple(extract_links(text, local_only=True)),
+                None if anchors is None else frozenset(anchors),
+                includes,
+            )
+            if blob is not None:
+                cache.put(blob, known)
+        found[path] = known
+    including = {path: disk.text(path) or "" for path, item in found.items() if item.includes}
 
-    def anchors_of(path: str) -> set[str] | None:
-        text = texts.get(path)
-        return None if text is None else file_anchors(text, path, site, texts.get)
+    def anchors_of(path: str) -> Collection[str] | None:
+        item = found.get(path)
+        if item is None or not item.includes:
+            return None if item is None else item.anchors
+        return file_anchors(disk.text(path) or "", path, site, disk.text)
 
     broken = check_references(
-        {path: found for path, found in links.items() if found},
+        {path: list(item.links) for path, item in found.items() if item.links},
         anchors_of,
-        texts.keys(),
+        found.keys(),
         site=site,
         moved=moved,
-        includers=include_graph(texts, site),
+        includers=include_graph(including, site, found.keys()),
     )
-    return [found for link in broken if (found := to_violation(config, link)) is not None]
+    violations = [v for link in broken if (v := to_violation(config, link)) is not None]
+    cache.save()
+    return violations
 
 
 def committed_files(
@@ -202,15 +228,6 @@ def _old_text(reader: git.BlobReader | None, entry: FileEntry | None) -> str | N
         return decode(data, entry.path)
     except UnreadableError:
         return None
-
-
-def _read_all(root: Path, paths: list[str]) -> dict[str, str]:
-    texts: dict[str, str] = {}
-    for path in paths:
-        text = _read(root, path)
-        if text is not None:
-            texts[path] = text
-    return texts
 
 
 def _read(root: Path, path: str) -> str | None:
