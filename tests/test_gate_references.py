@@ -157,3 +157,12 @@ def test_cg404_off_is_not_checked(repo: Path) -> None:
     write(repo, "docs/other.md", f"# Other\n\n{BODY}\n[x](#no-such-heading)\n")
     _, data = report()
     assert broken(data) == []
+
+
+def test_a_whole_corpus_update_records_and_forgets_links_broken_elsewhere(repo: Path) -> None:
+    write(repo, "docs/setup.md", SETUP.replace("## Install", "## Installing it"))
+    run("update")  # CG402 fails it, but the shards are written
+    assert '"rule": "CG404"' in shard(repo, "docs/index.md").read_text()  # index.md unchanged
+    write(repo, "docs/setup.md", SETUP)
+    assert run("update").exit_code == 0
+    assert '"rule": "CG404"' not in shard(repo, "docs/index.md").read_text()
