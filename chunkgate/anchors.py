@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from chunkgate.routes import GITHUB, Site
@@ -87,15 +87,19 @@ def expand_includes(
     return _INCLUDE.sub(included, text)
 
 
-def include_graph(texts: Mapping[str, str], site: Site) -> dict[str, set[str]]:
-    """Which pages include each file (directly or through other includes)."""
+def include_graph(
+    texts: Mapping[str, str], site: Site, paths: Collection[str] | None = None
+) -> dict[str, set[str]]:
+    """Which pages include each file (directly or through other includes); ``paths`` are
+    the files that can be included (default: those of ``texts``)."""
+    corpus = texts if paths is None else paths
     direct: dict[str, set[str]] = {}
     for path, text in texts.items():
         if "include" not in text and "--8<--" not in text:
             continue
         for match in _INCLUDE.finditer(text):
             name = match.group(1) or match.group(2)
-            child = next((c for c in _include_paths(name, path, site) if c in texts), None)
+            child = next((c for c in _include_paths(name, path, site) if c in corpus), None)
             if child is not None:
                 direct.setdefault(child, set()).add(path)
     graph: dict[str, set[str]] = {}

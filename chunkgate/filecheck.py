@@ -8,6 +8,7 @@ may be the far end of a move), so memory does not grow with the corpus.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
@@ -57,8 +58,10 @@ def check_file(
     *,
     attributes: frozenset[str] = frozenset(),
     counter: TokenCounter | None = None,
+    settings: str | None = None,
 ) -> FileOutcome:
-    """Chunk and check the file at ``path``.
+    """Chunk and check the file at ``path``; its entry records ``settings`` (the
+    ``Header.digest`` of the run's settings).
 
     ``known`` maps its chunk IDs in the baseline to their hashes; when the chunks
     differ from those, they all come back, for CG402 to compare with the old ones.
@@ -106,6 +109,7 @@ def check_file(
         blob=blob,
         chunks=tuple(ChunkEntry.from_chunk(chunk) for chunk in chunks),
         findings=findings,
+        settings=settings,
     )
     return FileOutcome(
         entry=entry,
@@ -167,24 +171,30 @@ def to_violations(
 Item = tuple[str, str | None, Mapping[str, str] | None, frozenset[str]]
 
 
-def check_all(config: Config, items: Sequence[Item], jobs: int) -> Iterator[FileOutcome]:
+def check_all(
+    config: Config, items: Sequence[Item], jobs: int, *, settings: str | None = None
+) -> Iterator[FileOutcome]:
     """``check_file`` for each item (path, blob, baseline IDs, git attributes), in order."""
-    return ordered_map(_check_item, config, items, jobs, path_of=_path_of)
+    work = functools.partial(_check_item, settings=settings)
+    return ordered_map(work, config, items, jobs, path_of=_path_of)
 
 
-def render_all(config: Config, items: Sequence[Item], jobs: int) -> Iterator[RenderedFile]:
+def render_all(
+    config: Config, items: Sequence[Item], jobs: int, *, settings: str | None = None
+) -> Iterator[RenderedFile]:
     """``check_all``, each file as its rendered manifest block (a rebuild keeps no records)."""
-    return ordered_map(_render_item, config, items, jobs, path_of=_path_of)
+    work = functools.partial(_render_item, settings=settings)
+    return ordered_map(work, config, items, jobs, path_of=_path_of)
 
 
 def _path_of(item: Item) -> str:
     return item[0]
 
 
-def _check_item(config: Config, item: Item) -> FileOutcome:
+def _check_item(config: Config, item: Item, *, settings: str | None = None) -> FileOutcome:
     path, blob, known, attributes = item
-    return check_file(config, path, blob, known, attributes=attributes)
+    return check_file(config, path, blob, known, attributes=attributes, settings=settings)
 
 
-def _render_item(config: Config, item: Item) -> RenderedFile:
-    return RenderedFile.of(_check_item(config, item))
+def _render_item(config: Config, item: Item, *, settings: str | None = None) -> RenderedFile:
+    return RenderedFile.of(_check_item(config, item, settings=settings))

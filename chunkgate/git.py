@@ -520,6 +520,22 @@ class BlobReader:
         return proc.stdin, proc.stdout
 
 
+def files_containing(root: Path, needles: Sequence[str]) -> list[str]:
+    """The tracked files of the work tree that hold any of ``needles`` (literal text), as
+    git's own multithreaded grep finds them: the files that may link to an anchor."""
+    if not needles:
+        return []
+    args = ["grep", "-z", "-l", "-F", "--no-color", "-I"]
+    for needle in needles:
+        args += ["-e", needle]
+    proc = _popen(root, args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                  stderr=subprocess.PIPE)  # fmt: skip
+    stdout, stderr = proc.communicate()
+    if proc.returncode > 1:  # 1: nothing found
+        raise GitCommandError(tuple(args), proc.returncode, _clean_stderr(stderr))
+    return list(_records(stdout))
+
+
 def matching_paths(root: Path, pathspecs: Sequence[str]) -> list[str]:
     """Tracked and untracked, not ignored, files matching ``pathspecs`` (magic allowed)."""
     args = ("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *pathspecs)

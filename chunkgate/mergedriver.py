@@ -12,15 +12,17 @@ clone)::
     git config merge.chunkgate.name "chunkgate manifest"
     git config merge.chunkgate.driver "chunkgate merge-driver %O %A %B %P"
 
-A shard: when one side left it as it was in the merge base, the other side's
-is taken; when both changed it, its source was merged too and nobody knows
-its chunks yet, so ours is kept and the merge is reported as conflicted, to
-be settled with ``chunkgate update``. The header: one side's change is
-taken; two different changes keep ours, reported. No source file is read.
+A shard: when one side left it as it was in the merge base (or only wrote it
+again under new settings), the other side's is taken; when both changed it,
+its source was merged too and nobody knows its chunks yet, so ours is kept
+and the merge is reported as conflicted, to be settled with ``chunkgate
+update``. The header: one side's change is taken; two different changes keep
+ours, reported. No source file is read.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 from pathlib import Path
@@ -47,14 +49,21 @@ def merge_shards(base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[s
         common: FileEntry | None = parse_block(base, "base") if base else None
     except ManifestError as exc:
         return ours, [f"cannot merge the shard ({exc}); kept ours; {_UPDATE}"]
-    if other in (mine, common):
+    if other in (mine, common) or _restamped(other, common):
         return ours, []
-    if mine == common:
+    if mine == common or _restamped(mine, common):
         return theirs, []
     return ours, [
         f"{mine.path}: both sides changed its chunks; run `chunkgate update "
         f"{shlex.quote(mine.path)}` after the merge"
     ]
+
+
+def _restamped(side: FileEntry, base: FileEntry | None) -> bool:
+    """``side`` is the base's entry, only written again under other settings (a settings
+    change rewrites every shard): the other side's entry stands, with its own settings,
+    which the gate checks again when they are not the merged header's."""
+    return base is not None and dataclasses.replace(side, settings=base.settings) == base
 
 
 def merge_headers(base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[str]]:

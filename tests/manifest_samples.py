@@ -1,4 +1,4 @@
-"""Records, bytes and hypothesis strategies shared by the manifest tests (format 2)."""
+"""Records, bytes and hypothesis strategies shared by the manifest tests (format 3)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,7 @@ def summary_of(entry: FileEntry) -> Summary:
         tuple(c.hash for c in entry.chunks),
         len({unit_id(c.id) for c in entry.chunks}),
         any(c.moved_from is not None for c in entry.chunks),
+        entry.settings,
     )
 
 
@@ -72,6 +73,7 @@ def summary_of(entry: FileEntry) -> Summary:
 
 GOLDEN_SHARD = (
     b'{"file": "docs/a.md", "blob": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", "chunks": 2, '
+    b'"settings": "5e771465e771465e", '
     b'"findings": [{"rule": "CG302", "line": 1, "chunk": null, '
     b'"message": "the file is data: a \\"CSV\\" table", "fix": "exclude it"}, '
     b'{"rule": "CG201", "line": 5, "chunk": "docs/a.md#setup", '
@@ -86,7 +88,7 @@ GOLDEN_SHARD = (
 GOLDEN_EMPTY_SHARD = '{"file": "docs/é \\"q\\".md", "blob": null, "chunks": 0}\n'.encode()
 GOLDEN_HEADER = (
     b"{\n"
-    b'  "chunkgate_manifest": 2,\n'
+    b'  "chunkgate_manifest": 3,\n'
     b'  "chunking": 3,\n'
     b'  "config": "size.unit=chars;size.max=2000;size.min=40;anchors=auto[]",\n'
     b'  "anchors": "github",\n'
@@ -110,6 +112,7 @@ def golden_entry() -> FileEntry:
             ),
         ),
         (size, data, size),
+        "5e771465e771465e",
     )  # fmt: skip
 
 
@@ -184,7 +187,7 @@ def file_entries(
         if with_findings
         else []
     )
-    return FileEntry(path, draw(blobs), tuple(chunks), tuple(findings))
+    return FileEntry(path, draw(blobs), tuple(chunks), tuple(findings), draw(st.none() | hex16))
 
 
 @st.composite

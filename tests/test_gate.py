@@ -326,13 +326,23 @@ def test_rebuild_keeps_acknowledged_moves_and_counts_changed_files(repo: Path) -
     assert "(1 file changed)" in result.output
 
 
-def test_a_settings_change_alone_says_so(repo: Path) -> None:
+def test_a_settings_change_alone_says_so_and_restamps_each_shard(repo: Path) -> None:
     write(repo, "guide.md", page("Install", "Usage"))
     assert run("update").exit_code == 0
+    before = manifest_text(repo)
     write(repo, ".chunkgate.yaml", "size: {max: 1900}\n")
     result = run("update")
     assert result.exit_code == 0
-    assert "(no file's entry changed)" in result.output
+    assert "size.max 2000 → 1900" in result.output
+    # Each shard records the settings it was made under: the chunk lines stay as they were.
+    assert "(1 file changed)" in result.output
+    after = manifest_text(repo)
+    assert after != before
+
+    def chunk_lines(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith('{"id": ')]
+
+    assert chunk_lines(after) == chunk_lines(before)
 
 
 def test_rebuild_that_changes_nothing_leaves_the_manifest_alone(repo: Path) -> None:

@@ -148,6 +148,45 @@ def test_a_format_1_manifest_is_migrated_once(repo: Path) -> None:
     assert run("check").exit_code == 0
 
 
+def _as_format_2(repo: Path) -> None:
+    """The manifest as chunkgate wrote format 2: no shard records its settings."""
+    header = repo / MANIFEST / "manifest.json"
+    header.write_text(
+        header.read_text().replace('"chunkgate_manifest": 3', '"chunkgate_manifest": 2')
+    )
+    for path in ("docs/a.md", "docs/b.md"):
+        target = shard(repo, path)
+        first, rest = target.read_text().split("\n", 1)
+        assert ', "settings": "' in first
+        target.write_text(first.split(', "settings": "')[0] + "}\n" + rest)
+        assert parse_block(target.read_bytes(), path).settings is None
+
+
+def test_a_format_2_manifest_is_read_and_migrated_by_one_update(repo: Path) -> None:
+    """Format 2's shards hold no settings: they count as made under the header, so the
+    check passes; one whole-corpus `update` stamps every shard."""
+    _as_format_2(repo)
+    commit_all(repo)
+    before = manifest_snapshot(repo)
+    checked = run("check", "--format", "json")
+    assert checked.exit_code == 0, checked.output
+    assert violations(checked) == []
+    assert manifest_snapshot(repo) == before  # check writes nothing
+    migrated = run("update")
+    assert migrated.exit_code == 0, migrated.output
+    assert '"chunkgate_manifest": 3' in (repo / MANIFEST / "manifest.json").read_text()
+    stamps = {
+        parse_block(shard(repo, p).read_bytes(), p).settings for p in ("docs/a.md", "docs/b.md")
+    }
+    (stamp,) = stamps
+    assert stamp is not None
+    commit_all(repo)
+    assert run("check").exit_code == 0
+    after = manifest_snapshot(repo)
+    assert "is up to date" in run("update").output  # nothing left to migrate
+    assert manifest_snapshot(repo) == after
+
+
 def test_config_typo_exits_2_naming_file_and_key(repo: Path) -> None:
     write(repo, ".chunkgate.yaml", "szie:\n  max: 100\n")
     result = CliRunner().invoke(cli, ["check"])

@@ -73,8 +73,10 @@ def test_summarise_golden_bytes() -> None:
         (HASH, "fedcba9876543210"),
         2,
         True,
+        "5e771465e771465e",
     )
-    assert summarise(GOLDEN_EMPTY_SHARD, "m") == ('docs/é "q".md', None, 0, False, (), 0, False)
+    empty = ('docs/é "q".md', None, 0, False, (), 0, False, None)  # format 2: no settings
+    assert summarise(GOLDEN_EMPTY_SHARD, "m") == empty
 
 
 def documented_example() -> bytes:
@@ -105,14 +107,15 @@ def test_documented_example_is_a_canonical_shard() -> None:
 def test_documented_example_shows_every_key_of_a_shard() -> None:
     keys = set(re.findall(r'"([a-z_]+)": ', documented_example().decode()))
     assert keys == {
-        *("file", "blob", "chunks", "findings", "rule", "line", "chunk", "message", "fix"),
+        *("file", "blob", "chunks", "settings", "findings"),
+        *("rule", "line", "chunk", "message", "fix"),
         *("id", "lines", "chars", "tokens", "hash", "moved_from", "suppressed"),
     }
 
 
 def test_documented_header_names_the_file_and_every_field() -> None:
     doc = " ".join((chunkgate.manifest.__doc__ or "").split())
-    assert "``manifest.json`` is the header: the format (2)" in doc
+    assert "``manifest.json`` is the header: the format (3; 2 is read as well)" in doc
     keys = re.findall(rb'"([a-z_]+)": ', GOLDEN_HEADER)
     assert keys == [b"chunkgate_manifest", b"chunking", b"config", b"anchors", b"rules"]
     for what in ("chunking version", "settings that change chunks", "anchors", "findings"):

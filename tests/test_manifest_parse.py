@@ -106,7 +106,7 @@ def replaced(case: tuple[bytes, str], old: bytes, new: bytes) -> tuple[bytes, st
 
 
 ONE_LINE_HEADER = (
-    '{"chunkgate_manifest": 2, "chunking": 3, "config": "x", "anchors": "", "rules": "y"}'
+    '{"chunkgate_manifest": 3, "chunking": 3, "config": "x", "anchors": "", "rules": "y"}'
 )
 REBUILD = "run `chunkgate update` to rebuild it"
 
@@ -294,8 +294,29 @@ CORRUPT = [
     ),
     pytest.param(
         *shard(SA, {1: '{"file": "a.md", "chunks": 2, "blob": null}'}),
-        f'{SA}:1: keys out of order (expected "file", "blob", "chunks", "findings")',
+        f'{SA}:1: keys out of order (expected "file", "blob", "chunks", "settings", "findings")',
         id="file-keys-out-of-order",
+    ),
+    pytest.param(
+        *shard(SA, {1: '{"file": "a.md", "blob": null, "chunks": 2, "settings": "abc"}'}),
+        f'{SA}:1: "settings" must be 16 hex digits, got "abc"',
+        id="settings-not-a-digest",
+    ),
+    pytest.param(
+        *shard(SA, {1: '{"file": "a.md", "blob": null, "chunks": 2, "settings": null}'}),
+        f'{SA}:1: "settings" must be 16 hex digits, got null',
+        id="settings-null",
+    ),
+    pytest.param(
+        *shard(
+            SA,
+            {
+                1: '{"file": "a.md", "blob": null, "chunks": 2, "findings": [], '
+                '"settings": "0123456789abcdef"}'
+            },
+        ),
+        f'{SA}:1: keys out of order (expected "file", "blob", "chunks", "settings", "findings")',
+        id="settings-after-findings",
     ),
     pytest.param(
         *shard(SA, {1: '{"file": "a.md", "blob": null, "blob": null, "chunks": 2}'}),
@@ -508,7 +529,8 @@ def test_summarise_refuses_what_parse_refuses(data: bytes, name: str, message: s
 def test_valid_table_base_is_valid() -> None:
     assert parse_block(*shard(SA)).path == "a.md"
     assert parse_block(*shard(SB)).findings[0].rule == "CG201"
-    assert summarise(*shard(SA)) == ("a.md", None, 2, False, ("0123456789abcdef",) * 2, 2, False)
+    hashes = ("0123456789abcdef",) * 2
+    assert summarise(*shard(SA)) == ("a.md", None, 2, False, hashes, 2, False, None)
     assert summarise(*shard(SB)).findings
 
 
@@ -540,18 +562,18 @@ CORRUPT_HEADERS = [
         id="conflict-markers",
     ),
     pytest.param(
-        header_with(b'"chunkgate_manifest": 2', b'"chunkgate_manifest": 3'),
-        f"{HEADER_NAME}:2: manifest format 3 is newer than this chunkgate supports (2); "
+        header_with(b'"chunkgate_manifest": 3', b'"chunkgate_manifest": 4'),
+        f"{HEADER_NAME}:2: manifest format 4 is newer than this chunkgate supports (3); "
         "upgrade chunkgate",
         id="future-format",
     ),
     pytest.param(
-        header_with(b'"chunkgate_manifest": 2', b'"chunkgate_manifest": 1'),
+        header_with(b'"chunkgate_manifest": 3', b'"chunkgate_manifest": 1'),
         f"{HEADER_NAME}:2: unknown manifest format 1; {REBUILD}",
         id="format-one",
     ),
     pytest.param(
-        header_with(b'"chunkgate_manifest": 2', b'"chunkgate_manifest": "2"'),
+        header_with(b'"chunkgate_manifest": 3', b'"chunkgate_manifest": "3"'),
         f'{HEADER_NAME}:2: expected {{"chunkgate_manifest": …}}',
         id="format-string",
     ),

@@ -55,6 +55,8 @@ A_THEIRS = entry("a.md", "one", "theirs", blob="2" * 40)
 A_FOUND = entry("a.md", "one", blob="5" * 40, found="one")
 A_SUPPRESSED = entry("a.md", "one", blob="6" * 40, suppressed=("CG201", "CG501"))
 CONFLICT_A = "a.md: both sides changed its chunks; run `chunkgate update a.md` after the merge"
+# A written again under new settings (a settings change rewrites every shard).
+A_RESTAMPED = replace(A, settings="1" * 16)
 
 
 @pytest.mark.parametrize(
@@ -69,6 +71,8 @@ CONFLICT_A = "a.md: both sides changed its chunks; run `chunkgate update a.md` a
         pytest.param(A, A, A_SUPPRESSED, A_SUPPRESSED, id="theirs-suppressions"),
         pytest.param(A_FOUND, A_FOUND, A, A, id="theirs-drops-the-findings"),
         pytest.param(A, A_FOUND, A_FOUND, A_FOUND, id="identical-findings"),
+        pytest.param(A, A_OURS, A_RESTAMPED, A_OURS, id="theirs-only-restamped"),
+        pytest.param(A, A_RESTAMPED, A_THEIRS, A_THEIRS, id="ours-only-restamped"),
     ],
 )
 def test_clean_shard_merges(
@@ -83,6 +87,9 @@ def test_clean_shard_merges(
         pytest.param(A, A_OURS, A_THEIRS, id="both-changed"),
         pytest.param(None, A_OURS, A_THEIRS, id="both-added-differently"),
         pytest.param(A, A_FOUND, A_SUPPRESSED, id="only-findings-and-suppressions-differ"),
+        pytest.param(
+            A, A_OURS, replace(A_THEIRS, settings="1" * 16), id="theirs-changed-and-restamped"
+        ),
     ],
 )
 def test_shard_conflicts_keep_ours_and_say_what_to_run(
@@ -183,12 +190,12 @@ def test_unparseable_shard_keeps_ours(side: str, garbage: bytes, reason: str) ->
 
 
 def test_unparseable_header_keeps_ours() -> None:
-    future = render_header(HEADER).replace(b'"chunkgate_manifest": 2', b'"chunkgate_manifest": 9')
+    future = render_header(HEADER).replace(b'"chunkgate_manifest": 3', b'"chunkgate_manifest": 9')
     merged, messages = merge_headers(render_header(HEADER), render_header(NEW_CONFIG), future)
     assert merged == render_header(NEW_CONFIG)
     assert messages == [
         "cannot merge the manifest's header (theirs:2: manifest format 9 is newer than this "
-        "chunkgate supports (2); upgrade chunkgate); kept ours; "
+        "chunkgate supports (3); upgrade chunkgate); kept ours; "
         "run `chunkgate update` after the merge"
     ]
 
@@ -417,11 +424,6 @@ def test_settings_changed_on_both_sides_are_reported(repo: Path) -> None:
     assert chunkgate("check") == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gate: a shard made under the old settings, merged next to a header with new "
-    "ones, is trusted by its blob (the header does not say which shards it covers)",
-)
 def test_a_file_added_under_settings_the_other_side_replaced(repo: Path) -> None:
     write(repo, ".chunkgate.yaml", CONFIG)
     write(repo, "a.md", page("A"))

@@ -17,6 +17,7 @@ A cold update (nothing to compare with) streams: ``rebuild``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from contextlib import ExitStack
 from typing import NamedTuple
@@ -90,7 +91,12 @@ def run_check(
         else:
             summaries = loaded.current.summaries(cache, loaded.reader)
             plan = plan_whole(
-                config, loaded, selection, summaries, cache=state.findings_ok and not loaded.legacy
+                config,
+                loaded,
+                selection,
+                summaries,
+                cache=state.findings_ok and not loaded.legacy,
+                settings=expected.digest(),
             )
         if writing and not explicit and loaded.baseline is None and not plan.cached:
             from chunkgate.gate.rebuild import rebuild
@@ -151,7 +157,9 @@ def _run(
     if baseline is not None:
         baseline.prefetch(paths)
         committed = _entries(baseline, paths, {})
-    checked = _check_files(config, loaded, plan, recorded, committed, jobs=jobs)
+    checked = _check_files(
+        config, loaded, plan, recorded, committed, jobs=jobs, settings=expected.digest()
+    )
     entries = checked.entries
     # The record known problems are told by: the committed manifest's shards; with none
     # (adopting) the manifest being committed, as it was before this run wrote anything.
@@ -162,6 +170,7 @@ def _run(
         violation
         for path, entry in cached.items()
         for violation in to_violations(config, path, entry.findings if entry else ())
+        if violation.rule != "CG404"  # checked again below: it depends on other files
     ]
     if source is None:
         record = {**recorded, **cached}
@@ -174,9 +183,16 @@ def _run(
     entries.update(stability.accepted)
     corpus: list[Violation] = [*state.violations, *stability.violations]
     if not writing and state.chunks_ok:
-        corpus.extend(check_staleness(config, recorded, entries, deleted=plan.gone, broken=broken))
+        made = loaded.header.digest() if loaded.header is not None else None
+        corpus.extend(
+            check_staleness(
+                config, recorded, entries, deleted=plan.gone, broken=broken, settings=made
+            )
+        )
+    links = _references(config, loaded, plan, entries, committed, explicit=explicit)
     tokens = config.chunking.unit == "tokens"
-    split = split_known([*checked.violations, *cached_findings], record, entries, tokens=tokens)
+    found = [*checked.violations, *cached_findings, *links]
+    split = split_known(found, record, entries, tokens=tokens)
     if config.severity("CG501") != "off":
         rows = duplicate_rows(current, entries, plan, explicit=explicit)
         copies = list(duplicate_violations(config, rows, only=set(entries) if explicit else None))
@@ -189,6 +205,9 @@ def _run(
             corpus.extend(duplicates.new)
             split.known.extend(duplicates.known)
     notes = list(state.notes)
+    relinked: dict[str, FileEntry | None] = {}
+    if writing:
+        relinked = _record_references(loaded, plan, entries, cached, links, explicit=explicit)
     held = sorted(stability.unstable) if writing and hold_moves else []
     for path in held:
         entries[path] = recorded.get(path)
@@ -199,7 +218,15 @@ def _run(
         )
     changed = False
     if writing:
-        written = write_manifest(config, loaded, entries, expected, whole=not explicit)
+        # Format-2 shards known as they are gain the settings they were made under.
+        unstamped = [path for path in plan.cached if plan.summaries[path].settings is None]
+        stamped = {path: _stamped(current, path, expected) for path in unstamped}
+        for path, entry in relinked.items():
+            if entry is not None and entry.settings is None:
+                relinked[path] = dataclasses.replace(entry, settings=expected.digest())
+        written = write_manifest(
+            config, loaded, {**stamped, **relinked, **entries}, expected, whole=not explicit
+        )
         changed, notes = written.changed, notes + written.notes
     chunks = sum(len(e.chunks) for e in entries.values() if e is not None)
     chunks += sum(plan.summaries[path].chunks for path in plan.cached)
@@ -222,10 +249,12 @@ def _check_files(
     committed: dict[str, FileEntry | None],
     *,
     jobs: int,
+    settings: str,
 ) -> _Checked:
     """Every file of the plan's work read, chunked and checked (over workers when many)."""
     checked = _Checked({}, [], {})
-    for outcome in check_all(config, _items(config, loaded, plan, committed), jobs):
+    items = _items(config, loaded, plan, committed)
+    for outcome in check_all(config, items, jobs, settings=settings):
         path = outcome.entry.path
         checked.violations.extend(outcome.violations)
         if outcome.changed:
@@ -351,6 +380,82 @@ def _old_chunks(config: Config, loaded: Loaded, path: str, old: FileEntry) -> li
         if {c.id for c in chunks} == _ids(old):
             return list(chunks)
     return [chunk.placeholder(path) for chunk in old.chunks]
+
+
+def _references(
+    config: Config,
+    loaded: Loaded,
+    plan: Plan,
+    entries: dict[str, FileEntry | None],
+    committed: dict[str, FileEntry | None],
+    *,
+    explicit: bool,
+) -> list[Violation]:
+    """CG404: over the whole corpus, or (named files) their links and the links into the
+    anchors they lost; a move recorded in the manifest or accepted now keeps a link."""
+    if config.severity("CG404") == "off":
+        return []
+    from chunkgate.gate import references
+    from chunkgate.references import site_of
+
+    site = site_of(config.root)
+    if explicit:
+        present = [path for path, entry in entries.items() if entry is not None]
+        return references.committed_files(
+            config,
+            present,
+            before=committed,
+            moved=references.moves_of(entries.values()),
+            site=site,
+            reader=loaded.reader,
+        )
+    with_moves = [path for path in plan.cached if plan.summaries[path].moves]
+    moving = [*entries.values(), *(_entry_or_none(loaded.current, path) for path in with_moves)]
+    files = {**dict(plan.work), **{path: plan.summaries[path].blob for path in plan.cached}}
+    return references.whole_corpus(config, files, references.moves_of(moving), site)
+
+
+def _record_references(
+    loaded: Loaded,
+    plan: Plan,
+    entries: dict[str, FileEntry | None],
+    cached: dict[str, FileEntry | None],
+    links: list[Violation],
+    *,
+    explicit: bool,
+) -> dict[str, FileEntry | None]:
+    """Record each file's CG404 findings in its shard: in the entries this run wrote (in
+    place), and (whole-corpus runs) the cached files' whose findings changed, returned."""
+    from chunkgate.gate.references import recorded, with_references
+
+    by_path = recorded(links)
+    for path, entry in entries.items():
+        if entry is not None:
+            entries[path] = with_references(entry, by_path.get(path, ()))
+    changed: dict[str, FileEntry | None] = {}
+    if explicit:
+        return changed
+    for path in plan.cached:
+        entry = cached.get(path)
+        if entry is None and path in by_path:
+            entry = _entry_or_none(loaded.current, path)
+        if entry is not None:
+            now = with_references(entry, by_path.get(path, ()))
+            if now != entry:
+                changed[path] = now
+    return changed
+
+
+def _entry_or_none(manifest: WorkTreeManifest, path: str) -> FileEntry | None:
+    try:
+        return manifest.entry(path)
+    except ManifestSyntaxError:
+        return None
+
+
+def _stamped(current: WorkTreeManifest, path: str, expected: Header) -> FileEntry | None:
+    entry = current.entry(path)
+    return None if entry is None else dataclasses.replace(entry, settings=expected.digest())
 
 
 def _inherit_moves(entry: FileEntry, recorded: FileEntry | None) -> FileEntry:

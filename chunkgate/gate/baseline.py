@@ -7,7 +7,9 @@ the hook fail only on what is new or got worse, compared with the manifest of
 the baseline revision (``HEAD``, or what CI compares against):
 
 - a finding is known when the baseline records one of the same rule on the
-  same unit (for a whole-file finding, the same file), as many times;
+  same unit (for a whole-file finding, the same file), as many times; a
+  broken link (CG404) when the file's shard records the same link to the
+  same missing anchor;
 - an oversized chunk that grew since is worse, so it is new again;
 - the corpus-level rules have no record: an unstable ID is always new.
 
@@ -56,15 +58,21 @@ def split_known(
         counts = recorded.get(violation.path)
         if counts is None:
             counts = recorded[violation.path] = Counter(
-                (finding.rule, _unit(finding.chunk_id)) for finding in entry.findings
+                _key(finding.rule, finding.chunk_id, finding.message) for finding in entry.findings
             )
-        key = (violation.rule, _unit(violation.chunk_id))
+        key = _key(violation.rule, violation.chunk_id, violation.message)
         if counts[key] > 0 and not _grew(violation, entry, now.get(violation.path), tokens):
             counts[key] -= 1
             known.append(violation)
         else:
             new.append(violation)
     return Split(new, known)
+
+
+def _key(rule: str, chunk_id: str | None, message: str) -> tuple[str, str]:
+    # A broken link is told by the link and the anchor it names (its message), wherever
+    # the lines above it move.
+    return (rule, message) if rule == "CG404" else (rule, _unit(chunk_id))
 
 
 def _unit(chunk_id: str | None) -> str:

@@ -2,8 +2,10 @@
 are gone.
 
 A whole-corpus run reads no file whose git blob matches what the current
-manifest recorded for it (and whose shard is as committed): its chunks are
-known, and what the file-level rules found in it is recorded too. A run on
+manifest recorded for it (and whose shard is as committed, made under the
+current settings): its chunks are known, and what the file-level rules
+found in it is recorded too. A shard made under other settings (merged in
+from a branch that had them) is checked again, as a changed file is. A run on
 named files (the hook) checks exactly those, and learns the deleted ones
 from git (what the commit deletes) and from the paths it was given, never
 by listing the corpus.
@@ -32,9 +34,16 @@ class Plan(NamedTuple):
 
 
 def plan_whole(
-    config: Config, loaded: Loaded, selection: Selection, summaries: Summaries, *, cache: bool
+    config: Config,
+    loaded: Loaded,
+    selection: Selection,
+    summaries: Summaries,
+    *,
+    cache: bool,
+    settings: str,
 ) -> Plan:
-    """Every corpus file: cached when its blob is the recorded one, else work."""
+    """Every corpus file: cached when its blob is the recorded one and its shard was made
+    under ``settings`` (a format-2 shard, under its header's), else work."""
     selected = {file.path: file.blob for file in selection.files}
     found = summaries.found
     baseline = loaded.baseline
@@ -52,7 +61,14 @@ def plan_whole(
         settled = baseline is None or (
             path in listed and listed[path].blob is not None and committed.get(path) == listed[path]
         )
-        if cache and summary is not None and blob is not None and blob == summary.blob and settled:
+        if (
+            cache
+            and summary is not None
+            and blob is not None
+            and blob == summary.blob
+            and summary.settings in (None, settings)
+            and settled
+        ):
             cached.append(path)
         else:
             work.append((path, blob))

@@ -20,6 +20,7 @@ from chunkgate.gate.baseline import known_duplicates, split_known
 from chunkgate.gate.duplicates import Row
 from chunkgate.gate.load import Loaded
 from chunkgate.gate.plan import Plan
+from chunkgate.gate.references import moves_of, recorded, whole_corpus, with_references
 from chunkgate.gate.write import updated_note
 from chunkgate.manifest import (
     FileEntry,
@@ -55,7 +56,7 @@ def rebuild(
     first: dict[str, str] = {}  # each hash's first file
     holders: dict[str, list[str]] = {}  # the files of the hashes that repeat
     changed = chunks = 0
-    for checked in render_all(config, items, jobs):
+    for checked in render_all(config, items, jobs, settings=expected.digest()):
         found.extend(checked.violations)
         block = checked.block
         if checked.violations and loaded.record is None and loaded.header is not None:
@@ -77,6 +78,12 @@ def rebuild(
                 first[digest] = checked.path
     for path in plan.deleted:
         changed += current.put(path, None, durable=False)
+    links = _references(config, plan, acknowledged)
+    found.extend(links)
+    for path, findings in recorded(links).items():
+        entry = _entry(current, path)
+        if entry is not None:
+            changed += current.put(path, render_block(with_references(entry, findings)))
     sync()
     headed = current.write_header(expected)
     migrated = loaded.legacy is not None
@@ -100,6 +107,16 @@ def rebuild(
     if written:
         notes.append(updated_note(config, changed))
     return result(config, violations, chunks, changed=written, notes=notes, known=split.known)
+
+
+def _references(config: Config, plan: Plan, acknowledged: dict[str, FileEntry]) -> list[Violation]:
+    """CG404 over the rebuilt corpus, the moves the manifest acknowledges kept."""
+    from chunkgate.references import site_of
+
+    if config.severity("CG404") == "off":
+        return []
+    moved = moves_of(acknowledged.values())
+    return whole_corpus(config, dict(plan.work), moved, site_of(config.root))
 
 
 def _entry(manifest: WorkTreeManifest | RevisionManifest, path: str) -> FileEntry | None:

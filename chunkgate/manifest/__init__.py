@@ -1,10 +1,10 @@
-"""The committed manifest (SPEC §5, format 2): a folder with one shard per corpus file.
+"""The committed manifest (SPEC §5, format 3): a folder with one shard per corpus file.
 
 A shard (``layout.py`` says where it lives) is UTF-8 JSON lines, ``\\n`` line
 endings, keys in exactly the order shown, ``", "`` and ``": "`` between items
 and no other spaces. Lines broken here are one line in the file::
 
-    {"file": "docs/a.md", "blob": "<git blob id>", "chunks": 2,
+    {"file": "docs/a.md", "blob": "<git blob id>", "chunks": 2, "settings": "<16 hex>",
      "findings": [{"rule": "CG201", "line": 12, "chunk": "docs/a.md#install",
                    "message": "...", "fix": "..."}]}
     {"id": "docs/a.md#setup", "lines": [1, 10], "chars": 812, "tokens": 203,
@@ -13,23 +13,28 @@ and no other spaces. Lines broken here are one line in the file::
      "hash": "<16 hex>", "moved_from": "docs/a.md#installing", "suppressed": ["CG501"]}
 
 The file line holds the path, the git blob ID (40 or 64 hex digits) of the
-content that was checked, or null, and the number of chunk lines that
-follow. ``findings``, present only when the file-level rules found
-something, records each finding in full, so that a whole-corpus check can
-report it again without re-reading a file whose blob has not changed:
-``rule``, ``line`` (≥ 1), ``chunk`` (the ID of the chunk it is about, or null
-for the whole file), ``message`` and ``fix``, sorted, without repeats. A
-chunk line holds the chunk ID (``path#identity``), its first and last line,
-its size in characters and tokens and the first 16 hex digits of the SHA-256
-of its text; then, when there are, ``moved_from`` (the ID it was acknowledged
-as moved from) and ``suppressed`` (the rule codes an inline
-``chunkgate: disable=`` turns off for it).
+content that was checked, or null, the number of chunk lines that follow,
+and ``settings``, what the shard was made under: the first 16 hex digits of
+the SHA-256 of the header's chunking version, ``config`` and ``rules``
+(``Header.digest``), so that a shard merged in from a branch with other
+settings is told apart and checked again. A format-2 shard has no
+``settings`` and counts as made under its header's. ``findings``, present
+only when the file-level rules found something, records each finding in
+full, so that a whole-corpus check can report it again without re-reading a
+file whose blob has not changed: ``rule``, ``line`` (≥ 1), ``chunk`` (the ID
+of the chunk it is about, or null for the whole file), ``message`` and
+``fix``, sorted, without repeats. A chunk line holds the chunk ID
+(``path#identity``), its first and last line, its size in characters and
+tokens and the first 16 hex digits of the SHA-256 of its text; then, when
+there are, ``moved_from`` (the ID it was acknowledged as moved from) and
+``suppressed`` (the rule codes an inline ``chunkgate: disable=`` turns off
+for it).
 
-The folder's ``manifest.json`` is the header: the format (2), chunkgate's
-chunking version, the settings that change chunks, the heading anchors in
-words, and what changes the findings, all as readable text, so that a
-settings change is named. No timestamps, and no line numbers but a chunk's
-``lines`` and a finding's ``line``.
+The folder's ``manifest.json`` is the header: the format (3; 2 is read as
+well), chunkgate's chunking version, the settings that change chunks, the
+heading anchors in words, and what changes the findings, all as readable
+text, so that a settings change is named. No timestamps, and no line numbers
+but a chunk's ``lines`` and a finding's ``line``.
 
 Reading is tolerant of CRLF line endings and a missing final newline, which
 git or an editor may leave. Anything else that is not what the writer writes

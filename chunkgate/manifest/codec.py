@@ -19,7 +19,14 @@ from chunkgate.manifest.lines import (
     show,
     string,
 )
-from chunkgate.manifest.records import FORMAT_VERSION, ChunkEntry, FileEntry, Header, StoredFinding
+from chunkgate.manifest.records import (
+    FORMAT_VERSION,
+    READABLE_FORMATS,
+    ChunkEntry,
+    FileEntry,
+    Header,
+    StoredFinding,
+)
 
 _MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 _CONFLICT = re.compile(b"\n(?:" + b"|".join(map(re.escape, _MARKERS)) + b")")
@@ -38,10 +45,11 @@ def render_block(entry: FileEntry) -> bytes:
 
 def block_text(entry: FileEntry) -> str:
     blob = "null" if entry.blob is None else _string(entry.blob)
+    settings = "" if entry.settings is None else f', "settings": "{entry.settings}"'
     findings = f', "findings": [{_findings(entry.findings)}]' if entry.findings else ""
     parts = [
         f'{{"file": {_string(entry.path)}, "blob": {blob}, "chunks": {len(entry.chunks):d}'
-        f"{findings}}}\n"
+        f"{settings}{findings}}}\n"
     ]
     for chunk in entry.chunks:
         tail = "" if chunk.moved_from is None else f', "moved_from": {_string(chunk.moved_from)}'
@@ -107,7 +115,7 @@ def read_block(lines: Sequence[str], at: int, name: str, first_line: int) -> tup
                 f"declares {head.chunks} chunks, found {len(chunks)})",
             )
         chunks.append(chunk_line(lines[i], head.path, name, first_line + i))
-    entry = FileEntry(head.path, head.blob, tuple(chunks), head.findings)
+    entry = FileEntry(head.path, head.blob, tuple(chunks), head.findings, head.settings)
     return entry, at + 1 + head.chunks
 
 
@@ -143,7 +151,7 @@ def parse_header(data: bytes, name: str) -> Header:
             f"manifest format {version} is newer than this chunkgate supports "
             f"({FORMAT_VERSION}); upgrade chunkgate",
         )
-    if version != FORMAT_VERSION:
+    if version not in READABLE_FORMATS:
         raise ManifestSyntaxError(
             name, where, f"unknown manifest format {show(version)}; {REBUILD}"
         )

@@ -27,7 +27,7 @@ REBUILD = "run `chunkgate update` to rebuild it"
 FILE_PREFIX, CHUNK_PREFIX = '{"file": ', '{"id": '
 
 _BLOB = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 and SHA-256 repositories
-_FILE_KEYS, _FILE_OPTIONAL = ("file", "blob", "chunks"), ("findings",)
+_FILE_KEYS, _FILE_OPTIONAL = ("file", "blob", "chunks"), ("settings", "findings")
 _CHUNK_KEYS = ("id", "lines", "chars", "tokens", "hash")
 _CHUNK_OPTIONAL = ("moved_from", "suppressed")
 _FINDING_KEYS = ("rule", "line", "chunk", "message", "fix")
@@ -38,7 +38,7 @@ _NUMBER = "(0|[1-9][0-9]{0,11})"
 _POSITIVE = "([1-9][0-9]{0,11})"
 _FAST_FILE = re.compile(
     rf'\{{"file": {_PLAIN}, "blob": (?:null|"([0-9a-f]{{40}}|[0-9a-f]{{64}})"), '
-    rf'"chunks": {_NUMBER}\}}'
+    rf'"chunks": {_NUMBER}(?:, "settings": "([0-9a-f]{{16}})")?\}}'
 )
 _FAST_CHUNK = re.compile(
     rf'\{{"id": {_PLAIN}, "lines": \[{_POSITIVE}, {_POSITIVE}\], "chars": {_NUMBER}, '
@@ -60,14 +60,15 @@ class FileLine(NamedTuple):
     blob: str | None
     chunks: int
     findings: tuple[StoredFinding, ...]
+    settings: str | None = None  # the digest of the settings it was made under
 
 
 def file_line(text: str, name: str, line: int) -> FileLine:
     fast = _FAST_FILE.fullmatch(text)
     if fast is not None:
-        path, blob, count = fast.groups()
+        path, blob, count, settings = fast.groups()
         _check_path(path, name, line)
-        return FileLine(path, blob, int(count), ())
+        return FileLine(path, blob, int(count), (), settings)
     obj = json_object(text, name, line)
     kind = _kind(obj)
     if kind != "file":
@@ -87,8 +88,12 @@ def file_line(text: str, name: str, line: int) -> FileLine:
             name, line, f'"blob" must be a git object id or null, got {show(blob)}'
         )
     count = integer(obj, "chunks", name, line)
+    raw = obj.get("settings")
+    if "settings" in obj and not (isinstance(raw, str) and HEX16.fullmatch(raw)):
+        raise ManifestSyntaxError(name, line, f'"settings" must be 16 hex digits, got {show(raw)}')
+    settings = raw if isinstance(raw, str) else None
     findings = _findings(obj["findings"], path, name, line) if "findings" in obj else ()
-    return FileLine(path, blob, count, findings)
+    return FileLine(path, blob, count, findings, settings)
 
 
 def _check_path(path: str, name: str, line: int) -> None:

@@ -7,6 +7,7 @@ read back: ``render`` of valid records always parses to equal records.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -14,7 +15,10 @@ from dataclasses import dataclass
 from chunkgate.model import Chunk
 from chunkgate.paths import problem
 
-FORMAT_VERSION = 2  # 2: one shard file per corpus file (1: one manifest file)
+# 3: each shard records the settings it was made under; 2: one shard file per corpus file
+# (read as is: its shards were made under its header); 1: one manifest file.
+FORMAT_VERSION = 3
+READABLE_FORMATS = (2, 3)
 
 HEX16 = re.compile(r"[0-9a-f]{16}")
 # [0-9], not \d: \d also matches other scripts' digits.
@@ -45,12 +49,18 @@ class Header:
     anchors: str = ""
 
     def same_chunking(self, other: Header) -> bool:
-        """Entries made under one are valid under the other: the same chunks and IDs."""
-        return (self.format, self.chunking, self.config) == (
-            other.format,
-            other.chunking,
-            other.config,
+        """Entries made under one are valid under the other: the same chunks and IDs
+        (formats 2 and 3 hold the same entries; 3 adds each shard's ``settings``)."""
+        formats = self.format == other.format or {self.format, other.format} <= set(
+            READABLE_FORMATS
         )
+        return formats and (self.chunking, self.config) == (other.chunking, other.config)
+
+    def digest(self) -> str:
+        """What a shard records as the settings it was made under: 16 hex digits of the
+        SHA-256 of the chunking version, the chunking settings and the rule settings."""
+        made = f"{self.chunking}\n{self.config}\n{self.rules}"
+        return hashlib.sha256(made.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
     def changes(self, now: Header) -> list[str]:
         """What differs in ``now``, in words: ``size.max 2000 → 3000``."""
@@ -141,18 +151,24 @@ class ChunkEntry:
 @dataclass(frozen=True, slots=True)
 class FileEntry:
     """One file's block. ``findings`` is kept in the manifest's order (``sort_key``)
-    without repeats, whatever order it is given in."""
+    without repeats, whatever order it is given in. ``settings`` is the ``Header.digest``
+    of the settings it was made under (None: a format-2 shard, made under its header's)."""
 
     path: str
     blob: str | None
     chunks: tuple[ChunkEntry, ...]
     findings: tuple[StoredFinding, ...] = ()
+    settings: str | None = None
 
     def __post_init__(self) -> None:
         path_key(self.path)  # a lone surrogate that is not an undecodable byte: ValueError
         unsafe = problem(self.path)
         if unsafe is not None:
             raise ValueError(f"FileEntry.path {self.path!r} {unsafe}")
+        if self.settings is not None and not (
+            isinstance(self.settings, str) and HEX16.fullmatch(self.settings)
+        ):
+            raise ValueError(f"FileEntry.settings must be 16 hex digits: {self.settings!r}")
         prefix = self.path + "#"
         for chunk in self.chunks:
             if len(chunk.id) <= len(prefix) or not chunk.id.startswith(prefix):
@@ -173,11 +189,12 @@ class FileEntry:
         *,
         findings: Iterable[StoredFinding] = (),
         moved: Mapping[str, str] | None = None,
+        settings: str | None = None,
     ) -> FileEntry:
         """The entry of chunked file; ``moved`` maps a chunk ID to the ID it moved from."""
         moved = moved or {}
         entries = tuple(ChunkEntry.from_chunk(c, moved.get(c.id)) for c in chunks)
-        return cls(path, blob, entries, tuple(findings))
+        return cls(path, blob, entries, tuple(findings), settings)
 
     def moved_from(self, chunk_id: str) -> str | None:
         """The ID the chunk ``chunk_id`` is recorded as moved from, if any."""
@@ -194,7 +211,7 @@ class FileEntry:
 
     def same_chunks(self, other: FileEntry) -> bool:
         """Both list the same chunks (IDs, spans, sizes, hashes); blob, findings,
-        suppressions and recorded moves are not compared."""
+        settings, suppressions and recorded moves are not compared."""
 
         def core(entry: FileEntry) -> list[tuple[object, ...]]:
             return [(c.id, c.lines, c.chars, c.tokens, c.hash) for c in entry.chunks]

@@ -1,7 +1,8 @@
 """What a whole-corpus run needs of a shard, without decoding its chunk lines.
 
-A ``Summary`` holds a shard's file line (path, blob, chunk count, whether it
-records findings) and its chunks' hashes (for CG501). ``summarise`` checks
+A ``Summary`` holds a shard's file line (path, blob, chunk count, the settings
+it was made under, whether it records findings) and its chunks' hashes (for
+CG501). ``summarise`` checks
 the whole shard's shape with one regular expression, so a corrupt line is
 still refused, and falls back to the strict reader for anything else (an
 escaped path, recorded findings, another spacing).
@@ -35,7 +36,7 @@ _POSITIVE = r"[1-9][0-9]{0,11}"
 # its own JSON form), "#" and a non-empty identity: the \1.
 _SHARD = re.compile(
     r'\{"file": "([^"\\\x00-\x1f]+)", "blob": (null|"[0-9a-f]{40}"|"[0-9a-f]{64}"), '
-    r'"chunks": (' + _NUMBER + r")\}\n"
+    r'"chunks": (' + _NUMBER + r')(?:, "settings": "([0-9a-f]{16})")?\}\n'
     r'(?:\{"id": "\1#[^"\\\x00-\x1f]+", "lines": \[' + _POSITIVE + ", " + _POSITIVE + r"\], "
     r'"chars": ' + _NUMBER + r', "tokens": ' + _NUMBER + r', "hash": "[0-9a-f]{16}"'
     r'(?:, "moved_from": ' + _STRING + r')?(?:, "suppressed": \["CG[0-9]{3}"(?:, "CG[0-9]{3}")*\])?'
@@ -47,7 +48,7 @@ _ROW = re.compile(
 )
 _SUPPRESSED = re.compile(r'"suppressed": \[([^\]]*)\]')
 _IDENTITY = re.compile(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
-_CACHE_VERSION = "chunkgate-summaries-5"  # 5: paths are validated
+_CACHE_VERSION = "chunkgate-summaries-6"  # 6: paths are validated, shards record settings
 
 
 class Summary(NamedTuple):
@@ -58,6 +59,7 @@ class Summary(NamedTuple):
     hashes: tuple[str, ...]
     units: int = 0  # the units its chunks are parts of (``moves.unit_id``)
     moves: bool = False  # a chunk records ``moved_from``: read the shard for the moves
+    settings: str | None = None  # the digest of the settings it was made under (None: format 2)
 
 
 def summarise(data: bytes, name: str) -> Summary:
@@ -68,7 +70,7 @@ def summarise(data: bytes, name: str) -> Summary:
         text = ""  # the strict reader names the line
     shape = _SHARD.fullmatch(text)
     if shape is not None and problem(shape[1]) is None:
-        path, blob, count = shape.groups()
+        path, blob, count, settings = shape.groups()
         rows = _ROW.findall(text)
         if len(rows) == int(count) and _in_order(rows, text):
             return Summary(
@@ -79,6 +81,7 @@ def summarise(data: bytes, name: str) -> Summary:
                 tuple([digest for _, _, digest in rows]),
                 _units(text),
                 '"moved_from"' in text,
+                settings,
             )
     entry = parse_block(data, name)  # strict: names the line that is wrong
     return Summary(
@@ -89,6 +92,7 @@ def summarise(data: bytes, name: str) -> Summary:
         tuple(chunk.hash for chunk in entry.chunks),
         len({unit_id(chunk.id) for chunk in entry.chunks}),
         any(chunk.moved_from is not None for chunk in entry.chunks),
+        entry.settings,
     )
 
 
@@ -151,7 +155,7 @@ class SummaryCache:
         if base is None or not cache_file_allowed(base, self._file):
             return
         entries = {
-            blob: [s.path, s.blob, s.chunks, s.findings, "".join(s.hashes), s.units, s.moves]
+            blob: [*s[:4], "".join(s.hashes), s.units, s.moves, s.settings]
             for blob, s in sorted(self._used.items())
         }
         data = json.dumps(entries).encode("ascii")  # escapes even an undecodable path's bytes
@@ -166,9 +170,10 @@ class SummaryCache:
 
 
 def _summary(item: list[object]) -> Summary:
-    path, blob, chunks, findings, hashes, units, moves = item
+    path, blob, chunks, findings, hashes, units, moves, settings = item
     if not (
         isinstance(path, str)
+        and (settings is None or isinstance(settings, str))
         and (blob is None or isinstance(blob, str))
         and type(chunks) is int
         and isinstance(findings, bool)
@@ -179,4 +184,4 @@ def _summary(item: list[object]) -> Summary:
     ):
         raise ValueError("a damaged cache entry")
     split = tuple(hashes[i : i + 16] for i in range(0, len(hashes), 16))
-    return Summary(path, blob, chunks, findings, split, units, moves)
+    return Summary(path, blob, chunks, findings, split, units, moves, settings)

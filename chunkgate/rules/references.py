@@ -205,11 +205,7 @@ def reference_violations(
     """CG404 over a corpus: ``texts`` are its files' texts by path (Markdown ones are
     read), ``moved_from`` maps a chunk ID to the old ID it was acknowledged as moved from.
     """
-    from chunkgate.model import Violation
-    from chunkgate.rules import RULES
-
-    severity = config.severity(CODE)
-    if severity == "off":
+    if config.severity(CODE) == "off":
         return []
     markdown = {p: t for p, t in texts.items() if p.lower().endswith(MARKDOWN_SUFFIXES)}
     links = {path: extract_links(text, local_only=True) for path, text in markdown.items()}
@@ -219,7 +215,6 @@ def reference_violations(
         return None if text is None else file_anchors(text, path, site, markdown.get)
 
     moved = {old: new for new, old in (moved_from or {}).items()}
-    rule = RULES[CODE]
     out: list[Violation] = []
     broken = check_references(
         {p: found for p, found in links.items() if found},
@@ -230,7 +225,20 @@ def reference_violations(
         includers=include_graph(markdown, site),
     )
     for link in broken:
-        out.append(
-            Violation(CODE, rule.name, severity, link.path, link.line, None, link.message, link.fix)
-        )
+        found = to_violation(config, link)
+        if found is not None:
+            out.append(found)
     return out
+
+
+def to_violation(config: Config, link: BrokenLink) -> Violation | None:
+    """The finding of one broken link, at the configured severity (None: the rule is off)."""
+    from chunkgate.model import Violation
+    from chunkgate.rules import RULES
+
+    severity = config.severity(CODE)
+    if severity == "off":
+        return None
+    return Violation(
+        CODE, RULES[CODE].name, severity, link.path, link.line, None, link.message, link.fix
+    )

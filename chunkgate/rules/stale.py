@@ -5,8 +5,11 @@ CG401 stale-manifest
     the corpus: every file with its chunks' IDs, sizes and hashes. It fires for
     a file the manifest does not list, a listed file that is gone or has other
     chunks now, a manifest written with other chunking settings (naming them),
-    a manifest of the old one-file format, and a corrupt or merge-conflicted
-    shard (with its file and line).
+    a shard made under other settings than the header's whose findings are
+    not what the header's find (a merge of a branch that changed them with
+    one that added or edited the file), a manifest of
+    the old one-file format, and a corrupt or merge-conflicted shard (with its
+    file and line).
 
     Why: the manifest is what reviewers diff and what CI compares; a stale one
     hides changes to the chunks that get embedded.
@@ -75,11 +78,14 @@ def check_staleness(
     *,
     deleted: set[str],
     broken: Mapping[str, ManifestSyntaxError],
+    settings: str | None = None,
 ) -> Iterator[Violation]:
     """CG401 for the checked files: ``recorded`` is what the manifest lists for each
     (None: nothing), ``now`` what it should list (None: the file left the corpus;
     ``deleted`` says which of those are gone from disk), ``broken`` the shards that
-    could not be read."""
+    could not be read, ``settings`` the digest of the settings the manifest's header
+    names: a shard made under others (it came from a merge) is stale when its findings
+    are not what these settings find."""
     for path, entry in now.items():
         before = recorded.get(path)
         if path in broken:
@@ -99,6 +105,12 @@ def check_staleness(
             found = stale_file_violation(config, path, f"does not list {path}")
         elif not entry.same_chunks(before):
             found = stale_file_violation(config, path, f"is out of date for {path}")
+        elif before.settings not in (None, settings) and before.findings != entry.findings:
+            found = stale_file_violation(
+                config,
+                path,
+                f"records findings for {path} made under other settings than its header's",
+            )
         else:
             continue
         if found is not None:

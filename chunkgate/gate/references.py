@@ -1,0 +1,247 @@
+"""CG404 in the gate: the corpus's own links, in the whole-corpus check and in the hook.
+
+A whole-corpus run checks every Markdown link of the corpus. A run on named
+files (the hook) checks the links of those files, and the links elsewhere
+into an anchor those files had at the baseline and have no more (a heading
+renamed or removed): git's grep finds the files that name the anchor, and
+only those are read. A move the manifest records (``moved_from``, this run's
+included) keeps a link to the old anchor working.
+
+Each finding belongs to the linking file; its shard records it, so that a
+broken link already committed is a known problem (``baseline.py``), matched
+by its message (the link and the anchor), not its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from pathlib import Path
+
+from chunkgate import git
+from chunkgate.config import Config
+from chunkgate.errors import GitError, UnreadableError
+from chunkgate.manifest import FileEntry, StoredFinding
+from chunkgate.model import Violation
+from chunkgate.routes import MARKDOWN_SUFFIXES, Site
+from chunkgate.rules.references import CODE, check_references, to_violation
+from chunkgate.source import decode
+
+
+def is_markdown(path: str) -> bool:
+    return path.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+def moves_of(entries: Iterable[FileEntry | None]) -> dict[str, str]:
+    """Old chunk ID -> the ID it moved to, as the entries record it."""
+    return {
+        chunk.moved_from: chunk.id
+        for entry in entries
+        if entry is not None
+        for chunk in entry.chunks
+        if chunk.moved_from is not None
+    }
+
+
+def whole_corpus(
+    config: Config, files: Mapping[str, str | None], moved: Mapping[str, str], site: Site
+) -> list[Violation]:
+    """CG404 over every Markdown file of the corpus (``files``: path -> git blob, None
+    when unknown); each file's links and anchors come from ``linkcache`` when they can."""
+    from chunkgate.anchors import file_anchors, include_graph
+    from chunkgate.gate.linkcache import FileLinks, LinkCache
+    from chunkgate.links import extract_links
+
+    if config.severity(CODE) == "off":
+        return []
+    disk = _CorpusFiles(config)
+    cache = LinkCache(config.root, f"{config.chunking.fingerprint()}\0{site!r}")
+    found: dict[str, FileLinks] = {}
+    for path, blob in files.items():
+        if not is_markdown(path):
+            continue
+        known = cache.get(blob) if blob is not None else None
+        if known is None:
+            text = disk.text(path)
+            if text is None:
+                continue  # CG001 reports it
+            includes = "include" in text or "--8<--" in text
+            anchors = None if includes else file_anchors(text, path, site)
+            known = FileLinks(
+                tuple(extract_links(text, local_only=True)),
+                None if anchors is None else frozenset(anchors),
+                includes,
+            )
+            if blob is not None:
+                cache.put(blob, known)
+        found[path] = known
+    including = {path: disk.text(path) or "" for path, item in found.items() if item.includes}
+
+    def anchors_of(path: str) -> Collection[str] | None:
+        item = found.get(path)
+        if item is None or not item.includes:
+            return None if item is None else item.anchors
+        return file_anchors(disk.text(path) or "", path, site, disk.text)
+
+    broken = check_references(
+        {path: list(item.links) for path, item in found.items() if item.links},
+        anchors_of,
+        found.keys(),
+        site=site,
+        moved=moved,
+        includers=include_graph(including, site, found.keys()),
+    )
+    violations = [v for link in broken if (v := to_violation(config, link)) is not None]
+    cache.save()
+    return violations
+
+
+def committed_files(
+    config: Config,
+    paths: Iterable[str],
+    *,
+    before: Mapping[str, FileEntry | None],
+    moved: Mapping[str, str],
+    site: Site,
+    reader: git.BlobReader | None,
+) -> list[Violation]:
+    """CG404 for a run on named files: the links of ``paths`` (those still there), and
+    the links of other files into an anchor that ``paths`` had at the baseline
+    (``before``, whose blobs ``reader`` reads) and lost."""
+    from chunkgate.anchors import file_anchors
+    from chunkgate.links import extract_links
+
+    if config.severity(CODE) == "off":
+        return []
+    root = config.root
+    files = _CorpusFiles(config)
+    named = [path for path in paths if is_markdown(path)]
+    links = {
+        path: extract_links(text, local_only=True) for path in named if (text := files.text(path))
+    }
+    lost: set[tuple[str, str]] = set()
+    for path in named:
+        entry = before.get(path)
+        old = _old_text(reader, entry)
+        if old is None:
+            continue
+        was = file_anchors(old, path, site, files.text) or set()
+        text = files.text(path)
+        now = (file_anchors(text, path, site, files.text) or set()) if text is not None else set()
+        gone = was - now
+        lost.update((path, anchor) for anchor in gone)
+        # The links a recorded move kept working land on a lost anchor too.
+        for chunk in entry.chunks if entry is not None else ():
+            if chunk.moved_from is not None and chunk.id[len(path) + 1 :] in gone:
+                old_path, _, old_anchor = chunk.moved_from.partition("#")
+                lost.add((old_path, old_anchor))
+    if lost:
+        for path in _citing(root, {anchor for _, anchor in lost}):
+            if path not in links and is_markdown(path) and config.selects(path):
+                text = files.text(path)
+                if text is not None:
+                    links[path] = extract_links(text, local_only=True)
+
+    def anchors_of(path: str) -> set[str] | None:
+        text = files.text(path)
+        return None if text is None else file_anchors(text, path, site, files.text)
+
+    broken = check_references(
+        {path: found for path, found in links.items() if found},
+        anchors_of,
+        files,
+        site=site,
+        moved=moved,
+    )
+    mine = set(named)
+    kept = (
+        link
+        for link in broken
+        if link.path in mine or (link.target.path, link.target.fragment) in lost
+    )
+    return [found for link in kept if (found := to_violation(config, link)) is not None]
+
+
+def recorded(violations: Iterable[Violation]) -> dict[str, tuple[StoredFinding, ...]]:
+    """The CG404 findings as the linking files' shards record them, by path."""
+    found: dict[str, list[StoredFinding]] = {}
+    for violation in violations:
+        if violation.rule == CODE:
+            found.setdefault(violation.path, []).append(
+                StoredFinding(CODE, violation.line, None, violation.message, violation.fix)
+            )
+    return {path: tuple(items) for path, items in found.items()}
+
+
+def with_references(entry: FileEntry, findings: Iterable[StoredFinding]) -> FileEntry:
+    """``entry`` recording ``findings`` as its CG404 findings (and no others)."""
+    import dataclasses
+
+    others = tuple(finding for finding in entry.findings if finding.rule != CODE)
+    merged = FileEntry(entry.path, entry.blob, entry.chunks, (*others, *findings), entry.settings)
+    return entry if merged == entry else dataclasses.replace(entry, findings=merged.findings)
+
+
+class _CorpusFiles:
+    """The corpus's Markdown files on disk, read once each, without listing the corpus:
+    what ``check_references`` asks of ``paths`` (``in``) is answered by the disk."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+        self._texts: dict[str, str | None] = {}
+
+    def text(self, path: str) -> str | None:
+        if path not in self._texts:
+            self._texts[path] = (
+                _read(self._config.root, path)
+                if is_markdown(path) and self._config.selects(path)
+                else None
+            )
+        return self._texts[path]
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and self.text(path) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())  # no listing: a link's letter case must match (see the README)
+
+    def __len__(self) -> int:
+        return 0
+
+
+def _citing(root: Path, anchors: set[str]) -> list[str]:
+    from urllib.parse import quote
+
+    needles = sorted({f"#{a}" for a in anchors} | {f"#{quote(a, safe='')}" for a in anchors})
+    try:
+        return git.files_containing(root, needles)
+    except GitError:
+        return []  # not a git work tree: the whole-corpus check still finds them
+
+
+def _old_text(reader: git.BlobReader | None, entry: FileEntry | None) -> str | None:
+    if reader is None or entry is None or entry.blob is None:
+        return None
+    data = reader.read(entry.blob)
+    if data is None:
+        return None
+    try:
+        return decode(data, entry.path)
+    except UnreadableError:
+        return None
+
+
+def _read(root: Path, path: str) -> str | None:
+    try:
+        return decode((root / path).read_bytes(), path)
+    except (OSError, UnreadableError):
+        return None  # CG001 reports it
+
+
+__all__ = [
+    "committed_files",
+    "is_markdown",
+    "moves_of",
+    "recorded",
+    "whole_corpus",
+    "with_references",
+]
