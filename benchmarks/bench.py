@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -168,10 +169,9 @@ def _warm(command: Sequence[str], cwd: Path) -> None:
 
 
 def _cold_update(repo: Path, jobs: int) -> tuple[Sample, bytes]:
-    manifest = repo / gitrepo.MANIFEST
-    manifest.unlink(missing_ok=True)
+    shutil.rmtree(repo / gitrepo.MANIFEST, ignore_errors=True)
     sample = command_run([*gitrepo.chunkgate_command(), "update", "-q", "--jobs", str(jobs)], repo)
-    return sample, manifest.read_bytes()
+    return sample, gitrepo.manifest_bytes(repo)
 
 
 def _last_line(text: str) -> str:

@@ -25,7 +25,7 @@ ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_CONFIG_GLOBAL": os.devnull,
 }
-MANIFEST = "chunkgate.manifest.jsonl"
+MANIFEST = "chunkgate.manifest"  # a folder: the header and one shard per corpus file
 
 
 def chunkgate_command() -> list[str]:
@@ -149,6 +149,21 @@ def settle(repo: Path) -> None:
     git(repo, "update-index", "-q", "--refresh")
 
 
+def manifest_files(repo: Path) -> dict[str, bytes]:
+    """The manifest folder's files by their path inside it."""
+    folder = repo / MANIFEST
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def manifest_bytes(repo: Path) -> bytes:
+    """Every file of the manifest folder with its name: equal when the manifests are."""
+    return b"".join(name.encode() + b"\0" + data for name, data in manifest_files(repo).items())
+
+
 class EditedFiles:
     """Edit files and stage them as a commit would; ``restore`` puts HEAD back."""
 
@@ -156,7 +171,7 @@ class EditedFiles:
         self.repo = repo
         self.paths = list(paths)
         self.originals = {path: (repo / path).read_bytes() for path in self.paths}
-        self.manifest = (repo / MANIFEST).read_bytes()
+        self.manifest = manifest_files(repo)
 
     def edit(self, round_number: int) -> None:
         for path in self.paths:
@@ -167,6 +182,11 @@ class EditedFiles:
     def restore(self) -> None:
         for path, data in self.originals.items():
             (self.repo / path).write_bytes(data)
-        (self.repo / MANIFEST).write_bytes(self.manifest)
+        folder = self.repo / MANIFEST
+        for path in folder.rglob("*"):
+            if path.is_file() and path.relative_to(folder).as_posix() not in self.manifest:
+                path.unlink()
+        for name, data in self.manifest.items():
+            (folder / name).write_bytes(data)
         git(self.repo, "add", "--", *self.paths, MANIFEST)
         git(self.repo, "update-index", "-q", "--refresh")
