@@ -279,7 +279,7 @@ def test_caches_are_not_written_through_a_symlink_out(
     cache.mkdir()
     outside = tmp_path / "outside"
     outside.mkdir()
-    for name in ("config", "summaries"):
+    for name in ("config", "summaries", "links"):
         os.symlink(outside, cache / name)
     monkeypatch.setenv("CHUNKGATE_CACHE_DIR", str(cache))
     write(repo, ".chunkgate.yaml", "size: {max: 1500}\n")
@@ -297,4 +297,4 @@ def test_caches_are_written_where_allowed(
     assert run("update")[0] == 0
     commit_all(repo)
     assert run("check")[0] == 0
-    assert sorted(p.name for p in cache.iterdir()) == ["config", "summaries"]
+    assert sorted(p.name for p in cache.iterdir()) == ["config", "links", "summaries"]

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import configcache
+from chunkgate import configcache, paths
 from chunkgate.links import Link
 
 _VERSION = "chunkgate-links-1"
@@ -66,6 +66,9 @@ class LinkCache:
     def save(self) -> None:
         """Keep what this run used (every Markdown file of the corpus), if it changed."""
         if self._file is None or self._used.keys() == self._known.keys():
+            return
+        base = configcache.folder()
+        if base is None or not paths.cache_file_allowed(base, self._file):
             return
         entries = {
             blob: [
