@@ -44,11 +44,12 @@ _LINE = re.compile(
     r"\n(?:"
     r"(?P<atx>\#{1,6})(?=[ \t\n])"
     r"|(?P<indent>[ ]{0,3})(?:(?P<fence>`{3,}|~{3,})|(?P<html><))"
-    r"|(?P<prefix>[ \t>*+\-0-9.)]*)(?:(?P<hash>\#{1,6}(?=[ \t\n]))|(?:=+|-+)[ \t]*(?=\n)|`{3}|~{3}|<)"
+    r"|(?P<prefix>[ \t>*+\-0-9.)]*)"
+    r"(?:(?P<hash>\#{1,6}(?=[ \t\n]))|(?:=+|-+)[ \t]*(?=\n)|`{3}|~{3}|<)"
     r")"
 )
 # A non-blank line indented less than 1, 2 or 3 spaces.
-_LESS_INDENTED = {n: re.compile(r"\n {0,%d}[^ \t\n]" % (n - 1)) for n in (1, 2, 3)}
+_LESS_INDENTED = {n: re.compile(rf"\n {{0,{n - 1}}}[^ \t\n]") for n in (1, 2, 3)}
 _BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
 _ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 # Heading text that renders as itself: no escapes, code, emphasis, links, HTML,
@@ -171,7 +172,7 @@ def _fence_end(s: str, fence: str, info: str, eol: int, indent: int) -> int | No
 
 @functools.cache
 def _closing(char: str, length: int) -> re.Pattern[str]:
-    return re.compile(r"\n([ \t]*)%s{%d,}[ \t]*(?=\n)" % (re.escape(char), length))
+    return re.compile(rf"\n([ \t]*){re.escape(char)}{{{length},}}[ \t]*(?=\n)")
 
 
 def _html_end(s: str, line: str, eol: int) -> int:
