@@ -145,6 +145,7 @@ _LINES = [
     "<?php",
     "?>",
     "<!DOCTYPE html>",
+    "<!doctype html>",
     "<![CDATA[",
     "]]>",
     "<script>",
@@ -172,5 +173,6 @@ _LINES = [
 @given(st.lists(st.sampled_from(_LINES), max_size=14), st.booleans())
 @example(["- ```", "  ```", "  # x", "  ```"], False)
 @example(["<div>", "```", "", "# a", "```"], True)
+@example(["<!a&", "<script>", "# a"], False)
 def test_matches_the_full_parser(lines: list[str], trailing_newline: bool) -> None:
     _same("\n".join(lines) + ("\n" if trailing_newline else ""))

@@ -68,7 +68,9 @@ _HTML_BLOCK_TAG = re.compile(
     re.IGNORECASE,
 )
 _HTML_ENDS = (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>"))
-_DECLARATION = re.compile(r"<![A-Za-z]")
+# Type 4 opens with an uppercase letter up to spec 0.30 and any letter since 0.31.
+_DECLARATION = re.compile(r"<![A-Z]")
+_DECLARATION_LOWER = re.compile(r"<![a-z]")
 
 
 class _Unproven(Exception):
@@ -182,6 +184,8 @@ def _html_end(s: str, line: str, eol: int) -> int:
             return _line_with(s, line, len(opening), closing, eol)
     if _DECLARATION.match(line):
         return _line_with(s, line, 2, ">", eol)
+    if _DECLARATION_LOWER.match(line):
+        raise _Unproven  # an HTML block or not, by the version of cmark
     if _HTML_RAW.match(line):
         if _HTML_RAW_END.search(line):
             return eol
