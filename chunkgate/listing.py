@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import NamedTuple, TypeVar
 
 from chunkgate import languages
@@ -35,22 +35,43 @@ def named_files(config: Config, paths: Sequence[str]) -> list[str]:
     """Root-relative POSIX paths for the files and folders named on the command line.
 
     Files are taken as named, whatever the config includes; folders expand to
-    the corpus files under them.
+    the corpus files under them. Symlinks are resolved, and a name that ends
+    outside the repository is an error.
     """
-    root = config.root.resolve()
+    root = os.fspath(config.root.resolve())
+    inside = os.path.join(root, "")  # the prefix of every path under the root
+    cwd = os.getcwd()
+    folders: dict[str, str] = {}  # each folder named, resolved once
     out: list[str] = []
     for name in paths:
-        path = Path(name)
-        absolute = (path if path.is_absolute() else Path.cwd() / path).resolve()
-        try:
-            relative = absolute.relative_to(root).as_posix()
-        except ValueError:
-            raise ChunkgateError(f"path outside the repository: {name}") from None
-        if absolute.is_dir():
-            out.extend(select_files(config, [os.fspath(absolute)]).paths)
+        absolute, is_dir = _resolved(os.path.join(cwd, name), folders)
+        if not absolute.startswith(inside) and absolute != root:
+            raise ChunkgateError(f"path outside the repository: {name}")
+        if is_dir:
+            out.extend(select_files(config, [absolute]).paths)
         else:
-            out.append(relative)
+            out.append(absolute[len(inside) :].replace(os.sep, "/"))
     return list(dict.fromkeys(out))
+
+
+def _resolved(path: str, folders: dict[str, str]) -> tuple[str, bool]:
+    """The real path of ``path`` and whether it is a folder: its folder resolved once
+    for all its files, and one ``lstat`` of its own (a symlink is resolved whole)."""
+    folder, base = os.path.split(path)
+    if base in ("", ".", ".."):
+        real = os.path.realpath(path)
+        return real, os.path.isdir(real)
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        mode = 0
+    if stat.S_ISLNK(mode):
+        real = os.path.realpath(path)
+        return real, os.path.isdir(real)
+    real_folder = folders.get(folder)
+    if real_folder is None:
+        real_folder = folders[folder] = os.path.realpath(folder)
+    return os.path.join(real_folder, base), stat.S_ISDIR(mode)
 
 
 def chunk_named(

@@ -19,10 +19,16 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from chunkgate.config import Config
 
-# Starting worker processes pays for this many files, or for fewer of this many
-# bytes in all (a few long chapters).
-THRESHOLD = 64
-THRESHOLD_BYTES = 2_000_000
+# Workers start when one process would take longer than this to chunk the files:
+# below it, starting the pool and sending results back cost what the second core
+# saves (measured by hand with ``chunks``: FastAPI's pages and small synthetic
+# pages, on two cores; the crossover lay between 20 and 35 ms of estimated work).
+WORTH_SECONDS = 0.03
+# What one process spends on a file, estimated from its size: a fixed cost per file
+# and a cost per byte by language (bench.py and the code and rst benchmarks).
+FILE_SECONDS = 40e-6
+BYTE_SECONDS = {"markdown": 40e-9, "python": 250e-9, "rst": 2.4e-6}
+CODE_BYTE_SECONDS = 500e-9  # tree-sitter languages: 0.17-0.67 s/MB
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -43,24 +49,33 @@ def ordered_map(
     path_of: Callable[[_Item], str],
 ) -> Iterator[_Result]:
     """``work(config, item)`` for each item, in order: over ``jobs`` worker processes
-    when the files (``path_of`` an item, relative to the root) are enough work, else
-    here. ``work`` must be picklable (a module-level function, or a
-    ``functools.partial`` of one)."""
+    when the files (``path_of`` an item, relative to the root) are enough work for
+    one process to pay for starting them (by their sizes), else here. ``work`` must be
+    picklable (a module-level function, or a ``functools.partial`` of one)."""
     if jobs > 1 and _worth_workers(config.root, map(path_of, items)):
         return _in_workers(work, config, items, jobs)
     return (work(config, item) for item in items)
 
 
 def _worth_workers(root: Path, paths: Iterator[str]) -> bool:
-    """At least THRESHOLD files, or fewer of THRESHOLD_BYTES or more (stat is cheap
-    for so few)."""
-    size = 0
-    for count, path in enumerate(paths, 1):
-        if count >= THRESHOLD:
+    """Whether one process would spend WORTH_SECONDS or more on the files: each is
+    stat-ed until the estimate gets there."""
+    from chunkgate.languages import language_for
+
+    estimate = 0.0
+    for path in paths:
+        try:
+            size = os.stat(os.path.join(root, path)).st_size
+        except OSError:
+            size = 0
+        language = language_for(path)
+        per_byte = BYTE_SECONDS.get(language.name)
+        if per_byte is None:
+            per_byte = CODE_BYTE_SECONDS if language.extra == "code" else BYTE_SECONDS["markdown"]
+        estimate += FILE_SECONDS + size * per_byte
+        if estimate >= WORTH_SECONDS:
             return True
-        with contextlib.suppress(OSError):
-            size += os.stat(os.path.join(root, path)).st_size
-    return size >= THRESHOLD_BYTES
+    return False
 
 
 def _in_workers(

@@ -141,11 +141,14 @@ def _chunking_pid(file: ChunkedFile) -> int:
     return os.getpid()
 
 
-def test_many_files_are_chunked_in_workers_and_few_here(repo: Path) -> None:
+def test_many_files_are_chunked_in_workers_and_few_here(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunkgate import parallel
     from chunkgate.listing import chunk_named
-    from chunkgate.parallel import THRESHOLD
 
-    for index in range(THRESHOLD):
+    monkeypatch.setattr(parallel, "WORTH_SECONDS", 64 * parallel.FILE_SECONDS)
+    for index in range(64):
         write(repo, f"docs/{index:03d}.md", f"# Page {index}\n\n{SECTION}")
     config = load_config(repo)
     many = set(chunk_named(config, ["docs"], _chunking_pid, jobs=2))
@@ -156,13 +159,27 @@ def test_many_files_are_chunked_in_workers_and_few_here(repo: Path) -> None:
     assert set(chunk_named(config, ["docs"], _chunking_pid, jobs=1)) == {os.getpid()}
 
 
+def test_workers_are_decided_by_bytes_not_by_count(repo: Path) -> None:
+    """112 small pages are less work than starting a pool; three long chapters more."""
+    from chunkgate.listing import chunk_named
+
+    for index in range(112):
+        write(repo, f"pages/{index:03d}.md", f"# Page {index}\n\n{SECTION}")
+    for index in range(3):
+        write(repo, f"book/{index}.md", "".join(f"# Part {n}\n\n{SECTION}\n" for n in range(3000)))
+    config = load_config(repo)
+    assert set(chunk_named(config, ["pages"], _chunking_pid, jobs=2)) == {os.getpid()}
+    assert os.getpid() not in set(chunk_named(config, ["book"], _chunking_pid, jobs=2))
+
+
 def test_a_few_large_files_are_chunked_in_workers(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from chunkgate import parallel
     from chunkgate.listing import chunk_named
 
-    monkeypatch.setattr(parallel, "THRESHOLD_BYTES", 5000)
+    worth = 2 * parallel.FILE_SECONDS + 5000 * parallel.BYTE_SECONDS["markdown"]
+    monkeypatch.setattr(parallel, "WORTH_SECONDS", worth)
     write(repo, "small.md", f"# Small\n\n{SECTION}")
     write(repo, "large.md", "".join(f"# Part {n}\n\n{SECTION}\n" for n in range(60)))
     config = load_config(repo)
@@ -173,12 +190,15 @@ def test_a_few_large_files_are_chunked_in_workers(
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "json", "text"])
-def test_chunks_with_several_jobs_print_the_same(repo: Path, fmt: str) -> None:
+def test_chunks_with_several_jobs_print_the_same(
+    repo: Path, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Over enough files to start workers, ``--jobs 2`` prints the same bytes as one
     job, failures included and in the same order."""
-    from chunkgate.parallel import THRESHOLD
+    from chunkgate import parallel
 
-    for index in range(THRESHOLD + 16):
+    monkeypatch.setattr(parallel, "WORTH_SECONDS", 64 * parallel.FILE_SECONDS)
+    for index in range(80):
         write(repo, f"docs/{index:03d}.md", f"# Page {index}\n\n{SECTION}\n## Part\n\n{SECTION}")
     write(repo, "docs/040-bad.md", b"# B\n\xff\xfe\x00 binary\n")
     write(repo, "docs/050-bad.md", b"# C\n\xff not utf-8\n")

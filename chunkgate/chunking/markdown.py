@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from chunkgate.chunking import cmark, syntax
+from chunkgate.chunking import prescan, syntax
 from chunkgate.chunking.anchors import AnchorStyle, HeadingSource, anchors, style_of
 from chunkgate.chunking.base import BLANK_CHARS as _BLANK
 from chunkgate.chunking.base import ChunkContext, Chunked, ChunkOptions, suppressions
@@ -71,7 +71,7 @@ def _headings(ctx: ChunkContext, style: AnchorStyle) -> tuple[FrontMatter | None
         # Blank out the front matter so that cmark's line numbers stay the file's.
         text = "\n" * front.lines + text.split("\n", front.lines)[-1]
     lines = ctx.lines
-    found = cmark.headings(text, lines)
+    found = prescan.headings(text, lines)
     read_source = style.flavour in _READ_SOURCE
     sources = []
     for _, first, last, rendered, nested in found:
