@@ -134,7 +134,8 @@ def check(file: FileContext) -> Iterator[Finding]:
 
 
 def _header(text: str) -> str:
-    return "\n".join(line[:MAX_HEADER_LINE] for line in text.split("\n", HEADER_LINES)[:HEADER_LINES])
+    lines = text.split("\n", HEADER_LINES)[:HEADER_LINES]
+    return "\n".join(line[:MAX_HEADER_LINE] for line in lines)
 
 
 def _source_map_line(text: str) -> int | None:

@@ -86,7 +86,9 @@ MIN_LINK_SHARE = 0.7
 
 # The lookahead takes the fence whole (it is never backtracked into), so a long
 # run of backticks with no line break after it is read once, not once per length.
-_FENCED = re.compile(r"^[ \t]{0,3}(?=(`{3,}|~{3,}))\1[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S)
+_FENCED = re.compile(
+    r"^[ \t]{0,3}(?=(`{3,}|~{3,}))\1[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S
+)
 # One pattern per link form, tried left to right; the "text" groups are what
 # the reader sees, everything else in a match is markup or a URL. The
 # lookahead names every possible first character, which lets the regex engine
