@@ -12,6 +12,8 @@ import contextlib
 import functools
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
 # bytes in all (a few long chapters).
 THRESHOLD = 64
 THRESHOLD_BYTES = 2_000_000
+# How often a worker checks that its parent still runs.
+WATCHDOG_SECONDS = 0.5
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -95,6 +99,15 @@ def _init_worker(config: Config) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # A parent killed with SIGKILL cannot shut the pool down, and a worker left
+    # waiting on its queue holds the caller's stdout and stderr forever.
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCHDOG_SECONDS)
+    os._exit(1)
 
 
 def _run(work: Callable[[Config, _Item], _Result], item: _Item) -> _Result:
