@@ -366,21 +366,34 @@ def _parse_yaml(path: Path, raw: bytes) -> object:
         raise ConfigError(f"{_shown(path)}: a number too long to read; use a smaller one") from None
 
 
-def _reject_duplicate_keys(path: Path, node: Any, mapping_node: Any) -> None:
+def _reject_duplicate_keys(path: Path, root: Any, mapping_node: Any) -> None:
     # safe_load silently keeps the last of two equal keys; a config should say so.
-    if isinstance(node, mapping_node):
-        seen: set[object] = set()
-        for key, value in node.value:
-            name = getattr(key, "value", None)
-            if isinstance(name, str):
-                if name in seen and name != "<<":
-                    line = key.start_mark.line + 1
-                    raise ConfigError(f"{_shown(path)}:{line}: duplicate key {name!r}")
-                seen.add(name)
-            _reject_duplicate_keys(path, value, mapping_node)
-    elif isinstance(getattr(node, "value", None), list):
-        for child in node.value:
-            _reject_duplicate_keys(path, child, mapping_node)
+    # The composer makes an alias the very node its anchor names, so a node met
+    # twice is an alias: refused, since nested aliases expand exponentially (a
+    # few lines became gigabytes) and one inside its own anchor never ends.
+    visited: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in visited:
+            line = node.start_mark.line + 1
+            raise ConfigError(
+                f"{_shown(path)}:{line}: YAML aliases (*name) of the anchor on this line "
+                "are not supported: write the value out in full"
+            )
+        visited.add(id(node))
+        if isinstance(node, mapping_node):
+            seen: set[object] = set()
+            for key, value in node.value:
+                name = getattr(key, "value", None)
+                if isinstance(name, str):
+                    if name in seen:
+                        line = key.start_mark.line + 1
+                        raise ConfigError(f"{_shown(path)}:{line}: duplicate key {name!r}")
+                    seen.add(name)
+                stack.extend((value, key))
+        elif isinstance(getattr(node, "value", None), list):
+            stack.extend(reversed(node.value))
 
 
 _CORE_KEYS = (

@@ -12,6 +12,8 @@ import contextlib
 import functools
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -29,6 +31,8 @@ WORTH_SECONDS = 0.03
 FILE_SECONDS = 40e-6
 BYTE_SECONDS = {"markdown": 40e-9, "python": 250e-9, "rst": 2.4e-6}
 CODE_BYTE_SECONDS = 500e-9  # tree-sitter languages: 0.17-0.67 s/MB
+# How often a worker checks that its parent still runs.
+WATCHDOG_SECONDS = 0.5
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -110,6 +114,15 @@ def _init_worker(config: Config) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # A parent killed with SIGKILL cannot shut the pool down, and a worker left
+    # waiting on its queue holds the caller's stdout and stderr forever.
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCHDOG_SECONDS)
+    os._exit(1)
 
 
 def _run(work: Callable[[Config, _Item], _Result], item: _Item) -> _Result:

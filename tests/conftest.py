@@ -13,7 +13,12 @@ settings.register_profile("chunkgate", deadline=None, suppress_health_check=[Hea
 settings.register_profile(
     "ci", parent=settings.get_profile("chunkgate"), derandomize=True, print_blob=True
 )
-settings.load_profile("ci" if os.environ.get("CI") else "chunkgate")
+# Before a release: CHUNKGATE_HYPOTHESIS=release runs each property 50 times longer.
+settings.register_profile(
+    "release", parent=settings.get_profile("chunkgate"), max_examples=5_000, print_blob=True
+)
+_PROFILE = os.environ.get("CHUNKGATE_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "chunkgate")
+settings.load_profile(_PROFILE)
 
 # bm25s and datasketch (eval, CG502) load numpy, whose OpenBLAS starts worker
 # threads, and bm25s starts tqdm's monitor thread: a signal sent to the test

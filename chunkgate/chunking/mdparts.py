@@ -46,7 +46,11 @@ _NAMES = {
 }
 _FENCE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]*(?:```|~~~)")
 # GitHub's table extension: a delimiter row of cells like ---, :--, --: or :-:.
-_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+# Each run of blanks has one place it can go (a pipe comes with the blanks after
+# it), so a long row that is no delimiter row fails in one pass.
+_DELIMITER_ROW = re.compile(
+    r"[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?"
+)
 _LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
 # A sentence ends at . ! ? or an ellipsis, with closing quotes, brackets or
 # emphasis after it, before a space and something that is not a lower-case

@@ -19,7 +19,6 @@ from chunkgate.chunking._slug_table import REMOVED_RANGES
 EMPTY_SLUG_IDENTITY = "~section"
 
 # `{#id}`, `{ #id }`, `{: #id .class key=value }` at the very end of a heading.
-_ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*([^{}\n]*?)[ \t]*\}[ \t]*\Z")
 # The common case, `{#id}` or `{: #id }`, matched from the last "{" in one step.
 _SIMPLE_ID = re.compile(r"\{:?[ \t]*#([^\s#.{}=]+)[ \t]*\}")
 _ATTRIBUTE_TOKEN = re.compile(r"""#[^\s#.{}=]+|\.[^\s#.{}=]+|[^\s#.{}=]+=(?:"[^"]*"|'[^']*'|\S+)""")
@@ -95,14 +94,36 @@ def split_explicit_id(text: str) -> tuple[str, str | None]:
         if not simple:
             return text, None
         return text[:brace].rstrip(" \t"), tokens[0][1:]
-    found = _ATTRIBUTES.search(text, max(brace - 1, 0))
-    if found is None:
+    inner = text[brace + 1 : -1]
+    if "}" in inner or "\n" in inner:
         return text, None
-    inner = found.group(1)
-    items = _ATTRIBUTE_TOKEN.findall(inner)
-    if not items or _ATTRIBUTE_TOKEN.sub("", inner).strip():
+    items = _attribute_items(inner[1:] if inner.startswith(":") else inner)
+    if items is None:
         return text, None
     ids = [item[1:] for item in items if item.startswith("#")]
     if len(ids) != 1:
         return text, None
-    return text[: found.start()], ids[0]
+    # One blank before the brace belongs to the attribute list, as it always has.
+    start = brace - 1 if brace and text[brace - 1] in " \t" else brace
+    return text[:start], ids[0]
+
+
+def _attribute_items(inner: str) -> list[str] | None:
+    """The items of an attribute list, or None if anything else is in it.
+
+    Matched token by token from where the last one ended, so each character is
+    read once or twice (a regex search or ``findall`` would retry the token
+    pattern at every position of a long run that is no token: quadratic).
+    """
+    items: list[str] = []
+    position, end = 0, len(inner)
+    while position < end:
+        if inner[position].isspace():
+            position += 1
+            continue
+        token = _ATTRIBUTE_TOKEN.match(inner, position)
+        if token is None:
+            return None
+        items.append(token.group())
+        position = token.end()
+    return items or None

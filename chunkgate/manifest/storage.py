@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import stat
 import time
 from collections.abc import Iterable, Iterator
@@ -95,7 +96,8 @@ def manifest_lock(
 
 
 def _acquire(lock: Path, timeout: float, stale_after: float) -> bytes:
-    token = f"{os.getpid()} {_token(8)}\n".encode()
+    # Owner first (pid and host), so that a waiter can tell a dead owner's lock.
+    token = f"{os.getpid()} {_host()} {_token(8)}\n".encode()
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     deadline = time.monotonic() + timeout
     delay = 0.005
@@ -146,7 +148,7 @@ def _break_stale(lock: Path, stale_after: float) -> bool:
         return True
     except OSError:
         return False
-    if time.time() - seen.st_mtime < stale_after:
+    if time.time() - seen.st_mtime < stale_after and not _owner_dead(lock):
         return False
     # Rename rather than delete: of several waiters that all found the lock stale,
     # only one moves it, and one that moved a fresh lock taken meanwhile puts it back.
@@ -166,6 +168,33 @@ def _break_stale(lock: Path, stale_after: float) -> bool:
         with contextlib.suppress(OSError):
             os.unlink(grave)
     return True
+
+
+def _host() -> str:
+    return socket.gethostname().replace(" ", "_") or "-"
+
+
+def _owner_dead(lock: Path) -> bool:
+    """True when the lock names a process of this host that no longer runs."""
+    if os.name == "nt":  # os.kill(pid, 0) would send CTRL_C_EVENT there
+        return False
+    try:
+        fields = lock.read_bytes().split()
+    except OSError:
+        return False
+    # An empty lock is one being written; a two-field one is an older chunkgate's.
+    if len(fields) != 3 or not fields[0].isdigit() or fields[1].decode(errors="replace") != _host():
+        return False
+    pid = int(fields[0])
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def _release(lock: Path, token: bytes) -> None:

@@ -43,7 +43,9 @@ denylist. The built-in list (names compared in any case):
 It also fires on each chunk whose text matches one of the regular
 expressions of `denylist.content` (for example `(?i)internal use only`), at
 the line of the match, naming the pattern; an inline
-`chunkgate: disable=CG301` on that chunk allows it.
+`chunkgate: disable=CG301` on that chunk allows it. A pattern may search
+one file for at most 2 seconds (where the platform has `SIGALRM`): one that
+backtracks, like `(a+)+$`, stops the run with an error naming it and the file.
 
 **Why it matters:** lockfiles, license texts, build output and vendored code
 are not your documentation. Embedded, they fill the index with near-duplicate
@@ -73,8 +75,11 @@ src/pkg/build_steps.py
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
+import signal
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,6 +87,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pathspec
 
+from chunkgate.errors import ConfigError
 from chunkgate.rules.base import FileContext, Finding, Option, Rule
 
 PATHS: Option[tuple[str, ...]] = Option(
@@ -230,8 +236,9 @@ def check(file: FileContext) -> Iterator[Finding]:
         yield Finding(CODE, 1, f"denylisted: {what}", fix)
         return
     for pattern in file.config.option(CONTENT):
-        for chunk in file.chunks:
-            found = pattern.search(chunk.text)
+        with _budget(pattern, file.path):
+            found_in = [(chunk, pattern.search(chunk.text)) for chunk in file.chunks]
+        for chunk, found in found_in:
             if found is None:
                 continue
             line = chunk.start_line + chunk.text.count("\n", 0, found.start())
@@ -243,6 +250,43 @@ def check(file: FileContext) -> Iterator[Finding]:
                 "`chunkgate: disable=CG301` if it may be embedded",
                 chunk=chunk,
             )
+
+
+# The regex engine checks for signals as it backtracks, so an alarm stops a
+# user's pattern that would run for hours. (Our own patterns are linear:
+# tests/test_adversarial_patterns.py.)
+CONTENT_SECONDS = 2.0
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _OverBudget
+
+
+@contextlib.contextmanager
+def _budget(pattern: re.Pattern[str], path: str) -> Iterator[None]:
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, CONTENT_SECONDS)
+    try:
+        yield
+    except _OverBudget:
+        raise ConfigError(
+            f"denylist.content pattern '{pattern.pattern}' searched {path} for over "
+            f"{CONTENT_SECONDS:g} s: it backtracks (a nested quantifier such as (a+)+); "
+            "rewrite it in .chunkgate.yaml"
+        ) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def denylisted(

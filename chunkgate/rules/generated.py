@@ -88,6 +88,10 @@ HEADER_LINES = 10
 # Source map references are the last line; allow for trailing blank lines and
 # a closing wrapper.
 TRAILER_LINES = 3
+# A banner line is short; the marker patterns scan each header line once per
+# "Code generated" in it, so a long line (a minified bundle's first) is cut here
+# to keep that scan bounded (a 1 MB line of repeated markers took over 20 minutes).
+MAX_HEADER_LINE = 500
 
 _MARKDOWN_COMMENT = r"<!--|\[//\]:[ \t]*\#"
 # " *" only when indented: "* item" at the margin is a Markdown bullet, not a comment.
@@ -113,7 +117,7 @@ def check(file: FileContext) -> Iterator[Finding]:
     if not text:
         return
     fix = f'exclude it in .chunkgate.yaml: exclude: ["{file.path}"], and index its source'
-    header = "\n".join(text.split("\n", HEADER_LINES)[:HEADER_LINES])
+    header = _header(text)
     markers = _MARKDOWN_MARKERS if language_for(file.path).markup else _CODE_MARKERS
     marker = markers.search(header)
     if marker is not None:
@@ -127,6 +131,11 @@ def check(file: FileContext) -> Iterator[Finding]:
     minified = _minified(text)
     if minified is not None:
         yield Finding(CODE, 1, minified, fix)
+
+
+def _header(text: str) -> str:
+    lines = text.split("\n", HEADER_LINES)[:HEADER_LINES]
+    return "\n".join(line[:MAX_HEADER_LINE] for line in lines)
 
 
 def _source_map_line(text: str) -> int | None:

@@ -84,14 +84,20 @@ MIN_LINK_LINES = 0.6
 # few links is at 5-30%.
 MIN_LINK_SHARE = 0.7
 
-_FENCED = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S)
+# The lookahead takes the fence whole (it is never backtracked into), so a long
+# run of backticks with no line break after it is read once, not once per length.
+_FENCED = re.compile(
+    r"^[ \t]{0,3}(?=(`{3,}|~{3,}))\1[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S
+)
 # One pattern per link form, tried left to right; the "text" groups are what
 # the reader sees, everything else in a match is markup or a URL. The
 # lookahead names every possible first character, which lets the regex engine
 # skip the other positions quickly (three times faster on FastAPI's docs).
 _LINK = re.compile(
     r"(?=[<!\[hH])(?:"
-    r"<[aA]\s[^>]*>(?P<html>.*?)</[aA]\s*>"
+    # An <a> tag's text ends at the next <a ...> at the latest, and its attributes
+    # at the next "<": otherwise each of many unclosed tags would scan to the end.
+    r"<[aA]\s[^<>]*>(?P<html>(?:(?!<[aA]\s).)*?)</[aA]\s*>"
     # [text](url) and ![alt](src), one level of nested brackets for badges.
     r"|!?\[(?P<inline>(?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
