@@ -32,6 +32,8 @@ def write_manifest(
     whole: bool,
 ) -> Written:
     current = loaded.current
+    if whole:
+        current.sweep_temporaries()
     changed = current.write(entries)
     header = expected if whole or loaded.header is None else loaded.header
     headed = current.write_header(header)

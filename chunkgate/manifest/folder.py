@@ -20,7 +20,7 @@ from chunkgate.manifest.codec import parse_block, parse_header, render_block, re
 from chunkgate.manifest.layout import HEADER, shard_name, source_name
 from chunkgate.manifest.lines import ManifestSyntaxError
 from chunkgate.manifest.records import FileEntry, Header
-from chunkgate.manifest.storage import write_atomic
+from chunkgate.manifest.storage import remove_temporaries, write_atomic
 from chunkgate.manifest.summary import Summary, SummaryCache, summarise
 from chunkgate.paths import manifest_folder
 
@@ -206,6 +206,10 @@ class WorkTreeManifest(_Manifest):
         """Write the shards of ``entries`` (None removes one); returns the paths whose
         shard changed. Each shard is replaced atomically."""
         durable = len(entries) <= _SYNC_EACH
+        # A writer killed between writing a shard's temporary file and renaming it left
+        # the file behind; it must not be committed with the folder (`git add -A`).
+        folders = {(self.path / self.shard_of(path)).parent for path in entries}
+        remove_temporaries(sorted(folders | {self.path}))
         changed = [
             path
             for path, entry in entries.items()
@@ -231,6 +235,10 @@ class WorkTreeManifest(_Manifest):
         self._entries.pop(path, None)
         self._listing = None
         return True
+
+    def sweep_temporaries(self) -> int:
+        """Every temporary file a killed writer left in the folder (a whole-corpus write)."""
+        return remove_temporaries([self.path], recursive=True)
 
     def write_header(self, header: Header) -> bool:
         data = render_header(header)

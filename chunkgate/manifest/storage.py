@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import stat
 import time
@@ -56,6 +57,33 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes], *, durable: bool = T
         raise
     if durable:
         _sync_folder(path.parent)
+
+
+# What write_atomic names its temporary file: ".NAME.<12 hex digits>.tmp".
+_TEMPORARY = re.compile(r"\..+\.[0-9a-f]{12}\.tmp")
+
+
+def remove_temporaries(folders: Iterable[Path], *, recursive: bool = False) -> int:
+    """Remove the temporary files a killed writer left in ``folders`` (and, ``recursive``,
+    their subfolders); how many. Call it holding the manifest lock: no other writer is
+    then between writing a temporary file and renaming it."""
+    removed = 0
+    for folder in folders:
+        walk = os.walk(folder) if recursive else [(str(folder), [], _names(folder))]
+        for parent, _, names in walk:
+            for name in names:
+                if _TEMPORARY.fullmatch(name):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(os.path.join(parent, name))
+                        removed += 1
+    return removed
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 def _sync_folder(folder: Path) -> None:
