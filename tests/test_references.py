@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import commit_all, pin_git_env, write
 
-from chunkgate.anchors import file_anchors
+from chunkgate.anchors import file_anchors, has_includes
 from chunkgate.cli import cli
 from chunkgate.config import Config, load_config
 from chunkgate.references import corpus_reference_violations
@@ -254,3 +254,16 @@ def test_a_heading_rename_breaks_links_until_fixed_or_acknowledged(
     assert len(corpus_reference_violations(config)) == 1  # the recorded move no longer lands
     write(git_repo, "docs/index.md", "# Docs\n\nRead [it](setup.md#installation-steps) first.\n")
     assert corpus_reference_violations(config) == []  # fixed
+
+
+@pytest.mark.parametrize(
+    ("text", "includes"),
+    [
+        pytest.param("# Setup\n\nThe options include a port.\n", False, id="the-word"),
+        pytest.param("Use `--8<--` to include a file.\n", False, id="snippets-named-in-prose"),
+        pytest.param('# Page\n\n{{% include "part.md" %}}\n', True, id="hugo-include"),
+        pytest.param('# Page\n\n--8<-- "part.md"\n', True, id="mkdocs-snippet"),
+    ],
+)
+def test_has_includes_means_an_include_line(text: str, includes: bool) -> None:
+    assert has_includes(text) is includes

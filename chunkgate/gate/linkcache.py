@@ -12,17 +12,13 @@ to read or write it is ignored.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
-import os
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import configcache, paths
+from chunkgate.blobcache import BlobCache
 from chunkgate.links import Link
 
-_VERSION = "chunkgate-links-1"
+_VERSION = "chunkgate-links-2"  # 2: "includes" means an include line, not the word
 
 
 class FileLinks(NamedTuple):
@@ -31,62 +27,17 @@ class FileLinks(NamedTuple):
     includes: bool  # it includes other files: its anchors are not kept
 
 
-class LinkCache:
+class LinkCache(BlobCache[FileLinks]):
     def __init__(self, root: Path, settings: str) -> None:
-        base = configcache.folder()
-        key = hashlib.sha256(f"{_VERSION}\0{root}\0{settings}".encode()).hexdigest()[:24]
-        self._file = None if base is None else base / "links" / f"{key}.json"
-        self._known: dict[str, FileLinks] = {}
-        self._used: dict[str, FileLinks] = {}
-        self._loaded = False
+        super().__init__("links", f"{_VERSION}\0{root}\0{settings}", _entry, _stored)
 
-    def get(self, blob: str) -> FileLinks | None:
-        if not self._loaded:
-            self._load()
-        found = self._known.get(blob)
-        if found is not None:
-            self._used[blob] = found
-        return found
 
-    def put(self, blob: str, found: FileLinks) -> None:
-        self._used[blob] = found
-
-    def _load(self) -> None:
-        self._loaded = True
-        if self._file is None:
-            return
-        try:
-            raw = json.loads(self._file.read_bytes())
-            if not isinstance(raw, dict):
-                raise TypeError("not an object")
-            self._known = {blob: _entry(item) for blob, item in raw.items()}
-        except (OSError, ValueError, TypeError, KeyError):
-            self._known = {}
-
-    def save(self) -> None:
-        """Keep what this run used (every Markdown file of the corpus), if it changed."""
-        if self._file is None or self._used.keys() == self._known.keys():
-            return
-        base = configcache.folder()
-        if base is None or not paths.cache_file_allowed(base, self._file):
-            return
-        entries = {
-            blob: [
-                [list(link) for link in found.links],
-                None if found.anchors is None else sorted(found.anchors),
-                found.includes,
-            ]
-            for blob, found in sorted(self._used.items())
-        }
-        data = json.dumps(entries, ensure_ascii=True).encode("ascii")
-        temp = self._file.with_name(f".{self._file.name}.{os.urandom(6).hex()}.tmp")
-        try:
-            self._file.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_bytes(data)
-            os.replace(temp, self._file)
-        except OSError:
-            with contextlib.suppress(OSError):
-                temp.unlink(missing_ok=True)
+def _stored(found: FileLinks) -> object:
+    return [
+        [list(link) for link in found.links],
+        None if found.anchors is None else sorted(found.anchors),
+        found.includes,
+    ]
 
 
 def _entry(item: object) -> FileLinks:

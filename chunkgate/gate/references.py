@@ -47,7 +47,7 @@ def whole_corpus(
 ) -> list[Violation]:
     """CG404 over every Markdown file of the corpus (``files``: path -> git blob, None
     when unknown); each file's links and anchors come from ``linkcache`` when they can."""
-    from chunkgate.anchors import file_anchors, include_graph
+    from chunkgate.anchors import file_anchors, has_includes, include_graph
     from chunkgate.gate.linkcache import FileLinks, LinkCache
     from chunkgate.links import extract_links
 
@@ -64,7 +64,7 @@ def whole_corpus(
             text = disk.text(path)
             if text is None:
                 continue  # CG001 reports it
-            includes = "include" in text or "--8<--" in text
+            includes = has_includes(text)
             anchors = None if includes else file_anchors(text, path, site)
             known = FileLinks(
                 tuple(extract_links(text, local_only=True)),
