@@ -10,6 +10,7 @@ The caller's environment is kept on purpose: inside a git hook,
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import hashlib
 import os
 import re
@@ -19,7 +20,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import IO
+from typing import IO, NamedTuple
 
 from chunkgate.errors import GitError
 
@@ -536,10 +537,38 @@ def files_containing(root: Path, needles: Sequence[str]) -> list[str]:
     return list(_records(stdout))
 
 
-def matching_paths(root: Path, pathspecs: Sequence[str]) -> list[str]:
-    """Tracked and untracked, not ignored, files matching ``pathspecs`` (magic allowed)."""
-    args = ("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *pathspecs)
-    return sorted(set(_records(_run(root, *args))))
+class NamedFiles(NamedTuple):
+    paths: list[str]  # tracked (any stage, any mode) and untracked, not ignored; sorted
+    regular: list[str]  # the tracked regular files among them, as ``index_blobs`` has them
+
+
+def files_named(root: Path, names: Sequence[str]) -> NamedFiles:
+    """The files, in any folder, whose name matches one of ``names`` (``fnmatch``
+    wildcards allowed), in one ``ls-files``.
+
+    ``name`` and ``*/name`` pathspecs, not ``:(glob)**/name``: git's glob magic
+    costs about three times as much per index entry (5,000 files, 19 names: 32 ms
+    against 9 ms of git's CPU), and without it ``*`` matches ``/`` too, so
+    ``*/name`` is ``name`` in any folder. A pathspec also matches the files
+    under a folder of that name: those are left out here.
+    """
+    specs = [spec for name in names for spec in (name, f"*/{name}")]
+    listing = _run(root, *_LS_STAGE, "--cached", "--others", "--exclude-standard", "--", *specs)
+    paths: set[str] = set()
+    regular: set[str] = set()
+    for record in _records(listing):
+        if record.startswith("? "):  # untracked
+            path, mode, stage = record[2:], "", ""
+        else:
+            meta, _, path = record.partition("\t")
+            _tag, mode, _oid, stage = meta.split(" ")
+        name = path.rpartition("/")[2]
+        if not any(fnmatch.fnmatchcase(name, pattern) for pattern in names):
+            continue
+        paths.add(path)
+        if stage in ("0", "2") and mode not in (_GITLINK, _SYMLINK):
+            regular.add(path)
+    return NamedFiles(sorted(paths), sorted(regular))
 
 
 def _write_all(stream: IO[bytes], data: bytes) -> None:

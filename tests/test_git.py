@@ -493,3 +493,37 @@ def test_names_that_are_not_utf8_round_trip(git_repo: Path) -> None:
     assert cg_git.hash_blobs(git_repo, [name]) == cg_git.index_blobs(git_repo)
     with cg_git.BlobReader(git_repo) as reader:
         assert reader.read(f"HEAD:{name}") == b"latin-1 name\n"
+
+
+@posix_only
+def test_files_named_in_any_folder_as_glob_pathspecs_find_them(git_repo: Path) -> None:
+    write(git_repo, ".gitignore", "build/\n")
+    for path in ("mkdocs.yml", "a/b/mkdocs.yml", "site/astro.config.mjs", "x-mkdocs.yml"):
+        write(git_repo, path, "x\n")
+    write(git_repo, "docs/mkdocs.yml/inside.md", "a folder of that name\n")
+    (git_repo / "link").mkdir()
+    os.symlink("../mkdocs.yml", git_repo / "link" / "mkdocs.yml")
+    commit_all(git_repo)
+    write(git_repo, "new/mkdocs.yml", "untracked\n")
+    write(git_repo, "build/mkdocs.yml", "ignored\n")
+    names = ("mkdocs.yml", "astro.config.*")
+    found = cg_git.files_named(git_repo, names)
+    assert found.paths == [
+        "a/b/mkdocs.yml",
+        "link/mkdocs.yml",
+        "mkdocs.yml",
+        "new/mkdocs.yml",
+        "site/astro.config.mjs",
+    ]
+    assert found.regular == ["a/b/mkdocs.yml", "mkdocs.yml", "site/astro.config.mjs"]
+    globbed = git(
+        git_repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+        ":(glob)**/mkdocs.yml", ":(glob)**/astro.config.*",
+    )  # fmt: skip
+    named = [p for p in globbed.split("\0") if p and p.rpartition("/")[2] != "inside.md"]
+    assert sorted(named) == found.paths
+    assert found.regular == sorted(
+        p
+        for p in cg_git.index_blobs(git_repo)
+        if p.rpartition("/")[2] in ("mkdocs.yml",) or p.endswith(".mjs")
+    )

@@ -398,7 +398,7 @@ def _references(
     from chunkgate.gate import references
     from chunkgate.references import site_of
 
-    site = site_of(config.root)
+    site = site_of(config.root, config.generator_files)
     if explicit:
         present = [path for path, entry in entries.items() if entry is not None]
         return references.committed_files(
