@@ -223,6 +223,14 @@ def modified_paths(root: Path, paths: Sequence[str] | None = None) -> set[str]:
     return modified
 
 
+class WorkTree(NamedTuple):
+    """The whole work tree as a whole-corpus run lists it, for the parts that need it."""
+
+    blobs: dict[str, str]  # ``index_blobs``
+    modified: set[str]  # ``modified_paths``
+    untracked: list[str]  # ``untracked_paths``
+
+
 def staged_deletions(root: Path) -> list[str]:
     """Paths the index no longer has that HEAD has (a rename's old path included): what a
     commit deletes. Compares the index with HEAD's tree, so its cost follows the change."""
