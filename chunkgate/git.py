@@ -234,9 +234,13 @@ class WorkTree(NamedTuple):
 def staged_deletions(root: Path) -> list[str]:
     """Paths the index no longer has that HEAD has (a rename's old path included): what a
     commit deletes. Compares the index with HEAD's tree, so its cost follows the change."""
-    if object_id(root, "HEAD") is None:
-        return []  # the first commit deletes nothing
-    out = _run(root, "diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D", "-z")
+    args = ("diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D", "-z")
+    try:
+        out = _run(root, *args)  # before the first commit: against the empty tree
+    except GitCommandError as exc:
+        if exc.returncode == 128:  # no HEAD to compare with
+            return []
+        raise
     return list(_records(out))
 
 
@@ -506,7 +510,26 @@ class BlobReader:
         finally:
             writer.join()
 
+    def commit_id(self, revision: str) -> str | None:
+        """``object_id(root, f"{revision}^{{commit}}")``, asked of this ``cat-file``
+        rather than of one more git process."""
+        spec = f"{revision}^{{commit}}"
+        raw = _encode(spec)
+        if not revision or b"\n" in raw or raw.endswith(b"\r"):
+            return object_id(self._root, spec)
+        self._running()
+        stdin, stdout = self._streams()
+        stdin.write(raw + b"\n")
+        stdin.flush()
+        found = self._reply(stdout)
+        return _decode(found[0]) if found is not None and found[1] == b"commit" else None
+
     def _answer(self, stdout: IO[bytes]) -> bytes | None:
+        found = self._reply(stdout)
+        return found[2] if found is not None and found[1] == b"blob" else None
+
+    def _reply(self, stdout: IO[bytes]) -> tuple[bytes, bytes, bytes] | None:
+        """The object's id, type and content; None when there is no such object."""
         header = stdout.readline()
         if not header.endswith(b"\n"):
             raise GitError("git cat-file --batch ended unexpectedly")
@@ -516,7 +539,7 @@ class BlobReader:
             body = stdout.read(size + 1)  # the content and the newline that ends it
             if len(body) != size + 1:
                 raise GitError("git cat-file --batch ended unexpectedly")
-            return body[:-1] if parts[1] == b"blob" else None
+            return parts[0], parts[1], body[:-1]
         if header.endswith((b" missing\n", b" ambiguous\n")):
             return None
         raise GitError(f"git cat-file --batch: unexpected reply {_decode(header)!r}")
