@@ -107,3 +107,18 @@ def test_no_cache_folder_means_nothing_is_read_or_written(
     nowhere.save()
     assert nowhere.get("b1") is None
     assert not folder.exists()
+
+
+def test_broken_links_go_through_their_json_and_damage_is_refused() -> None:
+    from chunkgate.gate.linkcache import _broken, _stored_broken
+    from chunkgate.links import Link
+    from chunkgate.rules.references import BrokenLink, Target
+
+    found = (
+        BrokenLink("a.md", 3, Link("b.md#x", 3, "[b](b.md#x)"), Target("b.md", "x"), None, "y"),
+        BrokenLink("c.md", 1, Link("#z", 1, "[z](#z)"), Target("c.md", "z"), "c.md#w", None),
+    )
+    assert _broken(json.loads(json.dumps(_stored_broken(found)))) == found
+    for damaged in ([["a.md", "3", ["b", 3, "w"], ["b", "x"], None, None]], {"a": 1}, [[1]]):
+        with pytest.raises((ValueError, TypeError)):
+            _broken(damaged)
