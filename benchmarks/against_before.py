@@ -2,7 +2,7 @@
 
 Run by hand (never as a test), from the repository root::
 
-    python benchmarks/against_before.py --before /work/wt/before/.venv/bin/chunkguard \
+    python benchmarks/against_before.py --before OLD_CHECKOUT/.venv/bin/NAME \
         [--files 5000] [--runs 9]
 
 Two repositories of the same ``--files`` Markdown files (FastAPI's docs,
@@ -11,8 +11,9 @@ manifest of its own cold ``update``. Then ``--runs`` rounds, each running, in
 turn, the hook on 5 edited files (``check --update`` as each build's
 ``.pre-commit-hooks.yaml`` runs it) and the whole-corpus check, of this build
 and of the older one, so that a busy machine slows both alike. The older
-build is named by its console script; a ``chunkguard`` one reads
-``.chunkguard.yaml`` and writes ``chunkguard.manifest.jsonl``. Prints CPU and
+build is named by its console script, ``NAME``: it reads ``.NAME.yaml``,
+writes ``NAME.manifest.jsonl`` and its environment variables start with
+``NAME_`` in capitals (the release before the rename). Prints CPU and
 wall min / median / max, the median ratio, and each command's git processes.
 """
 
@@ -114,13 +115,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         gitrepo.ENV.pop("PYTHONDONTWRITEBYTECODE", None)
         gitrepo.ENV["PYTHONPYCACHEPREFIX"] = os.fspath(Path(workdir) / "pycache")
         gitrepo.ENV["CHUNKGATE_CACHE_DIR"] = os.fspath(Path(workdir) / "cache")
-        gitrepo.ENV["CHUNKGUARD_CACHE_DIR"] = os.fspath(Path(workdir) / "cache-before")
-        for build, hook in ((now, ["check", "--update", "--hook"]), (before, ["check", "--update"])):
+        gitrepo.ENV[f"{old_name.upper()}_CACHE_DIR"] = os.fspath(Path(workdir) / "cache-before")
+        for build, hook in (
+            (now, ["check", "--update", "--hook"]),
+            (before, ["check", "--update"]),
+        ):
             log(f"{build.name}: {args.files:,} files")
             build.prepare(Path(workdir) / build.name, args.markdown.resolve(), args.files, hook)
             build.run_hook(0)  # warm the bytecode and the caches
             build.run_check()
-        debug = {**gitrepo.ENV, "CHUNKGATE_DEBUG_GIT": "1", "CHUNKGUARD_DEBUG_GIT": "1"}
+        debug = {**gitrepo.ENV, "CHUNKGATE_DEBUG_GIT": "1", f"{old_name.upper()}_DEBUG_GIT": "1"}
         counts = {
             build.name: (
                 git_processes(build.run_hook(0, debug).stderr),
@@ -138,7 +142,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("|---|---:|---:|---:|")
     for what in ("hook", "check"):
         for kind in ("cpu", "wall"):
-            cells = [[getattr(r, kind) for r in samples[(b, what)]] for b in ("chunkgate", "before")]
+            cells = [
+                [getattr(r, kind) for r in samples[(b, what)]] for b in ("chunkgate", "before")
+            ]
             ratio = statistics.median(cells[0]) / statistics.median(cells[1])
             label = f"{what}, {kind} s (min / median / max)"
             print(f"| {label} | {spread(cells[0])} | {spread(cells[1])} | {ratio:.2f}x |")

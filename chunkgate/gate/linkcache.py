@@ -73,7 +73,7 @@ def _entry(item: object) -> FileLinks:
 class BrokenLinks(BlobCache[tuple[BrokenLink, ...]]):
     def __init__(self, root: Path, settings: str) -> None:
         key = f"{_BROKEN_VERSION}\0{root}\0{settings}"
-        super().__init__("broken-links", key, _broken, _stored_broken)
+        super().__init__("links", key, _broken, _stored_broken)  # named by its own key
 
 
 def corpus_key(files: Mapping[str, str | None], moved: Mapping[str, str]) -> str | None:
