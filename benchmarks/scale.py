@@ -71,6 +71,10 @@ def generate(repo: Path, files: int, seed: int) -> list[str]:
     if (repo / ".git").is_dir():
         gitrepo.git(repo, "reset", "-q", "--hard", "corpus")
         gitrepo.git(repo, "clean", "-q", "-f", "-d", "-x")
+        # The last run's manifest and commits must go: a commit of the same objects again
+        # would add nothing to .git.
+        gitrepo.git(repo, "reflog", "expire", "--expire=now", "--all")
+        gitrepo.git(repo, "gc", "-q", "--prune=now")
         return sorted(gitrepo.git(repo, "ls-files", "docs").splitlines())
     rng = random.Random(seed)
     paths = []
