@@ -66,6 +66,16 @@ def page(rng: random.Random, number: int) -> str:
 
 
 def generate(repo: Path, files: int, seed: int) -> list[str]:
+    """The repository, committed and tagged ``corpus``; one kept from an earlier run
+    (``--keep``) is put back to that commit instead of generated again."""
+    if (repo / ".git").is_dir():
+        gitrepo.git(repo, "reset", "-q", "--hard", "corpus")
+        gitrepo.git(repo, "clean", "-q", "-f", "-d", "-x")
+        # The last run's manifest and commits must go: a commit of the same objects again
+        # would add nothing to .git.
+        gitrepo.git(repo, "reflog", "expire", "--expire=now", "--all")
+        gitrepo.git(repo, "gc", "-q", "--prune=now")
+        return sorted(gitrepo.git(repo, "ls-files", "docs").splitlines())
     rng = random.Random(seed)
     paths = []
     for number in range(files):
@@ -80,6 +90,7 @@ def generate(repo: Path, files: int, seed: int) -> list[str]:
     gitrepo.git(repo, "config", "gc.auto", "0")  # no repack inside a measured commit
     gitrepo.git(repo, "add", "-A")
     gitrepo.git(repo, "commit", "-q", "-m", "corpus")
+    gitrepo.git(repo, "tag", "corpus")
     return paths
 
 
@@ -234,7 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="timed rounds per size")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--json", type=Path, help="write every sample here")
-    parser.add_argument("--keep", type=Path, help="build the repositories here and keep them")
+    parser.add_argument(
+        "--keep", type=Path, help="build the repositories here and keep them (and reuse them)"
+    )
     args = parser.parse_args(argv)
     sizes = args.files or [10_000, 50_000, 100_000]
     workdir = Path(tempfile.mkdtemp(prefix="chunkgate-scale-"))

@@ -67,6 +67,11 @@ def file_anchors(
     return anchors
 
 
+def has_includes(text: str) -> bool:
+    """Whether ``text`` has an include line (its anchors then depend on other files)."""
+    return ("include" in text or "--8<--" in text) and _INCLUDE.search(text) is not None
+
+
 def expand_includes(
     text: str, path: str, site: Site, read: Callable[[str], str | None], depth: int = 0
 ) -> str:

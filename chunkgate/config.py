@@ -87,6 +87,9 @@ class Config:
     options: Mapping[str, object] = field(default_factory=_default_options)
     # Fail on every problem, also those the manifest already records (the baseline).
     strict: bool = False
+    # The tracked regular files named as a site generator's config, when ``load_config``
+    # listed them (``references.site_of`` needs no listing of its own then).
+    generator_files: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
     include_spec: PathPatterns = field(init=False, repr=False, compare=False)
     exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
     # The include patterns that name changelogs, which brings those back.
@@ -219,7 +222,8 @@ def load_config(
     config = Config(root=root, source=source)
     if data is not None:
         config = _Validator(source, root).build(data)
-    return _with_sites(config, lambda: sites.working_tree_sites(root, git=found_root is not None))
+    found, tracked = sites.working_tree_generators(root, git=found_root is not None)
+    return _with_sites(replace(config, generator_files=tracked), lambda: found)
 
 
 def _with_sites(config: Config, find: Callable[[], tuple[Site, ...]]) -> Config:

@@ -50,6 +50,24 @@ def select_files(
     config: Config, paths: Sequence[str] | None = None, *, include_untracked: bool = True
 ) -> Selection:
     """The corpus, or the part of it named by ``paths`` (relative to cwd, or absolute)."""
+    return _select(config, paths, include_untracked, [])
+
+
+def select_with_tree(
+    config: Config, paths: Sequence[str] | None = None
+) -> tuple[Selection, git.WorkTree | None]:
+    """``select_files``, and (the whole corpus, in git) the work tree as git listed it, of
+    which the manifest folder's listing is a part."""
+    trees: list[git.WorkTree] = []
+    return _select(config, paths, True, trees), trees[0] if trees else None
+
+
+def _select(
+    config: Config,
+    paths: Sequence[str] | None,
+    include_untracked: bool,
+    trees: list[git.WorkTree],
+) -> Selection:
     root = config.root
     named = None
     unselected: list[str] = []
@@ -64,7 +82,9 @@ def select_files(
                 unselected.append(path)
     sparse: set[str] = set()
     if _is_work_tree(root):
-        found, missing = _from_git(root, named, include_untracked=include_untracked, sparse=sparse)
+        found, missing = _from_git(
+            root, named, include_untracked=include_untracked, sparse=sparse, trees=trees
+        )
     else:
         found, missing = _from_walk(root, named)
     if named is not None:
@@ -123,7 +143,12 @@ def _relative_to(path: Path, root: Path) -> str | None:
 
 
 def _from_git(
-    root: Path, named: list[str] | None, *, include_untracked: bool, sparse: set[str]
+    root: Path,
+    named: list[str] | None,
+    *,
+    include_untracked: bool,
+    sparse: set[str],
+    trees: list[git.WorkTree],
 ) -> tuple[dict[str, str | None], set[str]]:
     if named is not None and not named:
         return {}, set()
@@ -169,6 +194,8 @@ def _from_git(
         for path in untracked():
             if not os.path.islink(os.path.join(top, path)):
                 found[path] = None
+        if pathspecs is None:
+            trees.append(git.WorkTree(blobs, modified(), untracked()))
     return found, missing
 
 

@@ -10,6 +10,7 @@ The caller's environment is kept on purpose: inside a git hook,
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import hashlib
 import os
 import re
@@ -19,7 +20,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import IO
+from typing import IO, NamedTuple
 
 from chunkgate.errors import GitError
 
@@ -222,12 +223,24 @@ def modified_paths(root: Path, paths: Sequence[str] | None = None) -> set[str]:
     return modified
 
 
+class WorkTree(NamedTuple):
+    """The whole work tree as a whole-corpus run lists it, for the parts that need it."""
+
+    blobs: dict[str, str]  # ``index_blobs``
+    modified: set[str]  # ``modified_paths``
+    untracked: list[str]  # ``untracked_paths``
+
+
 def staged_deletions(root: Path) -> list[str]:
     """Paths the index no longer has that HEAD has (a rename's old path included): what a
     commit deletes. Compares the index with HEAD's tree, so its cost follows the change."""
-    if object_id(root, "HEAD") is None:
-        return []  # the first commit deletes nothing
-    out = _run(root, "diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D", "-z")
+    args = ("diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D", "-z")
+    try:
+        out = _run(root, *args)  # before the first commit: against the empty tree
+    except GitCommandError as exc:
+        if exc.returncode == 128:  # no HEAD to compare with
+            return []
+        raise
     return list(_records(out))
 
 
@@ -497,7 +510,26 @@ class BlobReader:
         finally:
             writer.join()
 
+    def commit_id(self, revision: str) -> str | None:
+        """``object_id(root, f"{revision}^{{commit}}")``, asked of this ``cat-file``
+        rather than of one more git process."""
+        spec = f"{revision}^{{commit}}"
+        raw = _encode(spec)
+        if not revision or b"\n" in raw or raw.endswith(b"\r"):
+            return object_id(self._root, spec)
+        self._running()
+        stdin, stdout = self._streams()
+        stdin.write(raw + b"\n")
+        stdin.flush()
+        found = self._reply(stdout)
+        return _decode(found[0]) if found is not None and found[1] == b"commit" else None
+
     def _answer(self, stdout: IO[bytes]) -> bytes | None:
+        found = self._reply(stdout)
+        return found[2] if found is not None and found[1] == b"blob" else None
+
+    def _reply(self, stdout: IO[bytes]) -> tuple[bytes, bytes, bytes] | None:
+        """The object's id, type and content; None when there is no such object."""
         header = stdout.readline()
         if not header.endswith(b"\n"):
             raise GitError("git cat-file --batch ended unexpectedly")
@@ -507,7 +539,7 @@ class BlobReader:
             body = stdout.read(size + 1)  # the content and the newline that ends it
             if len(body) != size + 1:
                 raise GitError("git cat-file --batch ended unexpectedly")
-            return body[:-1] if parts[1] == b"blob" else None
+            return parts[0], parts[1], body[:-1]
         if header.endswith((b" missing\n", b" ambiguous\n")):
             return None
         raise GitError(f"git cat-file --batch: unexpected reply {_decode(header)!r}")
@@ -536,10 +568,38 @@ def files_containing(root: Path, needles: Sequence[str]) -> list[str]:
     return list(_records(stdout))
 
 
-def matching_paths(root: Path, pathspecs: Sequence[str]) -> list[str]:
-    """Tracked and untracked, not ignored, files matching ``pathspecs`` (magic allowed)."""
-    args = ("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *pathspecs)
-    return sorted(set(_records(_run(root, *args))))
+class NamedFiles(NamedTuple):
+    paths: list[str]  # tracked (any stage, any mode) and untracked, not ignored; sorted
+    regular: list[str]  # the tracked regular files among them, as ``index_blobs`` has them
+
+
+def files_named(root: Path, names: Sequence[str]) -> NamedFiles:
+    """The files, in any folder, whose name matches one of ``names`` (``fnmatch``
+    wildcards allowed), in one ``ls-files``.
+
+    ``name`` and ``*/name`` pathspecs, not ``:(glob)**/name``: git's glob magic
+    costs about three times as much per index entry (5,000 files, 19 names: 32 ms
+    against 9 ms of git's CPU), and without it ``*`` matches ``/`` too, so
+    ``*/name`` is ``name`` in any folder. A pathspec also matches the files
+    under a folder of that name: those are left out here.
+    """
+    specs = [spec for name in names for spec in (name, f"*/{name}")]
+    listing = _run(root, *_LS_STAGE, "--cached", "--others", "--exclude-standard", "--", *specs)
+    paths: set[str] = set()
+    regular: set[str] = set()
+    for record in _records(listing):
+        if record.startswith("? "):  # untracked
+            path, mode, stage = record[2:], "", ""
+        else:
+            meta, _, path = record.partition("\t")
+            _tag, mode, _oid, stage = meta.split(" ")
+        name = path.rpartition("/")[2]
+        if not any(fnmatch.fnmatchcase(name, pattern) for pattern in names):
+            continue
+        paths.add(path)
+        if stage in ("0", "2") and mode not in (_GITLINK, _SYMLINK):
+            regular.add(path)
+    return NamedFiles(sorted(paths), sorted(regular))
 
 
 def _write_all(stream: IO[bytes], data: bytes) -> None:

@@ -3,6 +3,7 @@ from the manifest, the site from the generator's configuration."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 from chunkgate import git
@@ -27,7 +28,7 @@ def corpus_reference_violations(config: Config) -> list[Violation]:
         except (OSError, UnreadableError):
             continue  # CG001 reports it
     violations = reference_violations(
-        config, texts, moved_from=recorded_moves(config), site=site_of(root)
+        config, texts, moved_from=recorded_moves(config), site=site_of(root, config.generator_files)
     )
     return sorted(violations, key=Violation.sort_key)
 
@@ -41,10 +42,21 @@ def recorded_moves(config: Config) -> dict[str, str]:
     return moves(WorkTreeManifest(config.root, config.manifest, in_git=in_git), None)
 
 
-def site_of(root: Path) -> Site:
-    """The repository's site generator, from the configuration files at its top."""
-    if (root / ".git").exists() and git.installed():
-        paths: list[str] = list(git.index_blobs(root))
+def site_of(root: Path, generator_files: Collection[str] | None = None) -> Site:
+    """The repository's site generator, from the configuration files at its top.
+
+    ``generator_files`` are the tracked generator configs, as ``load_config``
+    listed them (``Config.generator_files``); without them, the index is listed.
+    """
+    if generator_files is not None:
+        paths = list(generator_files)
+        # A Hugo config.toml counts beside a content folder with tracked files in it.
+        for path in generator_files:
+            folder, _, name = path.rpartition("/")
+            if name == "config.toml" and "/" not in folder:
+                paths += git.index_blobs(root, [f"{folder}/content" if folder else "content"])
+    elif (root / ".git").exists() and git.installed():
+        paths = list(git.index_blobs(root))
     else:
         paths = [p.name for p in root.iterdir()]
         paths += [f"{p.parent.name}/{p.name}" for p in root.glob("*/*") if p.is_file()]

@@ -68,8 +68,25 @@ def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
     return tuple(unique.values())
 
 
+# The names ``references.site_of`` looks for too (``routes.detect_site``), listed by the
+# same git call.
+_LISTED = (
+    *(name for name in GENERATOR_FILES if not name.startswith("astro.config")),
+    "astro.config.*",
+    "book.toml",
+)
+
+
 def working_tree_sites(root: Path, *, git: bool) -> tuple[Site, ...]:
     """The sites of the work tree at ``root``: one git call, or a walk outside git."""
+    return working_tree_generators(root, git=git)[0]
+
+
+def working_tree_generators(
+    root: Path, *, git: bool
+) -> tuple[tuple[Site, ...], tuple[str, ...] | None]:
+    """``working_tree_sites``, and (in git) the tracked regular files among the
+    generator configs that ``references.site_of`` reads, from the same listing."""
 
     def read(path: str) -> bytes | None:
         try:
@@ -77,12 +94,13 @@ def working_tree_sites(root: Path, *, git: bool) -> tuple[Site, ...]:
         except OSError:
             return None
 
-    return find_sites(_config_paths(root, in_git=git), read)
+    if not git:
+        return find_sites(_walked_config_paths(root), read), None
+    listed = _git.files_named(root, _LISTED)
+    return find_sites(listed.paths, read), tuple(listed.regular)
 
 
-def _config_paths(root: Path, *, in_git: bool) -> list[str]:
-    if in_git:
-        return _git.matching_paths(root, [f":(glob)**/{name}" for name in GENERATOR_FILES])
+def _walked_config_paths(root: Path) -> list[str]:
     found: list[str] = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")

@@ -166,3 +166,35 @@ def test_a_whole_corpus_update_records_and_forgets_links_broken_elsewhere(repo: 
     write(repo, "docs/setup.md", SETUP)
     assert run("update").exit_code == 0
     assert '"rule": "CG404"' not in shard(repo, "docs/index.md").read_text()
+
+
+def test_an_unchanged_corpus_reuses_its_broken_links_and_a_change_finds_them_again(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunkgate.gate import references
+
+    write(repo, "docs/other.md", f"# Other\n\n{BODY}\nSee [it](setup.md#nothing-here).\n")
+    commit_all(repo)  # the manifest not updated: the broken link is not a known one
+    first = report()
+    assert [path for path, _, _ in broken(first[1])] == ["docs/other.md"]
+    computed = []
+    real = references._broken_links
+
+    def counted(*args: object, **kwargs: object) -> object:
+        computed.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(references, "_broken_links", counted)
+    assert report() == first  # the same corpus: nothing read again
+    assert computed == []
+    write(repo, "docs/setup.md", SETUP.replace("## Install", "## Installing it"))
+    commit_all(repo)
+    _, data = report()
+    assert computed == [1]
+    assert sorted(broken(data)) == sorted([*broken(first[1]), ("docs/index.md", 5, MISSING)])
+    include = '{{% include "other.md" %}}\n'
+    write(repo, "docs/other.md", f"# Other\n\n{BODY}\n{include}")
+    commit_all(repo)
+    report()
+    report()
+    assert computed == [1, 1, 1]  # a corpus with an include is read every time

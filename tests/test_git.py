@@ -493,3 +493,62 @@ def test_names_that_are_not_utf8_round_trip(git_repo: Path) -> None:
     assert cg_git.hash_blobs(git_repo, [name]) == cg_git.index_blobs(git_repo)
     with cg_git.BlobReader(git_repo) as reader:
         assert reader.read(f"HEAD:{name}") == b"latin-1 name\n"
+
+
+@posix_only
+def test_files_named_in_any_folder_as_glob_pathspecs_find_them(git_repo: Path) -> None:
+    write(git_repo, ".gitignore", "build/\n")
+    for path in ("mkdocs.yml", "a/b/mkdocs.yml", "site/astro.config.mjs", "x-mkdocs.yml"):
+        write(git_repo, path, "x\n")
+    write(git_repo, "docs/mkdocs.yml/inside.md", "a folder of that name\n")
+    (git_repo / "link").mkdir()
+    os.symlink("../mkdocs.yml", git_repo / "link" / "mkdocs.yml")
+    commit_all(git_repo)
+    write(git_repo, "new/mkdocs.yml", "untracked\n")
+    write(git_repo, "build/mkdocs.yml", "ignored\n")
+    names = ("mkdocs.yml", "astro.config.*")
+    found = cg_git.files_named(git_repo, names)
+    assert found.paths == [
+        "a/b/mkdocs.yml",
+        "link/mkdocs.yml",
+        "mkdocs.yml",
+        "new/mkdocs.yml",
+        "site/astro.config.mjs",
+    ]
+    assert found.regular == ["a/b/mkdocs.yml", "mkdocs.yml", "site/astro.config.mjs"]
+    globbed = git(
+        git_repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+        ":(glob)**/mkdocs.yml", ":(glob)**/astro.config.*",
+    )  # fmt: skip
+    named = [p for p in globbed.split("\0") if p and p.rpartition("/")[2] != "inside.md"]
+    assert sorted(named) == found.paths
+    assert found.regular == sorted(
+        p
+        for p in cg_git.index_blobs(git_repo)
+        if p.rpartition("/")[2] in ("mkdocs.yml",) or p.endswith(".mjs")
+    )
+
+
+def test_commit_id_from_the_running_cat_file_is_rev_parse_s(git_repo: Path) -> None:
+    with cg_git.BlobReader(git_repo, lazy=True) as reader:
+        assert reader.commit_id("HEAD") is None  # no commit yet
+    write(git_repo, "a.md", "a\n")
+    commit_all(git_repo)
+    blob = cg_git.index_blobs(git_repo)["a.md"]
+    git(git_repo, "tag", "-a", "-m", "t", "v1")  # an annotated tag names its commit
+    with cg_git.BlobReader(git_repo) as reader:
+        for revision in ("HEAD", "main", "v1", "HEAD~1", "nothing", blob, "HEAD:a.md", ""):
+            expected = cg_git.object_id(git_repo, f"{revision}^{{commit}}") if revision else None
+            assert reader.commit_id(revision) == expected, revision
+        assert reader.commit_id("v1") == cg_git.resolve(git_repo, "HEAD")
+        assert reader.read(blob) == b"a\n"  # the stream is still in step
+
+
+def test_staged_deletions_before_and_after_the_first_commit(git_repo: Path) -> None:
+    write(git_repo, "a.md", "a\n")
+    write(git_repo, "b.md", "b\n")
+    git(git_repo, "add", "-A")
+    assert cg_git.staged_deletions(git_repo) == []
+    commit_all(git_repo)
+    git(git_repo, "rm", "-q", "--cached", "b.md")
+    assert cg_git.staged_deletions(git_repo) == ["b.md"]

@@ -362,6 +362,29 @@ def test_no_cache_folder_means_no_cache(repo: Path, monkeypatch: pytest.MonkeyPa
     cache.save()  # nowhere to save: nothing happens
 
 
+def test_the_listing_taken_from_the_whole_work_tree_is_the_folder_own(repo: Path) -> None:
+    from chunkgate.config import Config
+    from chunkgate.corpus import select_with_tree
+
+    written(repo)
+    write(repo, "docs/a.md", "# A\n")
+    commit_all(repo)
+    worktree(repo).write({"docs/a.md": entry("docs/a.md", "changed")})  # modified
+    worktree(repo).write({"docs/new.md": entry("docs/new.md", "n")})  # untracked
+    (repo / MANIFEST / shard_name("README.md")).unlink()  # deleted
+    os.utime(repo / MANIFEST / shard_name("docs/b.md"))  # touched, not changed
+    _, tree = select_with_tree(Config(root=repo))
+    assert tree is not None
+    taken = worktree(repo)
+    taken.list_from(tree)
+    listed = worktree(repo).listing()
+    assert taken.listing() == listed
+    assert listed["docs/a.md"].blob is None
+    assert listed["docs/new.md"].blob is None
+    assert "README.md" not in listed
+    assert listed["docs/b.md"].blob is not None
+
+
 # -- the committed manifest ---------------------------------------------------------------------
 
 

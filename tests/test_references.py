@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 from helpers import commit_all, pin_git_env, write
 
-from chunkgate.anchors import file_anchors
+from chunkgate.anchors import file_anchors, has_includes
 from chunkgate.cli import cli
 from chunkgate.config import Config, load_config
-from chunkgate.references import corpus_reference_violations
+from chunkgate.references import corpus_reference_violations, site_of
 from chunkgate.routes import GITHUB, Site, detect_site
 from chunkgate.rules import RULES, rule_docs
 from chunkgate.rules.references import Target, reference_violations, resolve
@@ -254,3 +254,38 @@ def test_a_heading_rename_breaks_links_until_fixed_or_acknowledged(
     assert len(corpus_reference_violations(config)) == 1  # the recorded move no longer lands
     write(git_repo, "docs/index.md", "# Docs\n\nRead [it](setup.md#installation-steps) first.\n")
     assert corpus_reference_violations(config) == []  # fixed
+
+
+@pytest.mark.parametrize(
+    ("text", "includes"),
+    [
+        pytest.param("# Setup\n\nThe options include a port.\n", False, id="the-word"),
+        pytest.param("Use `--8<--` to include a file.\n", False, id="snippets-named-in-prose"),
+        pytest.param('# Page\n\n{{% include "part.md" %}}\n', True, id="hugo-include"),
+        pytest.param('# Page\n\n--8<-- "part.md"\n', True, id="mkdocs-snippet"),
+    ],
+)
+def test_has_includes_means_an_include_line(text: str, includes: bool) -> None:
+    assert has_includes(text) is includes
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        pytest.param({"mkdocs.yml": "site_name: x\n", "docs/a.md": "# A\n"}, id="mkdocs"),
+        pytest.param({"config.toml": "x = 1\n", "content/a.md": "# A\n"}, id="hugo-config"),
+        pytest.param({"site/config.toml": "x = 1\n", "site/b.md": "# A\n"}, id="no-content"),
+        pytest.param({"book.toml": "[book]\n", "docs/astro.config.json": "{}"}, id="mdbook"),
+        pytest.param({"a/b/mkdocs.yml": "site_name: x\n", "a.md": "# A\n"}, id="too-deep"),
+    ],
+)
+def test_site_of_from_the_configs_listing_is_the_one_from_the_index(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
+) -> None:
+    pin_git_env(monkeypatch)
+    for path, text in files.items():
+        write(git_repo, path, text)
+    commit_all(git_repo)
+    listed = load_config(git_repo).generator_files
+    assert listed is not None
+    assert site_of(git_repo, listed) == site_of(git_repo)

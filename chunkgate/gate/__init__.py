@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from chunkgate.chunking import missing_extras
 from chunkgate.config import Config
-from chunkgate.corpus import select_files
+from chunkgate.corpus import select_with_tree
 from chunkgate.errors import UnreadableError
 from chunkgate.filecheck import Item, check_all, to_violations
 from chunkgate.gate.assess import Assessment, assess
@@ -84,11 +84,13 @@ def run_check(
         expected = expected_header(config)
         state = assess(config, loaded, expected, writing=writing)
         explicit = paths is not None and not state.rebuild
-        selection = select_files(config, paths if explicit else None)
+        selection, tree = select_with_tree(config, paths if explicit else None)
         cache = SummaryCache(config.root, config.manifest)
         if explicit:
             plan = plan_files(config, loaded, selection)
         else:
+            if tree is not None and loaded.current.in_git:
+                loaded.current.list_from(tree)
             summaries = loaded.current.summaries(cache, loaded.reader)
             plan = plan_whole(
                 config,
@@ -398,7 +400,7 @@ def _references(
     from chunkgate.gate import references
     from chunkgate.references import site_of
 
-    site = site_of(config.root)
+    site = site_of(config.root, config.generator_files)
     if explicit:
         present = [path for path, entry in entries.items() if entry is not None]
         return references.committed_files(

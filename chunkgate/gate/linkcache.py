@@ -1,4 +1,5 @@
-"""Each Markdown file's links and anchors, kept between whole-corpus runs by its git blob.
+"""Each Markdown file's links and anchors, kept between whole-corpus runs by its git blob;
+and the broken links of a whole corpus, by the blobs of all its files.
 
 CG404 needs every file's links and anchors; parsing every page on each
 whole-corpus check would cost more than the rest of the check (fastapi's
@@ -8,21 +9,27 @@ includes no other file, depend only on its bytes and the chunking settings
 blob ID, in one file per repository, site and settings. Content-addressed:
 an entry is never stale, deleting the cache is always safe, and any failure
 to read or write it is ignored.
+
+A whole-corpus check of a corpus that has not changed since the last one
+(the same Markdown files with the same blobs, the same recorded moves) finds
+the same broken links: ``BrokenLinks`` keeps them under the digest of all of
+that, so such a run reads neither the files nor their links. Corpora with an
+include are left out (an included file may be one git does not track).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
-import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import configcache, paths
+from chunkgate.blobcache import BlobCache
 from chunkgate.links import Link
+from chunkgate.rules.references import BrokenLink, Target
 
-_VERSION = "chunkgate-links-1"
+_VERSION = "chunkgate-links-2"  # 2: "includes" means an include line, not the word
+_BROKEN_VERSION = "chunkgate-broken-links-1"
 
 
 class FileLinks(NamedTuple):
@@ -31,62 +38,17 @@ class FileLinks(NamedTuple):
     includes: bool  # it includes other files: its anchors are not kept
 
 
-class LinkCache:
+class LinkCache(BlobCache[FileLinks]):
     def __init__(self, root: Path, settings: str) -> None:
-        base = configcache.folder()
-        key = hashlib.sha256(f"{_VERSION}\0{root}\0{settings}".encode()).hexdigest()[:24]
-        self._file = None if base is None else base / "links" / f"{key}.json"
-        self._known: dict[str, FileLinks] = {}
-        self._used: dict[str, FileLinks] = {}
-        self._loaded = False
+        super().__init__("links", f"{_VERSION}\0{root}\0{settings}", _entry, _stored)
 
-    def get(self, blob: str) -> FileLinks | None:
-        if not self._loaded:
-            self._load()
-        found = self._known.get(blob)
-        if found is not None:
-            self._used[blob] = found
-        return found
 
-    def put(self, blob: str, found: FileLinks) -> None:
-        self._used[blob] = found
-
-    def _load(self) -> None:
-        self._loaded = True
-        if self._file is None:
-            return
-        try:
-            raw = json.loads(self._file.read_bytes())
-            if not isinstance(raw, dict):
-                raise TypeError("not an object")
-            self._known = {blob: _entry(item) for blob, item in raw.items()}
-        except (OSError, ValueError, TypeError, KeyError):
-            self._known = {}
-
-    def save(self) -> None:
-        """Keep what this run used (every Markdown file of the corpus), if it changed."""
-        if self._file is None or self._used.keys() == self._known.keys():
-            return
-        base = configcache.folder()
-        if base is None or not paths.cache_file_allowed(base, self._file):
-            return
-        entries = {
-            blob: [
-                [list(link) for link in found.links],
-                None if found.anchors is None else sorted(found.anchors),
-                found.includes,
-            ]
-            for blob, found in sorted(self._used.items())
-        }
-        data = json.dumps(entries, ensure_ascii=True).encode("ascii")
-        temp = self._file.with_name(f".{self._file.name}.{os.urandom(6).hex()}.tmp")
-        try:
-            self._file.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_bytes(data)
-            os.replace(temp, self._file)
-        except OSError:
-            with contextlib.suppress(OSError):
-                temp.unlink(missing_ok=True)
+def _stored(found: FileLinks) -> object:
+    return [
+        [list(link) for link in found.links],
+        None if found.anchors is None else sorted(found.anchors),
+        found.includes,
+    ]
 
 
 def _entry(item: object) -> FileLinks:
@@ -106,3 +68,45 @@ def _entry(item: object) -> FileLinks:
     ):
         raise ValueError("a damaged cache entry")
     return FileLinks(tuple(found), None if anchors is None else frozenset(anchors), includes)
+
+
+class BrokenLinks(BlobCache[tuple[BrokenLink, ...]]):
+    def __init__(self, root: Path, settings: str) -> None:
+        key = f"{_BROKEN_VERSION}\0{root}\0{settings}"
+        super().__init__("links", key, _broken, _stored_broken)  # named by its own key
+
+
+def corpus_key(files: Mapping[str, str | None], moved: Mapping[str, str]) -> str | None:
+    """The digest of every file's path and blob and the moves; None when a blob is unknown."""
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        blob = files[path]
+        if blob is None:
+            return None
+        digest.update(f"{path}\0{blob}\0".encode("utf-8", "surrogateescape"))
+    for old in sorted(moved):
+        digest.update(f"\1{old}\0{moved[old]}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _stored_broken(found: tuple[BrokenLink, ...]) -> object:
+    return [[b.path, b.line, list(b.link), list(b.target), b.moved_to, b.closest] for b in found]
+
+
+def _broken(item: object) -> tuple[BrokenLink, ...]:
+    if not isinstance(item, list):
+        raise ValueError("a damaged cache entry")
+    found = []
+    for path, line, (destination, link_line, written), (target, fragment), moved, close in item:
+        strings = (path, destination, written, target, fragment)
+        if not (
+            all(isinstance(text, str) for text in strings)
+            and type(line) is int
+            and type(link_line) is int
+            and (moved is None or isinstance(moved, str))
+            and (close is None or isinstance(close, str))
+        ):
+            raise ValueError("a damaged cache entry")
+        link = Link(destination, link_line, written)
+        found.append(BrokenLink(path, line, link, Target(target, fragment), moved, close))
+    return tuple(found)

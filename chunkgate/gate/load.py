@@ -91,7 +91,7 @@ def _committed(
     config: Config, reader: git.BlobReader | None, revision: str
 ) -> RevisionManifest | None:
     """The manifest committed at ``revision``, if it has one with a readable header."""
-    if reader is None or git.object_id(config.root, f"{revision}^{{commit}}") is None:
+    if reader is None or reader.commit_id(revision) is None:
         return None
     committed = RevisionManifest(config.root, revision, config.manifest, reader)
     try:

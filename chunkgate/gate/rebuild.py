@@ -116,7 +116,9 @@ def _references(config: Config, plan: Plan, acknowledged: dict[str, FileEntry]) 
     if config.severity("CG404") == "off":
         return []
     moved = moves_of(acknowledged.values())
-    return whole_corpus(config, dict(plan.work), moved, site_of(config.root))
+    return whole_corpus(
+        config, dict(plan.work), moved, site_of(config.root, config.generator_files)
+    )
 
 
 def _entry(manifest: WorkTreeManifest | RevisionManifest, path: str) -> FileEntry | None:

@@ -23,7 +23,7 @@ from chunkgate.errors import GitError, UnreadableError
 from chunkgate.manifest import FileEntry, StoredFinding
 from chunkgate.model import Violation
 from chunkgate.routes import MARKDOWN_SUFFIXES, Site
-from chunkgate.rules.references import CODE, check_references, to_violation
+from chunkgate.rules.references import CODE, BrokenLink, check_references, to_violation
 from chunkgate.source import decode
 
 
@@ -47,24 +47,47 @@ def whole_corpus(
 ) -> list[Violation]:
     """CG404 over every Markdown file of the corpus (``files``: path -> git blob, None
     when unknown); each file's links and anchors come from ``linkcache`` when they can."""
-    from chunkgate.anchors import file_anchors, include_graph
-    from chunkgate.gate.linkcache import FileLinks, LinkCache
-    from chunkgate.links import extract_links
+    from chunkgate.gate.linkcache import BrokenLinks, corpus_key
 
     if config.severity(CODE) == "off":
         return []
+    settings = f"{config.chunking.fingerprint()}\0{site!r}"
+    markdown = {path: blob for path, blob in files.items() if is_markdown(path)}
+    memo = BrokenLinks(config.root, settings)
+    key = corpus_key(markdown, moved)
+    broken = memo.get(key) if key is not None else None
+    if broken is None:
+        broken, by_blobs = _broken_links(config, markdown, moved, site, settings)
+        key = key if by_blobs else None
+    if key is not None:
+        memo.put(key, broken)
+        memo.save()
+    return [v for link in broken if (v := to_violation(config, link)) is not None]
+
+
+def _broken_links(
+    config: Config,
+    files: Mapping[str, str | None],
+    moved: Mapping[str, str],
+    site: Site,
+    settings: str,
+) -> tuple[tuple[BrokenLink, ...], bool]:
+    """The broken links of the corpus's Markdown ``files``, and whether they are a
+    function of the files' blobs alone: every file read, none including another."""
+    from chunkgate.anchors import file_anchors, has_includes, include_graph
+    from chunkgate.gate.linkcache import FileLinks, LinkCache
+    from chunkgate.links import extract_links
+
     disk = _CorpusFiles(config)
-    cache = LinkCache(config.root, f"{config.chunking.fingerprint()}\0{site!r}")
+    cache = LinkCache(config.root, settings)
     found: dict[str, FileLinks] = {}
     for path, blob in files.items():
-        if not is_markdown(path):
-            continue
         known = cache.get(blob) if blob is not None else None
         if known is None:
             text = disk.text(path)
             if text is None:
                 continue  # CG001 reports it
-            includes = "include" in text or "--8<--" in text
+            includes = has_includes(text)
             anchors = None if includes else file_anchors(text, path, site)
             known = FileLinks(
                 tuple(extract_links(text, local_only=True)),
@@ -90,9 +113,9 @@ def whole_corpus(
         moved=moved,
         includers=include_graph(including, site, found.keys()),
     )
-    violations = [v for link in broken if (v := to_violation(config, link)) is not None]
+    result = tuple(broken)
     cache.save()
-    return violations
+    return result, not including and len(found) == len(files)
 
 
 def committed_files(

@@ -167,15 +167,26 @@ class WorkTreeManifest(_Manifest):
             self._listing = self._list()
         return self._listing
 
-    def _list(self) -> dict[str, Shard]:
+    def list_from(self, tree: git.WorkTree) -> None:
+        """Take the folder's listing from the whole work tree's, which a whole-corpus run
+        makes anyway: three git processes fewer."""
+        if self._listing is None:
+            self._listing = self._list(tree)
+
+    def _list(self, tree: git.WorkTree | None = None) -> dict[str, Shard]:
         if not self.exists():
             return {}
         if not self.in_git:
             return self._by_path(Shard(name, None) for name in _walk(self.path))
         prefix = self.folder + "/"
-        blobs = git.index_blobs(self.root, [self.folder])
-        changed = git.modified_paths(self.root, [self.folder])
-        untracked = git.untracked_paths(self.root, [self.folder])
+        if tree is None:
+            blobs = git.index_blobs(self.root, [self.folder])
+            changed = git.modified_paths(self.root, [self.folder])
+            untracked = git.untracked_paths(self.root, [self.folder])
+        else:
+            blobs = {path: blob for path, blob in tree.blobs.items() if path.startswith(prefix)}
+            changed = {path for path in tree.modified if path.startswith(prefix)}
+            untracked = [path for path in tree.untracked if path.startswith(prefix)]
         shards = [
             Shard(path[len(prefix) :], None if path in changed else blob)
             for path, blob in blobs.items()

@@ -15,19 +15,15 @@ runs read only the shards that changed.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
-import os
 import re
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import configcache
+from chunkgate.blobcache import BlobCache
 from chunkgate.manifest.codec import parse_block
 from chunkgate.manifest.lines import listed_codes
 from chunkgate.moves import unit_id
-from chunkgate.paths import cache_file_allowed, problem
+from chunkgate.paths import problem
 
 _STRING = r'"[^"\\\x00-\x1f]+"'
 _NUMBER = r"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
@@ -113,63 +109,21 @@ def _in_order(rows: list[tuple[str, str, str]], text: str) -> bool:
     return all(listed_codes(codes) is not None for codes in _SUPPRESSED.findall(text))
 
 
-class SummaryCache:
+class SummaryCache(BlobCache[Summary]):
     """Summaries by shard blob ID, kept between runs in one file per repository."""
 
     def __init__(self, root: Path, folder: str) -> None:
-        base = configcache.folder()
-        key = hashlib.sha256(f"{_CACHE_VERSION}\0{root}\0{folder}".encode()).hexdigest()[:24]
-        self._file = None if base is None else base / "summaries" / f"{key}.json"
-        self._known: dict[str, Summary] = {}
-        self._used: dict[str, Summary] = {}
-        self._loaded = False
-
-    def get(self, blob: str) -> Summary | None:
-        if not self._loaded:
-            self._load()
-        found = self._known.get(blob)
-        if found is not None:
-            self._used[blob] = found
-        return found
-
-    def put(self, blob: str, summary: Summary) -> None:
-        self._used[blob] = summary
-
-    def _load(self) -> None:
-        self._loaded = True
-        if self._file is None:
-            return
-        try:
-            raw = json.loads(self._file.read_bytes())
-            if not isinstance(raw, dict):
-                raise TypeError("not an object")
-            self._known = {blob: _summary(item) for blob, item in raw.items()}
-        except (OSError, ValueError, TypeError, KeyError):
-            self._known = {}  # missing or damaged: an optimisation only
-
-    def save(self) -> None:
-        """Keep what this run used (a whole-corpus run uses every shard), if it changed."""
-        if self._file is None or self._used.keys() == self._known.keys():
-            return
-        base = configcache.folder()
-        if base is None or not cache_file_allowed(base, self._file):
-            return
-        entries = {
-            blob: [*s[:4], "".join(s.hashes), s.units, s.moves, s.settings]
-            for blob, s in sorted(self._used.items())
-        }
-        data = json.dumps(entries).encode("ascii")  # escapes even an undecodable path's bytes
-        temp = self._file.with_name(f".{self._file.name}.{os.urandom(6).hex()}.tmp")
-        try:
-            self._file.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_bytes(data)
-            os.replace(temp, self._file)
-        except OSError:
-            with contextlib.suppress(OSError):
-                temp.unlink(missing_ok=True)
+        key = f"{_CACHE_VERSION}\0{root}\0{folder}"
+        super().__init__("summaries", key, _summary, _stored)
 
 
-def _summary(item: list[object]) -> Summary:
+def _stored(s: Summary) -> object:
+    return [*s[:4], "".join(s.hashes), s.units, s.moves, s.settings]
+
+
+def _summary(item: object) -> Summary:
+    if not isinstance(item, list):
+        raise TypeError("a damaged cache entry")
     path, blob, chunks, findings, hashes, units, moves, settings = item
     if not (
         isinstance(path, str)
