@@ -28,6 +28,7 @@ from typing import NamedTuple
 from chunkgate.chunking import cmark
 from chunkgate.chunking.base import ChunkContext
 from chunkgate.chunking.parts import Block, Pos, split_unit
+from chunkgate.chunking.spans import code_spans
 from chunkgate.model import Chunk
 
 _ELEMENT = re.compile(
@@ -57,7 +58,6 @@ _LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
 # letter ("e.g. this" goes on); CJK full stops need no space.
 _SENTENCE_END = re.compile(r"[.!?…][\"')\]*_’”»]*[ \t]+(?![a-z])(?=\S)|[。！？]+(?=\S)")
 _LINE_END = re.compile(r"[.!?…:。！？][\"')\]*_’”»]*[ \t]*\Z")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 
 class _Node(NamedTuple):
@@ -248,7 +248,7 @@ def _sentences(ctx: ChunkContext, block: Block, line: int) -> list[Block]:
     text = ctx.lines[line]
     low = block.start.column if block.start.line == line else 0
     high = block.end.column if block.end.line == line else len(text)
-    code = [match.span() for match in _CODE_SPAN.finditer(text)] if "`" in text else []
+    code = [(start, end) for start, _, end in code_spans(text, closer_inside=False)]
     cuts = [
         found.end()
         for found in _SENTENCE_END.finditer(text, low, high)

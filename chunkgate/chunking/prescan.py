@@ -51,7 +51,7 @@ _LINE = re.compile(
 # A non-blank line indented less than 1, 2 or 3 spaces.
 _LESS_INDENTED = {n: re.compile(rf"\n {{0,{n - 1}}}[^ \t\n]") for n in (1, 2, 3)}
 _BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
-_ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_ATX_CLOSING = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
 # Heading text that renders as itself: no escapes, code, emphasis, links, HTML,
 # entities, NUL (replaced) or whitespace that cmark strips and str.strip(" \t") keeps.
 _INLINE = re.compile(r"[\\`*_\[\]<&!\x00\x0b\x0c]")

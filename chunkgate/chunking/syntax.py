@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking.anchors import site_of
+from chunkgate.chunking.spans import blank_code_spans
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
@@ -55,7 +56,6 @@ _JSX = re.compile(r"</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>|<>|</>|\{/\*.*\*/\}")
 _OPEN_JSX = re.compile(r"<[A-Z][\w.]*(?:[ \t][^<>]*)?")
 _INLINE = re.compile(rf"{_SHORTCODE}|{_TAG}|{_OUTPUT}")
 _INLINE_TEMPLATE = re.compile(rf"{_SHORTCODE}|{_TAG}")
-_CODE_SPAN = re.compile(r"(`+).+?\1")
 # A syntax line starts with one of these; most lines start otherwise.
 _STARTS = frozenset("{:!?")
 _MDX_STARTS = frozenset("{:!?<ie")
@@ -162,7 +162,7 @@ def strip_inline(raw: str, text: str) -> tuple[str, str]:
     """A heading's source and rendered text without template syntax outside code spans."""
     if "{" not in raw:
         return raw, text
-    outside = _CODE_SPAN.sub(lambda m: "\0" * len(m.group(0)), raw)
+    outside = blank_code_spans(raw)
     spans = [raw[m.start() : m.end()] for m in _INLINE.finditer(outside)]
     for span in spans:
         raw = raw.replace(span, "", 1)

@@ -1,0 +1,135 @@
+"""The one-pass scanners give exactly what the backtracking patterns they replace gave.
+
+Compared on random strings of the characters the patterns touch, on the hostile
+inputs that made the patterns hang (short enough for the old patterns to finish),
+and on every line of the shared corpora that holds a backtick or a bracket.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+from corpora import shared_corpus
+
+from chunkgate.chunking.cmark import without_tags
+from chunkgate.chunking.spans import blank_code_spans, code_spans, without_inline_markup
+
+# The patterns as they were (chunking/anchors/kramdown.py, syntax.py, mdparts.py,
+# anchors.py, cmark.py).
+_LAZY = re.compile(r"(`+)(.+?)\1")
+_STRICT = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_INLINE_MARKUP = re.compile(
+    r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]|[`*]|(?<!\w)_|_(?!\w)"
+)
+_TAG = re.compile(r"<[^>]*>")
+CORPORA = ("fastapi-docs", "hugo-docs", "httpx-docs", "just-the-docs", "starlight-docs")
+
+
+def _old(text: str) -> tuple[object, ...]:
+    return (
+        [(m.start(), len(m.group(1)), m.end()) for m in _LAZY.finditer(text)],
+        [(m.start(), len(m.group(1)), m.end()) for m in _STRICT.finditer(text)],
+        _LAZY.sub(lambda m: "\0" * len(m.group(0)), text),
+        _INLINE_MARKUP.sub(lambda m: m.group(1) or m.group(2) or "", text),
+        _TAG.sub("", text),
+    )
+
+
+def _new(text: str) -> tuple[object, ...]:
+    return (
+        list(code_spans(text, closer_inside=True)),
+        list(code_spans(text, closer_inside=False)),
+        blank_code_spans(text),
+        without_inline_markup(text),
+        without_tags(text),
+    )
+
+
+def _random(seed: int, alphabet: str, count: int, longest: int) -> Iterator[str]:
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield "".join(rng.choice(alphabet) for _ in range(rng.randint(0, longest)))
+
+
+@pytest.mark.parametrize(
+    ("alphabet", "longest"),
+    [("`` a\n", 12), ("```x `\n", 40), ("[]()!_*`aé\n<>", 16), ("[](!_a", 60), ("<>a<", 20)],
+)
+def test_random_strings(alphabet: str, longest: int) -> None:
+    for text in _random(len(alphabet) * longest, alphabet, 20_000, longest):
+        assert _new(text) == _old(text), repr(text)
+
+
+HOSTILE = [
+    "`" * 300,
+    "` " * 300,
+    "``" + "` `` " * 60,
+    "`" * 150 + "\n" + "` " * 150,
+    ("`" * 7 + " ``` ") * 40,
+    "![" * 300,
+    "[a](" * 200,
+    "[a][" * 200,
+    "[" * 300 + "]",
+    "_" * 300,
+    "a_b_" * 100,
+    "<" * 300,
+    "<a" * 200 + ">",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=lambda text: repr(text[:12]))
+def test_hostile_strings(text: str) -> None:
+    assert _new(text) == _old(text)
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_every_corpus_line(name: str) -> None:
+    root = shared_corpus(name)
+    lines = 0
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in {".md", ".mdx", ".markdown", ".html"} or not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if "`" in line or "[" in line or "<" in line or "_" in line:
+                lines += 1
+                assert _new(line) == _old(line), (path, line)
+    assert lines > 100
+
+
+# Patterns made linear by a lookbehind: a match that could start inside a run of
+# blanks starts at the run's first blank instead, so the leftmost match is the same.
+_LOOKBEHIND = [
+    (r"[ \t]*\{([^{}\n]*)\}[ \t]*$", "chunkgate.chunking.anchors.hugo", "_ATTRIBUTES"),
+    (r"[ \t]*\{#([A-Za-z][\w:-]*)\}[ \t]*$", "chunkgate.chunking.anchors.kramdown", "_HEADER_ID"),
+    (r"\s*\{#([^{}]+?)\}\s*$", "chunkgate.chunking.anchors.slugger", "_DOCUSAURUS_ID"),
+    (r"(?:^|[ \t]+)#+[ \t]*$", "chunkgate.chunking.markdown", "_ATX_CLOSING"),
+    (r"(?:^|[ \t]+)#+[ \t]*$", "chunkgate.chunking.prescan", "_ATX_CLOSING"),
+]
+
+
+def _matches(pattern: re.Pattern[str], text: str) -> tuple[object, ...]:
+    found = pattern.search(text)
+    return (found and (found.span(), found.groups()), pattern.sub("", text))
+
+
+@pytest.mark.parametrize(("old", "module", "name"), _LOOKBEHIND, ids=lambda v: str(v)[:20])
+def test_lookbehind_patterns_match_as_before(old: str, module: str, name: str) -> None:
+    new = getattr(importlib.import_module(module), name)
+    before = re.compile(old)
+    texts = [
+        *_random(len(old), " \t{}#:a-\n", 20_000, 14),
+        *(line for corpus in CORPORA for line in _corpus_lines(corpus, "{#")),
+    ]
+    for text in texts:
+        assert _matches(new, text) == _matches(before, text), repr(text)
+
+
+def _corpus_lines(name: str, marks: str) -> Iterator[str]:
+    for path in sorted(shared_corpus(name).rglob("*")):
+        if path.suffix in {".md", ".mdx", ".markdown"} and path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            yield from (line for line in text.splitlines() if any(m in line for m in marks))
