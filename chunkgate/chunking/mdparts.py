@@ -45,7 +45,9 @@ _NAMES = {
     "ol": "list",
     "li": "list item",
 }
-_FENCE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]*(?:```|~~~)")
+# ``[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]*(?:```|~~~)``, written so that no
+# two adjacent quantifiers take the same blanks (that was cubic on a line of blanks).
+_FENCE = re.compile(r"[ \t]*(?:(?:>[ \t]?)*>[ \t]*)?(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?(?:```|~~~)")
 # GitHub's table extension: a delimiter row of cells like ---, :--, --: or :-:.
 # Each run of blanks has one place it can go (a pipe comes with the blanks after
 # it), so a long row that is no delimiter row fails in one pass.
