@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from chunkgate.errors import ManifestError
-from chunkgate.manifest.storage import sync_all, sync_folder, write_atomic
+from chunkgate.manifest.storage import naming, sync_all, sync_folder, write_atomic
 
 JOURNAL = ".journal"
 
@@ -121,7 +121,10 @@ def _apply(folder: Path, changes: Sequence[Change]) -> None:
         if temp is None:
             remove_shard(folder / target, folder)
         elif os.path.lexists(folder / temp):
-            os.replace(folder / temp, folder / target)
+            try:
+                os.replace(folder / temp, folder / target)
+            except OSError as exc:
+                raise naming(exc, folder / target) from None
 
 
 def _flush(folder: Path, temp: str | None) -> None:

@@ -33,7 +33,7 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes], *, durable: bool = T
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        raise _named(exc, path) from None
+        raise naming(exc, path) from None
     if durable:
         sync_folder(path.parent)
 
@@ -64,11 +64,11 @@ def write_temporary(path: Path, data: bytes | Iterable[bytes], *, durable: bool 
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        raise _named(exc, path) from None
+        raise naming(exc, path) from None
     return temp
 
 
-def _named(exc: BaseException, path: Path) -> BaseException:
+def naming(exc: BaseException, path: Path) -> BaseException:
     if isinstance(exc, OSError) and exc.errno is not None:
         # Name the file being written, not the temporary one beside it.
         return OSError(exc.errno, exc.strerror, os.fspath(path))
