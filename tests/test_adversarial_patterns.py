@@ -16,6 +16,7 @@ import pytest
 from adversarial import Found, elapsed, inputs, patterns, scan
 
 from chunkgate.chunking import cmark, spans
+from chunkgate.chunking.anchors import kramdown
 from chunkgate.chunking.slugs import split_explicit_id
 from chunkgate.manifest import summary
 from chunkgate.rules import generated, linkfarm
@@ -53,6 +54,7 @@ ANCHORED = {
     "chunkgate.chunking.mdparts._FENCE": "match at the start of a line",
     "chunkgate.rules.exports._TABLE_SEPARATOR": "match at the start of a line",
     "chunkgate.chunking.syntax._JSX": "fullmatch of a stripped line",
+    "chunkgate.chunking.anchors.kramdown._IAL_SHAPE": "fullmatch of one line",
     "chunkgate.chunking.syntax._OPEN_JSX": "fullmatch of a stripped line",
 }
 
@@ -60,6 +62,7 @@ ANCHORED = {
 GUARDED: dict[str, Callable[[str], object]] = {
     "chunkgate.chunking.cmark._TAG": cmark.without_tags,
     "chunkgate.manifest.summary._SUPPRESSED": summary.suppressed_lists,
+    "chunkgate.chunking.anchors.kramdown._IAL_ID": kramdown.explicit_below,
 }
 
 # Patterns that backtracked, replaced by one-pass scanners (chunking/spans.py): each
@@ -85,7 +88,6 @@ KNOWN = {
     "chunkgate.chunking.prescan._LINE": "[-...]* then -+: quadratic on a line of dashes",
     "chunkgate.chunking.syntax._INLINE": "lazy scan to a far }} from every {{<",
     "chunkgate.chunking.syntax._INLINE_TEMPLATE": "lazy scan to a far }} from every {{<",
-    "chunkgate.chunking.anchors.kramdown._IAL_ID": "[ \\t]* then [^{}\\n]*?: quadratic, anchored",
 }
 
 ALL = patterns()

@@ -159,3 +159,31 @@ def _corpus_lines(name: str, marks: str) -> Iterator[str]:
         if path.suffix in {".md", ".mdx", ".markdown"} and path.is_file():
             text = path.read_text(encoding="utf-8", errors="replace")
             yield from (line for line in text.splitlines() if any(m in line for m in marks))
+
+
+_IAL_ID = re.compile(
+    r"[ \t]{0,3}\{:[ \t]*(?:[^{}\n]*?[ \t])?#([A-Za-z][\w:-]*)(?=[ \t}])[^{}\n]*\}[ \t]*"
+)
+
+
+def test_block_attribute_ids_as_before() -> None:
+    from chunkgate.chunking.anchors.kramdown import explicit_below
+
+    rng = random.Random(9)
+    pieces = [" ", "\t", "#a", "#b1", "#", ".c", "a", "x=y", "-", "#a.", "{", "}", ":"]
+    shaped = [
+        " " * rng.randint(0, 4)
+        + "{:"
+        + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        + "}" * rng.randint(0, 2)
+        + " " * rng.randint(0, 2)
+        for _ in range(40_000)
+    ]
+    texts = [
+        *shaped,
+        *_random(7, " \t{:}#ab.-\n", 20_000, 16),
+        *(line for corpus in CORPORA for line in _corpus_lines(corpus, "{:")),
+    ]
+    for text in texts:
+        old = _IAL_ID.fullmatch(text)
+        assert explicit_below(text) == (old.group(1) if old else None), repr(text)
