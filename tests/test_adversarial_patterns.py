@@ -85,7 +85,6 @@ GUARDED.update({name: scanner for name, (_, scanner) in REPLACED.items()})
 
 # Not linear yet (issue 18): each needs a rewrite that keeps its results.
 KNOWN = {
-    "chunkgate.chunking.prescan._LINE": "[-...]* then -+: quadratic on a line of dashes",
     "chunkgate.chunking.syntax._INLINE": "lazy scan to a far }} from every {{<",
     "chunkgate.chunking.syntax._INLINE_TEMPLATE": "lazy scan to a far }} from every {{<",
 }

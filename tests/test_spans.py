@@ -187,3 +187,35 @@ def test_block_attribute_ids_as_before() -> None:
     for text in texts:
         old = _IAL_ID.fullmatch(text)
         assert explicit_below(text) == (old.group(1) if old else None), repr(text)
+
+
+_PRESCAN_LINE = re.compile(
+    r"\n(?:"
+    r"(?P<atx>\#{1,6})(?=[ \t\n])"
+    r"|(?P<indent>[ ]{0,3})(?:(?P<fence>`{3,}|~{3,})|(?P<html><))"
+    r"|(?P<prefix>[ \t>*+\-0-9.)]*)"
+    r"(?:(?P<hash>\#{1,6}(?=[ \t\n]))|(?:=+|-+)[ \t]*(?=\n)|`{3}|~{3}|<)"
+    r")"
+)
+
+
+def _lines(pattern: re.Pattern[str], text: str) -> list[tuple[object, ...]]:
+    starts = [i for i, char in enumerate(text) if char == "\n"]
+    found = [pattern.search(text, start) for start in starts[:200]]
+    return [(m.span(), m.groupdict()) if m else None for m in found]
+
+
+def test_prescan_lines_as_before() -> None:
+    from chunkgate.chunking.prescan import _LINE
+
+    texts = [
+        *_random(11, "\n -=#>*+0.)`~<\ta", 20_000, 16),
+        *_random(12, "\n -=\t", 20_000, 24),
+    ]
+    for text in texts:
+        assert _lines(_LINE, text) == _lines(_PRESCAN_LINE, text), repr(text)
+    for corpus in CORPORA:
+        for path in sorted(shared_corpus(corpus).rglob("*.md")):
+            text = "\n" + path.read_text(encoding="utf-8", errors="replace")
+            new = [(m.span(), m.groupdict()) for m in _LINE.finditer(text)]
+            assert new == [(m.span(), m.groupdict()) for m in _PRESCAN_LINE.finditer(text)]
