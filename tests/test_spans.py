@@ -16,7 +16,12 @@ import pytest
 from corpora import shared_corpus
 
 from chunkgate.chunking.cmark import without_tags
-from chunkgate.chunking.spans import blank_code_spans, code_spans, without_inline_markup
+from chunkgate.chunking.spans import (
+    blank_code_spans,
+    code_spans,
+    template_spans,
+    without_inline_markup,
+)
 
 # The patterns as they were (chunking/anchors/kramdown.py, syntax.py, mdparts.py,
 # anchors.py, cmark.py).
@@ -26,6 +31,9 @@ _INLINE_MARKUP = re.compile(
     r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]|[`*]|(?<!\w)_|_(?!\w)"
 )
 _TAG = re.compile(r"<[^>]*>")
+_TEMPLATE = r"\{\{[<%].*?[>%]\}\}|\{%.*?%\}"
+_INLINE = re.compile(_TEMPLATE + r"|\{\{(?![<%]).*?\}\}")
+_INLINE_TEMPLATE = re.compile(_TEMPLATE)
 CORPORA = ("fastapi-docs", "hugo-docs", "httpx-docs", "just-the-docs", "starlight-docs")
 
 
@@ -36,6 +44,8 @@ def _old(text: str) -> tuple[object, ...]:
         _LAZY.sub(lambda m: "\0" * len(m.group(0)), text),
         _INLINE_MARKUP.sub(lambda m: m.group(1) or m.group(2) or "", text),
         _TAG.sub("", text),
+        [m.span() for m in _INLINE.finditer(text)],
+        [m.span() for m in _INLINE_TEMPLATE.finditer(text)],
     )
 
 
@@ -46,6 +56,8 @@ def _new(text: str) -> tuple[object, ...]:
         blank_code_spans(text),
         without_inline_markup(text),
         without_tags(text),
+        list(template_spans(text, output=True)),
+        list(template_spans(text, output=False)),
     )
 
 
@@ -57,7 +69,14 @@ def _random(seed: int, alphabet: str, count: int, longest: int) -> Iterator[str]
 
 @pytest.mark.parametrize(
     ("alphabet", "longest"),
-    [("`` a\n", 12), ("```x `\n", 40), ("[]()!_*`aé\n<>", 16), ("[](!_a", 60), ("<>a<", 20)],
+    [
+        ("`` a\n", 12),
+        ("```x `\n", 40),
+        ("[]()!_*`aé\n<>", 16),
+        ("[](!_a", 60),
+        ("<>a<", 20),
+        ("{}<>%\na ", 16),
+    ],
 )
 def test_random_strings(alphabet: str, longest: int) -> None:
     for text in _random(len(alphabet) * longest, alphabet, 20_000, longest):
@@ -78,6 +97,9 @@ HOSTILE = [
     "a_b_" * 100,
     "<" * 300,
     "<a" * 200 + ">",
+    "{{<" * 200 + "}}",
+    "{%" * 200 + "\n%}",
+    "{{" * 200,
 ]
 
 
@@ -94,7 +116,7 @@ def test_every_corpus_line(name: str) -> None:
         if path.suffix not in {".md", ".mdx", ".markdown", ".html"} or not path.is_file():
             continue
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            if "`" in line or "[" in line or "<" in line or "_" in line:
+            if any(mark in line for mark in "`[<_{"):
                 lines += 1
                 assert _new(line) == _old(line), (path, line)
     assert lines > 100

@@ -143,3 +143,46 @@ def without_inline_markup(text: str) -> str:
 
 def _word(text: str, position: int) -> bool:
     return 0 <= position < len(text) and _WORD.match(text, position) is not None
+
+
+class _Next:
+    """The next place each needle occurs at or after a position, for positions that only
+    grow: each part of the text is searched once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: dict[str, int] = {}
+
+    def __call__(self, needle: str, start: int) -> int:
+        at = self.found.get(needle, -2)
+        if at != -1 and at < start:
+            at = self.found[needle] = self.text.find(needle, start)
+        return at
+
+
+def template_spans(text: str, *, output: bool) -> Iterator[tuple[int, int]]:
+    """(start, end) of each match of ``\\{\\{[<%].*?[>%]\\}\\}|\\{%.*?%\\}`` (shortcodes and
+    tags), with ``output`` also ``|\\{\\{(?![<%]).*?\\}\\}``, as ``finditer`` finds them: each
+    closes at the first closer after it on its line."""
+    after = _Next(text)
+    position = text.find("{")
+    while position != -1:
+        line_end = after("\n", position)
+        line_end = len(text) if line_end == -1 else line_end
+        opener = text[position : position + 3]
+        if opener in ("{{<", "{{%"):
+            ends = [
+                at for at in (after(">}}", position + 3), after("%}}", position + 3)) if at >= 0
+            ]
+            close, width = (min(ends) if ends else -1), 3
+        elif opener.startswith("{%"):
+            close, width = after("%}", position + 2), 2
+        elif opener.startswith("{{") and output:
+            close, width = after("}}", position + 2), 2
+        else:
+            close, width = -1, 0
+        if close >= 0 and close + width <= line_end:
+            yield position, close + width
+            position = text.find("{", close + width)
+        else:
+            position = text.find("{", position + 1)
