@@ -1,8 +1,14 @@
 """No input makes a regular expression on the hook path backtrack: time grows linearly.
 
-Times are compared with a trivial linear regex over the same text and between
-two sizes, with generous factors, so that a slow or busy machine does not flake
-while a quadratic pattern (16 times slower at 4 times the size) still fails.
+Every pattern the enumeration finds (tests/adversarial.py) is timed on the
+input built for it that was slowest at a small size: searched through (as
+``finditer``), matched once where it is only used anchored (ANCHORED), or
+through the function that applies it (GUARDED, and the scanners that replaced
+patterns, REPLACED). Times are compared between sizes and with a trivial
+linear regex over the same text, with generous factors, so that a slow or busy
+machine does not flake while a quadratic pattern (16 times slower at 4 times
+the size) still fails; one that looks superlinear is timed again at 4 times the
+size, where a small quadratic term is 16 times larger.
 """
 
 from __future__ import annotations
