@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import commit_all, git_env, make_repo, manifest_snapshot, write
+from helpers import MANIFEST, commit_all, git_env, make_repo, manifest_snapshot, write
 
 RUNS = 50
 SEED = 18
@@ -47,6 +47,11 @@ def _succeeds(repo: Path) -> bool:
     process = _update(repo)
     process.communicate(timeout=120)
     return process.returncode == 0
+
+
+def _wait_for(path: Path, *, until: float) -> None:
+    while not path.exists() and time.monotonic() < until:
+        time.sleep(0.0005)
 
 
 def _reported(repo: Path) -> None:
@@ -101,7 +106,11 @@ def test_killed_updates_leave_old_or_new_manifest_and_no_orphan(tmp_path: Path) 
         shutil.copytree(repo, work, symlinks=True)
         sig = signal.SIGKILL if run % 2 == 0 else signal.SIGINT
         process = _update(work)
-        time.sleep(chance.uniform(0.05, full))
+        if run % 5 in (0, 1):
+            # Aimed at the renames: as soon as the journal is there.
+            _wait_for(work / MANIFEST / JOURNAL, until=time.monotonic() + full + 10)
+        else:
+            time.sleep(chance.uniform(0.05, full))
         process.send_signal(sig)
         try:
             process.communicate(timeout=30)

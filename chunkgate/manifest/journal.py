@@ -47,18 +47,18 @@ def commit(folder: Path, changes: Sequence[Change]) -> None:
         _apply(folder, changes)
         sync_folder((folder / changes[0][0]).parent)
         return
-
     sync_all()  # the temporary files' data, before the journal that names them
-    record = [[target, temp] for target, temp in changes]
-    write_atomic(folder / JOURNAL, json.dumps(record).encode("ascii") + b"\n")
+    record = json.dumps([[target, temp] for target, temp in changes]).encode("ascii")
     try:
+        write_atomic(folder / JOURNAL, record + b"\n")
         _apply(folder, changes)
+        _finish(folder)
     except BaseException:
-        # A Ctrl-C between two renames: finish them (the journal says which), so that the
-        # folder is new as a whole; a SIGKILL leaves that to the next writer.
+        # A Ctrl-C once the journal is there: finish the renames it lists, so that the
+        # folder is new as a whole (before it: old, and the temporary files are swept
+        # by the next writer); a SIGKILL leaves that to the next writer.
         roll_forward(folder)
         raise
-    _finish(folder)
 
 
 def roll_forward(folder: Path) -> bool:
