@@ -32,9 +32,6 @@ _INCLUDE = re.compile(
 )
 # A definition term: a line of text, then (after at most one blank line) ": definition".
 _TERM = re.compile(r"^(?!```|~~~)([^\s:>|#-][^\n]*)\n(?:[ \t]*\n)?:[ \t]", re.M)
-_INLINE_MARKUP = re.compile(
-    r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]|[`*]|(?<!\w)_|_(?!\w)"
-)
 # Template calls that can write a page's whole body: shortcodes, Liquid, MDX components.
 _TEMPLATE = re.compile(r"\{\{[%<]|\{%|^<[A-Z]\w*[\s/>]", re.M)
 _MAX_DEPTH = 4  # includes of includes; deeper (or circular) ones are left out
@@ -140,6 +137,7 @@ def _numbered_with_terms(text: str, found: Sequence[_Heading]) -> set[str]:
     """Heading and term IDs from one counter in page order, as Hugo numbers them
     (a term `matchers` takes `matchers`, a later heading "Matchers" `matchers-1`)."""
     from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
+    from chunkgate.chunking.spans import without_inline_markup
 
     items: list[tuple[int, str, str | None]] = []  # line, text to slug, explicit ID
     for heading in found:
@@ -148,7 +146,7 @@ def _numbered_with_terms(text: str, found: Sequence[_Heading]) -> set[str]:
         items.append((heading.first, heading.text, explicit))
     for match in _TERM.finditer(text):
         plain, explicit = split_explicit_id(match.group(1).strip())
-        plain = _INLINE_MARKUP.sub(lambda m: m.group(1) or m.group(2) or "", plain)
+        plain = without_inline_markup(plain)
         items.append((text.count("\n", 0, match.start()), plain, explicit))
     slug = Slugger().slug
     return {explicit or slug(plain) for _, plain, explicit in sorted(items, key=lambda i: i[0])}

@@ -44,7 +44,9 @@ _LOCAL_HREF = re.compile(rb'<a href="((?![A-Za-z][A-Za-z0-9+.-]*:|//)[^"#]*#[^"]
 _POSITION = re.compile(rb'data-sourcepos="(\d+):\d+-(\d+):\d+"')
 # CommonMark 4.7: up to three spaces (more inside containers, which are stripped
 # first), a label without unescaped brackets, a colon, the destination.
-_DEFINITION = re.compile(r"^[ \t]*(?:>[ \t]?)*[ \t]*\[((?:[^\[\]\\\n]|\\.){1,999})\]:", re.M)
+# The quote markers before it, ``[ \t]*(?:>[ \t]?)*[ \t]*``, written so that no two
+# adjacent quantifiers take the same blanks (that was quadratic on a line of blanks).
+_DEFINITION = re.compile(r"^[ \t]*(?:(?:>[ \t]?)*>[ \t]*)?\[((?:[^\[\]\\\n]|\\.){1,999})\]:", re.M)
 
 
 def _href(destination: str) -> bytes:

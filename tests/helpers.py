@@ -113,3 +113,25 @@ def manifest_snapshot(repo: Path) -> dict[str, bytes]:
 def shard(repo: Path, path: str) -> Path:
     """The shard file of corpus file ``path``."""
     return repo / MANIFEST / f"{path}.jsonl"
+
+
+def run_cli(*args: str) -> int:
+    """Run chunkgate in this process (CliRunner); its exit code."""
+    from click.testing import CliRunner
+
+    from chunkgate.cli import cli
+
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False).exit_code
+
+
+def adopted_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> Path:
+    """A repository (the working directory) with ``files`` and their manifest committed."""
+    pin_git_env(monkeypatch)
+    repo = make_repo(tmp_path)
+    monkeypatch.chdir(repo)
+    for path, text in files.items():
+        write(repo, path, text)
+    commit_all(repo)
+    assert run_cli("update") == 0
+    commit_all(repo, "manifest")
+    return repo

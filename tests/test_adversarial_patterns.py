@@ -1,20 +1,30 @@
 """No input makes a regular expression on the hook path backtrack: time grows linearly.
 
-Times are compared with a trivial linear regex over the same text and between
-two sizes, with generous factors, so that a slow or busy machine does not flake
-while a quadratic pattern (16 times slower at 4 times the size) still fails.
+Every pattern the enumeration finds (tests/adversarial.py) is timed on the
+input built for it that was slowest at a small size: searched through (as
+``finditer``), matched once where it is only used anchored (ANCHORED), or
+through the function that applies it (GUARDED, and the scanners that replaced
+patterns, REPLACED). Times are compared between sizes and with a trivial
+linear regex over the same text, with generous factors, so that a slow or busy
+machine does not flake while a quadratic pattern (16 times slower at 4 times
+the size) still fails; one that looks superlinear is timed again at 4 times the
+size, where a small quadratic term is 16 times larger.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from functools import partial
 
 import pytest
 from adversarial import Found, elapsed, inputs, patterns, scan
 
+from chunkgate.chunking import cmark, spans
+from chunkgate.chunking.anchors import kramdown
 from chunkgate.chunking.slugs import split_explicit_id
+from chunkgate.manifest import summary
 from chunkgate.rules import generated, linkfarm
 
 SMALL, LARGE = 2_000, 8_000
@@ -27,29 +37,77 @@ MAX_FACTOR = 40.0
 FLOOR = 0.004
 _BASELINE = re.compile(r"(?s).")
 
-# The modules whose patterns are proven linear so far (issue 18 part B). The
-# other patterns the enumeration finds are not yet all linear: among those a
-# survey flagged, anchors._INLINE_MARKUP, hugo._ATTRIBUTES and the two
-# _CODE_SPAN patterns (kramdown, mdparts) are quadratic or worse. Each is to
-# join this list once rewritten, until the list is every module.
-LINEAR_MODULES = (
-    "chunkgate.chunking.slugs.",
-    "chunkgate.rules.generated.",
-    "chunkgate.rules.linkfarm.",
-    "chunkgate.chunking.mdparts._DELIMITER_ROW",
-)
-
-# Used only anchored (match or fullmatch where the last match ended), never to
-# search: timed as one match at the start.
+# Used only anchored (match or fullmatch at one place: a line, a name, where the
+# last match ended), never to search: timed as one match at the start.
 ANCHORED = {
     "chunkgate.chunking.slugs._ATTRIBUTE_TOKEN": "match from the end of the last token",
     "chunkgate.chunking.mdparts._DELIMITER_ROW": "fullmatch of one table row",
+    "chunkgate.chunking.code._CLOSING": "fullmatch of one line",
+    "chunkgate.chunking.code.split._CLOSER": "match at the start of a line",
+    "chunkgate.chunking.headers._SHEBANG_OR_COOKIE": "match of the first two lines",
+    "chunkgate.chunking.markdown._COMMENTS": "fullmatch of a chunk's text",
+    "chunkgate.chunking.mdparts._LINK_DEFINITION": "match at the start of a line",
+    "chunkgate.chunking.rst._ITEM": "match at the start of a line",
+    "chunkgate.chunking.rst.sections._NO_INDEX": "match at the start of a line",
+    "chunkgate.chunking.syntax._OPEN_SHORTCODE": "match of a stripped line",
+    "chunkgate.chunking.syntax._OUTPUT_LINE": "fullmatch of a stripped line",
+    "chunkgate.chunking.syntax._SYNTAX_LINE": "fullmatch of a stripped line",
+    "chunkgate.rules.datadump._LIST_ITEM": "match at the start of a line",
+    "chunkgate.rules.datadump._TABLE_ROW": "match at the start of a line",
+    "chunkgate.rules.denylist._MINIFIED": "fullmatch of a file name",
+    "chunkgate.manifest.storage._TEMPORARY": "fullmatch of a file name",
+    "chunkgate.rules.references._EXTERNAL": "match at the start of a link destination",
+    "chunkgate.chunking.mdparts._FENCE": "match at the start of a line",
+    "chunkgate.rules.exports._TABLE_SEPARATOR": "match at the start of a line",
+    "chunkgate.chunking.syntax._JSX": "fullmatch of a stripped line",
+    "chunkgate.chunking.anchors.kramdown._IAL_SHAPE": "fullmatch of one line",
+    "chunkgate.chunking.syntax._OPEN_JSX": "fullmatch of a stripped line",
 }
+
+# Not applied to any text as it is: the function that applies it, timed instead.
+GUARDED: dict[str, Callable[[str], object]] = {
+    "chunkgate.chunking.cmark._TAG": cmark.without_tags,
+    "chunkgate.manifest.summary._SUPPRESSED": summary.suppressed_lists,
+    "chunkgate.chunking.anchors.kramdown._IAL_ID": kramdown.explicit_below,
+}
+
+# Patterns that backtracked, replaced by one-pass scanners (chunking/spans.py): each
+# scanner is timed on the inputs built for the pattern it replaced.
+REPLACED: dict[str, tuple[str, Callable[[str], object]]] = {
+    "spans.code_spans (kramdown, syntax _CODE_SPAN)": (
+        r"(`+)(.+?)\1",
+        lambda text: list(spans.code_spans(text, closer_inside=True)),
+    ),
+    "spans.code_spans (mdparts._CODE_SPAN)": (
+        r"(`+)(?:(?!\1).)+?\1",
+        lambda text: list(spans.code_spans(text, closer_inside=False)),
+    ),
+    "spans.template_spans (syntax._INLINE)": (
+        r"\{\{[<%].*?[>%]\}\}|\{%.*?%\}|\{\{(?![<%]).*?\}\}",
+        lambda text: list(spans.template_spans(text, output=True)),
+    ),
+    "spans.template_spans (syntax._INLINE_TEMPLATE)": (
+        r"\{\{[<%].*?[>%]\}\}|\{%.*?%\}",
+        lambda text: list(spans.template_spans(text, output=False)),
+    ),
+    "spans.without_inline_markup (anchors._INLINE_MARKUP)": (
+        r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]|[`*]|(?<!\w)_|_(?!\w)",
+        spans.without_inline_markup,
+    ),
+}
+GUARDED.update({name: scanner for name, (_, scanner) in REPLACED.items()})
+
+# Not linear yet (issue 18): each needs a rewrite that keeps its results.
+# Not linear yet (issue 18): none left; a pattern that cannot be made linear goes
+# here with the reason, and is not timed.
+KNOWN: dict[str, str] = {}
 
 ALL = patterns()
 
 
 def _scan(found: Found, text: str) -> int:
+    if found.name in GUARDED:
+        return int(bool(GUARDED[found.name](text)))
     if found.name in ANCHORED:
         return int(found.pattern.match(text) is not None)
     return scan(found.pattern, text)
@@ -60,8 +118,8 @@ def test_the_patterns_are_found() -> None:
     assert len(ALL) > 100
     assert "chunkgate.rules.linkfarm._LINK" in names
     assert "chunkgate.rules.generated._CODE_MARKERS" in names
-    for prefix in LINEAR_MODULES:
-        assert any(name.startswith(prefix) for name in names), prefix
+    for name in [*ANCHORED, *(set(GUARDED) - set(REPLACED)), *KNOWN]:
+        assert name in names, name
 
 
 def _worst(found: Found) -> tuple[str, str]:
@@ -77,23 +135,33 @@ def _rebuilt(found: Found, description: str, size: int) -> str:
     return dict(inputs(found.pattern, size))[description]
 
 
-CHECKED = [found for found in ALL if found.name.startswith(LINEAR_MODULES)]
+CHECKED = [
+    *(found for found in ALL if found.name not in KNOWN),
+    *(Found(name, re.compile(old)) for name, (old, _) in REPLACED.items()),
+]
 
 
 @pytest.mark.parametrize("found", CHECKED, ids=lambda found: found.name)
 def test_pattern_is_linear_on_adversarial_input(found: Found) -> None:
+    """Linear from 2,000 to 8,000 characters and not far slower than a linear scan; a
+    pattern that looks worse (noise, or a small quadratic term) must stay linear from
+    8,000 to 32,000, where a quadratic term is 16 times larger."""
     description, _ = _worst(found)
-    small = _rebuilt(found, description, SMALL)
-    large = _rebuilt(found, description, LARGE)
-    took_small = elapsed(lambda: _scan(found, small))
-    took_large = elapsed(lambda: _scan(found, large))
-    if took_large < FLOOR:
-        return
-    baseline = elapsed(lambda: scan(_BASELINE, large))
-    growth = took_large / max(took_small, 1e-6)
-    assert growth < MAX_GROWTH or took_large < MAX_FACTOR * baseline, (
-        f"{found.name} on {description}: {took_small * 1e3:.1f} ms at {SMALL} chars, "
-        f"{took_large * 1e3:.1f} ms at {LARGE} (a linear scan takes {baseline * 1e3:.2f} ms)"
+    took: list[float] = []
+    for size in (SMALL, LARGE, 4 * LARGE):
+        text = _rebuilt(found, description, size)
+        took.append(elapsed(partial(_scan, found, text)))
+        baseline = elapsed(partial(scan, _BASELINE, text))
+        if size == SMALL:
+            continue
+        growth = took[-1] / max(took[-2], 1e-6)
+        if took[-1] < FLOOR or (growth < MAX_GROWTH and took[-1] < MAX_FACTOR * baseline):
+            return
+    pytest.fail(
+        f"{found.name} on {description}: "
+        + ", ".join(f"{t * 1e3:.1f} ms" for t in took)
+        + f" at {SMALL}, {LARGE}, {4 * LARGE} characters "
+        f"(a linear scan of the last takes {baseline * 1e3:.2f} ms)"
     )
 
 

@@ -2,7 +2,9 @@
 
 Issue 18, defect 11: a killed parent left pool workers that held the caller's
 pipes forever, and its lock made every writer wait and fail although its
-owner was dead.
+owner was dead. Issue 16: the folder is old or new as a whole, or a journal
+says which shards belong together; a reader reports it, the next writer
+finishes it.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import commit_all, git_env, make_repo, manifest_snapshot, write
+from helpers import MANIFEST, commit_all, git_env, make_repo, manifest_snapshot, write
 
 RUNS = 50
 SEED = 18
+JOURNAL = ".journal"
 
 
 def _corpus(repo: Path, version: str) -> None:
@@ -44,6 +47,24 @@ def _succeeds(repo: Path) -> bool:
     process = _update(repo)
     process.communicate(timeout=120)
     return process.returncode == 0
+
+
+def _wait_for(path: Path, *, until: float) -> None:
+    while not path.exists() and time.monotonic() < until:
+        time.sleep(0.0005)
+
+
+def _reported(repo: Path) -> None:
+    """``check`` names the interrupted write and its fix, and changes nothing."""
+    before = manifest_snapshot(repo)
+    env = {**os.environ, **git_env()}
+    command = [sys.executable, "-m", "chunkgate", "check"]
+    done = subprocess.run(command, check=False, cwd=repo, env=env, capture_output=True, timeout=120)
+    assert done.returncode == 1, done  # CG401: the manifest is not what it should be
+    assert b"CG401" in done.stdout
+    assert b"was interrupted" in done.stdout
+    assert b"run `chunkgate update` to finish it" in done.stdout
+    assert manifest_snapshot(repo) == before
 
 
 def _in(repo: Path) -> list[int]:
@@ -85,7 +106,11 @@ def test_killed_updates_leave_old_or_new_manifest_and_no_orphan(tmp_path: Path) 
         shutil.copytree(repo, work, symlinks=True)
         sig = signal.SIGKILL if run % 2 == 0 else signal.SIGINT
         process = _update(work)
-        time.sleep(chance.uniform(0.05, full))
+        if run % 5 in (0, 1):
+            # Aimed at the renames: as soon as the journal is there.
+            _wait_for(work / MANIFEST / JOURNAL, until=time.monotonic() + full + 10)
+        else:
+            time.sleep(chance.uniform(0.05, full))
         process.send_signal(sig)
         try:
             process.communicate(timeout=30)
@@ -103,18 +128,23 @@ def test_killed_updates_leave_old_or_new_manifest_and_no_orphan(tmp_path: Path) 
             for name, data in manifest_snapshot(work).items()
             if not name.rpartition("/")[2].startswith(".") or not name.endswith(".tmp")
         }
-        # Each shard is written whole (to a temporary file, then renamed): every
-        # one is its old or its new version, and no other file is there. The
-        # folder as a whole may hold some of each (issue 18: not yet one commit).
+        # The folder is old or new as a whole; a kill between the renames leaves the
+        # journal naming the temporary files still to rename, which a reader reports.
+        journal = state.pop(JOURNAL, None)
         assert set(state) == set(old), f"run {run}: files left or lost: {set(state) ^ set(old)}"
         torn = [name for name, data in state.items() if data not in (old[name], new[name])]
         assert torn == [], f"run {run}: shards neither old nor new: {torn}"
+        if journal is None:
+            assert state in (old, new), f"run {run}: a mix of old and new shards, no journal"
+        else:
+            assert sig == signal.SIGKILL, f"run {run}: a Ctrl-C left the journal"
+            _reported(work)
         leftovers = [p.name for p in (work / "chunkgate.manifest").rglob("*") if ".tmp" in p.name]
         start = time.monotonic()
         assert _succeeds(work), f"run {run}: the next update failed"
         assert time.monotonic() - start < 10 + full
         assert manifest_snapshot(work) == new
-        kind = "new" if state == new else "old" if state == old else "mixed"
+        kind = "journal" if journal else "new" if state == new else "old"
         key = f"{sig.name} {kind}{' tmp' if leftovers else ''}"
         outcomes[key] = outcomes.get(key, 0) + 1
         shutil.rmtree(work)

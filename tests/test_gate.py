@@ -360,9 +360,9 @@ def test_rebuild_that_changes_nothing_leaves_the_manifest_alone(repo: Path) -> N
 def test_cold_update_that_fails_leaves_no_manifest(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The shards are written as files are checked, each atomically, the header last: a
-    failure half way leaves whole shards and no header (so no manifest that claims to be
-    complete), and no temporary file."""
+    """The shards are written as files are checked, to temporary files renamed all
+    together with the header at the end: a failure half way leaves the manifest as it
+    was (here none: no shard, no header) and no temporary file."""
     for index in range(5):
         write(repo, f"d/{index}.md", page(f"T{index}"))
     original = filecheck.check_file
@@ -375,7 +375,7 @@ def test_cold_update_that_fails_leaves_no_manifest(
     monkeypatch.setattr(filecheck, "check_file", failing)
     assert run("update").exit_code == 130
     assert sorted(path.name for path in repo.iterdir()) == [".git", MANIFEST, "d"]
-    assert sorted(manifest_snapshot(repo)) == ["d/0.md.jsonl", "d/1.md.jsonl", "d/2.md.jsonl"]
+    assert sorted(manifest_snapshot(repo)) == []
     monkeypatch.setattr(filecheck, "check_file", original)
     code, report = check_json()
     assert (code, rules_of(report)) == (1, [("CG401", MANIFEST)])  # no header yet

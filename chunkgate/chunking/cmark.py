@@ -90,7 +90,7 @@ def headings(text: str, lines: Sequence[str]) -> list[RawHeading]:
         # The element's text content: tags dropped, entities decoded.
         content = inner.decode("utf-8")
         if "<" in content:
-            content = _TAG.sub("", content)
+            content = without_tags(content)
         if "&" in content:
             content = _unescape(content)
         if (first, int(column)) > container_end:
@@ -118,3 +118,11 @@ def _unescape(text: str) -> str:
     import html  # its entity table costs an import that most headings never need
 
     return html.unescape(text)
+
+
+def without_tags(text: str) -> str:
+    """``text`` without its ``<...>`` tags. A ``<`` with no ``>`` after it starts no tag:
+    the pattern is applied only up to the last ``>``, so that a run of unclosed ``<``
+    is not scanned to the end once for each."""
+    end = text.rfind(">") + 1
+    return _TAG.sub("", text[:end]) + text[end:]

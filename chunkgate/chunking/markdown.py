@@ -40,7 +40,7 @@ PREAMBLE_IDENTITY = "~preamble"
 _NO_CODES: frozenset[str] = frozenset()
 _COMMENTS = re.compile(r"(?:[ \t\n]*<!--(?:(?!-->).)*-->)+[ \t\n]*", re.DOTALL)
 _ATX_OPENING = re.compile(r" {0,3}#{1,6}(?=[ \t]|$)")
-_ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_ATX_CLOSING = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
 # The flavours that read a heading's source as well as its rendered text.
 _READ_SOURCE = frozenset({"kramdown", "hugo"})
 

@@ -28,6 +28,7 @@ from typing import NamedTuple
 from chunkgate.chunking import cmark
 from chunkgate.chunking.base import ChunkContext
 from chunkgate.chunking.parts import Block, Pos, split_unit
+from chunkgate.chunking.spans import code_spans
 from chunkgate.model import Chunk
 
 _ELEMENT = re.compile(
@@ -44,7 +45,9 @@ _NAMES = {
     "ol": "list",
     "li": "list item",
 }
-_FENCE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]*(?:```|~~~)")
+# ``[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]*(?:```|~~~)``, written so that no
+# two adjacent quantifiers take the same blanks (that was cubic on a line of blanks).
+_FENCE = re.compile(r"[ \t]*(?:(?:>[ \t]?)*>[ \t]*)?(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?(?:```|~~~)")
 # GitHub's table extension: a delimiter row of cells like ---, :--, --: or :-:.
 # Each run of blanks has one place it can go (a pipe comes with the blanks after
 # it), so a long row that is no delimiter row fails in one pass.
@@ -57,7 +60,6 @@ _LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
 # letter ("e.g. this" goes on); CJK full stops need no space.
 _SENTENCE_END = re.compile(r"[.!?…][\"')\]*_’”»]*[ \t]+(?![a-z])(?=\S)|[。！？]+(?=\S)")
 _LINE_END = re.compile(r"[.!?…:。！？][\"')\]*_’”»]*[ \t]*\Z")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 
 class _Node(NamedTuple):
@@ -248,7 +250,7 @@ def _sentences(ctx: ChunkContext, block: Block, line: int) -> list[Block]:
     text = ctx.lines[line]
     low = block.start.column if block.start.line == line else 0
     high = block.end.column if block.end.line == line else len(text)
-    code = [match.span() for match in _CODE_SPAN.finditer(text)] if "`" in text else []
+    code = [(start, end) for start, _, end in code_spans(text, closer_inside=False)]
     cuts = [
         found.end()
         for found in _SENTENCE_END.finditer(text, low, high)

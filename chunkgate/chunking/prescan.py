@@ -40,18 +40,21 @@ from chunkgate.chunking import cmark
 from chunkgate.chunking.cmark import RawHeading
 
 # A line that can open something or be (part of) a heading; others are paragraph text.
+# A setext underline of dashes is found at its last dash (the prefix takes the others,
+# as it did when the pattern said ``-+``, which made every shorter prefix scan the run
+# again: quadratic on a line of dashes).
 _LINE = re.compile(
     r"\n(?:"
     r"(?P<atx>\#{1,6})(?=[ \t\n])"
     r"|(?P<indent>[ ]{0,3})(?:(?P<fence>`{3,}|~{3,})|(?P<html><))"
     r"|(?P<prefix>[ \t>*+\-0-9.)]*)"
-    r"(?:(?P<hash>\#{1,6}(?=[ \t\n]))|(?:=+|-+)[ \t]*(?=\n)|`{3}|~{3}|<)"
+    r"(?:(?P<hash>\#{1,6}(?=[ \t\n]))|(?:=+|-)[ \t]*(?=\n)|`{3}|~{3}|<)"
     r")"
 )
 # A non-blank line indented less than 1, 2 or 3 spaces.
 _LESS_INDENTED = {n: re.compile(rf"\n {{0,{n - 1}}}[^ \t\n]") for n in (1, 2, 3)}
 _BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
-_ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_ATX_CLOSING = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
 # Heading text that renders as itself: no escapes, code, emphasis, links, HTML,
 # entities, NUL (replaced) or whitespace that cmark strips and str.strip(" \t") keeps.
 _INLINE = re.compile(r"[\\`*_\[\]<&!\x00\x0b\x0c]")

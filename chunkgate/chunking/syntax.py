@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking.anchors import site_of
+from chunkgate.chunking.spans import blank_code_spans, template_spans
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
@@ -53,9 +54,6 @@ _CLOSE_SHORTCODE = re.compile(r"[>%]\}\}[ \t]*$")
 _IMPORT = re.compile(r"(?:import|export)[ \t{*]")
 _JSX = re.compile(r"</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>|<>|</>|\{/\*.*\*/\}")
 _OPEN_JSX = re.compile(r"<[A-Z][\w.]*(?:[ \t][^<>]*)?")
-_INLINE = re.compile(rf"{_SHORTCODE}|{_TAG}|{_OUTPUT}")
-_INLINE_TEMPLATE = re.compile(rf"{_SHORTCODE}|{_TAG}")
-_CODE_SPAN = re.compile(r"(`+).+?\1")
 # A syntax line starts with one of these; most lines start otherwise.
 _STARTS = frozenset("{:!?")
 _MDX_STARTS = frozenset("{:!?<ie")
@@ -162,8 +160,8 @@ def strip_inline(raw: str, text: str) -> tuple[str, str]:
     """A heading's source and rendered text without template syntax outside code spans."""
     if "{" not in raw:
         return raw, text
-    outside = _CODE_SPAN.sub(lambda m: "\0" * len(m.group(0)), raw)
-    spans = [raw[m.start() : m.end()] for m in _INLINE.finditer(outside)]
+    outside = blank_code_spans(raw)
+    spans = [raw[start:end] for start, end in template_spans(outside, output=True)]
     for span in spans:
         raw = raw.replace(span, "", 1)
         text = text.replace(span, "", 1)
@@ -186,7 +184,12 @@ def prose(text: str, dialect: Dialect = PLAIN) -> str:
     joined = "\n".join(kept)
     if "{" not in joined:
         return joined
-    return (_INLINE if dialect.liquid else _INLINE_TEMPLATE).sub("", joined)
+    out: list[str] = []
+    done = 0
+    for start, end in template_spans(joined, output=dialect.liquid):
+        out.append(joined[done:start])
+        done = end
+    return "".join([*out, joined[done:]])
 
 
 def dialect_of(path: str, options: ChunkOptions) -> Dialect:

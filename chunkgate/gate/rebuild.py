@@ -31,7 +31,6 @@ from chunkgate.manifest import (
     render_block,
     summarise,
 )
-from chunkgate.manifest.folder import sync
 from chunkgate.model import CheckResult, Violation
 from chunkgate.rules.duplicates import duplicate_violations
 
@@ -56,36 +55,36 @@ def rebuild(
     first: dict[str, str] = {}  # each hash's first file
     holders: dict[str, list[str]] = {}  # the files of the hashes that repeat
     changed = chunks = 0
-    for checked in render_all(config, items, jobs, settings=expected.digest()):
-        found.extend(checked.violations)
-        block = checked.block
-        if checked.violations and loaded.record is None and loaded.header is not None:
-            old[checked.path] = _entry(current, checked.path)
-        if any(violation.rule == "CG201" for violation in checked.violations):
-            now[checked.path] = parse_block(block, checked.path)
-        prior = acknowledged.get(checked.path)
-        if prior is not None:
-            block = render_block(_inherit_moves(parse_block(block, checked.path), prior))
-        changed += current.put(checked.path, block, durable=False)
-        summary = summarise(block, checked.path)
-        chunks += summary.chunks
-        for digest in summary.hashes:
-            if digest in holders:
-                holders[digest].append(checked.path)
-            elif digest in first:
-                holders[digest] = [first[digest], checked.path]
-            else:
-                first[digest] = checked.path
-    for path in plan.deleted:
-        changed += current.put(path, None, durable=False)
-    links = _references(config, plan, acknowledged)
-    found.extend(links)
-    for path, findings in recorded(links).items():
-        entry = _entry(current, path)
-        if entry is not None:
-            changed += current.put(path, render_block(with_references(entry, findings)))
-    sync()
-    headed = current.write_header(expected)
+    with current.staging():  # every shard and the header, old or new as a whole
+        for checked in render_all(config, items, jobs, settings=expected.digest()):
+            found.extend(checked.violations)
+            block = checked.block
+            if checked.violations and loaded.record is None and loaded.header is not None:
+                old[checked.path] = _entry(current, checked.path)
+            if any(violation.rule == "CG201" for violation in checked.violations):
+                now[checked.path] = parse_block(block, checked.path)
+            prior = acknowledged.get(checked.path)
+            if prior is not None:
+                block = render_block(_inherit_moves(parse_block(block, checked.path), prior))
+            changed += current.put(checked.path, block, durable=False)
+            summary = summarise(block, checked.path)
+            chunks += summary.chunks
+            for digest in summary.hashes:
+                if digest in holders:
+                    holders[digest].append(checked.path)
+                elif digest in first:
+                    holders[digest] = [first[digest], checked.path]
+                else:
+                    first[digest] = checked.path
+        for path in plan.deleted:
+            changed += current.put(path, None, durable=False)
+        links = _references(config, plan, acknowledged)
+        found.extend(links)
+        for path, findings in recorded(links).items():
+            entry = _entry(current, path)
+            if entry is not None:
+                changed += current.put(path, render_block(with_references(entry, findings)))
+        headed = current.write_header(expected)
     migrated = loaded.legacy is not None
     if loaded.legacy is not None:
         loaded.legacy.unlink(missing_ok=True)

@@ -34,9 +34,10 @@ def write_manifest(
     current = loaded.current
     if whole:
         current.sweep_temporaries()
-    changed = current.write(entries)
-    header = expected if whole or loaded.header is None else loaded.header
-    headed = current.write_header(header)
+    with current.staging():  # the shards and the header, old or new as a whole
+        changed = current.write(entries)
+        header = expected if whole or loaded.header is None else loaded.header
+        headed = current.write_header(header)
     migrated = _remove_legacy(loaded)
     if not changed and not headed and not migrated:
         return Written(False, [])

@@ -16,11 +16,20 @@ from typing import NamedTuple
 
 from chunkgate import git
 from chunkgate.errors import ManifestError
+from chunkgate.manifest import journal
 from chunkgate.manifest.codec import parse_block, parse_header, render_block, render_header
+from chunkgate.manifest.journal import remove_shard
 from chunkgate.manifest.layout import HEADER, shard_name, source_name
 from chunkgate.manifest.lines import ManifestSyntaxError
 from chunkgate.manifest.records import FileEntry, Header
-from chunkgate.manifest.storage import remove_temporaries, write_atomic
+from chunkgate.manifest.storage import (
+    LOCK_TIMEOUT,
+    lock_held,
+    remove_temporaries,
+    sync_all,
+    write_atomic,
+    write_temporary,
+)
 from chunkgate.manifest.summary import Summary, SummaryCache, summarise
 from chunkgate.paths import manifest_folder
 
@@ -132,12 +141,19 @@ class WorkTreeManifest(_Manifest):
         self.root, self.folder, self.in_git = root, folder, in_git
         self.path = manifest_folder(root, folder)
         self._listing: dict[str, Shard] | None = None
+        # Between ``begin`` and ``commit``: the temporary file of each changed target
+        # (None: removed), renamed all together by ``commit``.
+        self._staged: dict[str, str | None] | None = None
 
     def exists(self) -> bool:
         return self.path.is_dir()
 
     def header(self) -> Header | None:
         """The header; None when there is no manifest folder at all."""
+        if journal.pending(self.path):
+            journal.wait_or_report(
+                self.path, self.folder, writer=lambda: lock_held(self.path), wait=LOCK_TIMEOUT
+            )
         try:
             data = (self.path / HEADER).read_bytes()
         except FileNotFoundError:
@@ -226,7 +242,7 @@ class WorkTreeManifest(_Manifest):
             for path, entry in entries.items()
             if self.put(path, None if entry is None else render_block(entry), durable=durable)
         ]
-        if changed and not durable:
+        if changed and not durable and self._staged is None:
             sync()
         return changed
 
@@ -237,11 +253,11 @@ class WorkTreeManifest(_Manifest):
             return False
         target = self.path / self.shard_of(path)
         if data is None:
-            _remove(target, self.path)
+            self._replace(target, None)
             self._names.pop(path, None)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, data, durable=durable)
+            self._replace(target, data, durable=durable)
         self._raw[path] = data
         self._entries.pop(path, None)
         self._listing = None
@@ -258,8 +274,40 @@ class WorkTreeManifest(_Manifest):
             if target.read_bytes() == data:
                 return False
         self.path.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, data)
+        self._replace(target, data)
         return True
+
+    @contextlib.contextmanager
+    def staging(self) -> Iterator[None]:
+        """Hold back the writes made inside until the end, then make them all at once (old
+        or new as a whole across a crash); an exception inside writes none of them."""
+        self._staged = {}
+        try:
+            yield
+        except BaseException:
+            staged, self._staged = self._staged, None
+            for temp in staged.values():
+                if temp is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(self.path / temp)
+            raise
+        staged, self._staged = self._staged, None
+        if staged:
+            journal.commit(self.path, list(staged.items()))
+
+    def _replace(self, target: Path, data: bytes | None, *, durable: bool = True) -> None:
+        if self._staged is None:
+            if data is None:
+                remove_shard(target, self.path)
+            else:
+                write_atomic(target, data, durable=durable)
+            return
+        name = target.relative_to(self.path).as_posix()
+        earlier = self._staged.pop(name, None)
+        if earlier is not None:  # written twice in one run: the last one counts
+            os.unlink(self.path / earlier)
+        temp = None if data is None else write_temporary(target, data, durable=False)
+        self._staged[name] = None if temp is None else temp.relative_to(self.path).as_posix()
 
 
 class RevisionManifest(_Manifest):
@@ -346,8 +394,7 @@ def recorded_moves(
 
 def sync() -> None:
     """Flush what was written without ``durable`` to disk, all at once."""
-    if hasattr(os, "sync"):
-        os.sync()
+    sync_all()
 
 
 def _path_in(data: bytes) -> str | None:
@@ -374,16 +421,3 @@ def _walk(folder: Path) -> Iterator[str]:
                 stack.append(name)
             elif entry.is_file(follow_symlinks=False) and name != HEADER:
                 yield name
-
-
-def _remove(target: Path, top: Path) -> None:
-    """Delete a shard, and the folders it leaves empty up to the manifest folder."""
-    with contextlib.suppress(FileNotFoundError):
-        target.unlink()
-    folder = target.parent
-    while folder != top and top in folder.parents:
-        try:
-            folder.rmdir()
-        except OSError:  # not empty, or gone
-            return
-        folder = folder.parent

@@ -27,6 +27,20 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes], *, durable: bool = T
     once: readers and crashes (Ctrl-C included) see the old file or the new one, never a
     mix. Permission bits are kept. ``durable`` also flushes it to disk before the rename
     (a caller writing many files may flush them all at once instead)."""
+    temp = write_temporary(path, data, durable=durable)
+    try:
+        os.replace(temp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise naming(exc, path) from None
+    if durable:
+        sync_folder(path.parent)
+
+
+def write_temporary(path: Path, data: bytes | Iterable[bytes], *, durable: bool = True) -> Path:
+    """The temporary file beside ``path`` that holds ``data`` (with ``path``'s permission
+    bits), to be renamed over it; nothing is left when writing it fails."""
     try:
         mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
@@ -47,16 +61,18 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes], *, durable: bool = T
             os.close(fd)
         if mode is not None:
             os.chmod(temp, mode)
-        os.replace(temp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        if isinstance(exc, OSError) and exc.errno is not None:
-            # Name the file being written, not the temporary one beside it.
-            raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
-        raise
-    if durable:
-        _sync_folder(path.parent)
+        raise naming(exc, path) from None
+    return temp
+
+
+def naming(exc: BaseException, path: Path) -> BaseException:
+    if isinstance(exc, OSError) and exc.errno is not None:
+        # Name the file being written, not the temporary one beside it.
+        return OSError(exc.errno, exc.strerror, os.fspath(path))
+    return exc
 
 
 # What write_atomic names its temporary file: ".NAME.<12 hex digits>.tmp".
@@ -86,7 +102,13 @@ def _names(folder: Path) -> list[str]:
         return []
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_all() -> None:
+    """Flush what was written without ``durable`` to disk, all at once."""
+    if hasattr(os, "sync"):
+        os.sync()
+
+
+def sync_folder(folder: Path) -> None:
     # The rename itself is durable only once the directory entry is; Windows has no such fsync.
     if os.name == "nt":
         return
@@ -115,9 +137,13 @@ def manifest_lock(
     one older than ``stale_after`` seconds is left from a crash and is broken.
     Not reentrant: taking it again inside itself waits for ``timeout`` and fails.
     """
+    from chunkgate.manifest.journal import roll_forward
+
     lock = path.with_name(path.name + ".lock")
     token = _acquire(lock, timeout, stale_after)
     try:
+        if path.is_dir():
+            roll_forward(path)  # what a killed writer's journal left to rename
         yield
     finally:
         _release(lock, token)
@@ -196,6 +222,12 @@ def _break_stale(lock: Path, stale_after: float) -> bool:
         with contextlib.suppress(OSError):
             os.unlink(grave)
     return True
+
+
+def lock_held(path: Path) -> bool:
+    """Whether a writer that is alive (or on another host) holds the lock of ``path``."""
+    lock = path.with_name(path.name + ".lock")
+    return lock.exists() and not _owner_dead(lock)
 
 
 def _host() -> str:

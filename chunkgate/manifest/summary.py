@@ -106,7 +106,13 @@ def _in_order(rows: list[tuple[str, str, str]], text: str) -> bool:
             return False
     if '"suppressed": [' not in text:
         return True
-    return all(listed_codes(codes) is not None for codes in _SUPPRESSED.findall(text))
+    return all(listed_codes(codes) is not None for codes in suppressed_lists(text))
+
+
+def suppressed_lists(text: str) -> list[str]:
+    # Only up to the last "]": an opener with no "]" after it matches nothing, and a run
+    # of them would each be scanned to the end.
+    return _SUPPRESSED.findall(text[: text.rfind("]") + 1])
 
 
 class SummaryCache(BlobCache[Summary]):

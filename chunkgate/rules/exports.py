@@ -178,7 +178,9 @@ _CONNECTORS = frozenset(
     ("and", "but", "or", "nor", "so", "yet", "which", "that", "whose", "whom", "where", "because")
 )
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+# ``^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$`` without two adjacent ``\s*``
+# (that was quadratic on a line of blanks).
+_TABLE_SEPARATOR = re.compile(r"^\s*(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?$")
 
 
 def check_rows(rows: Sequence[ExportRow]) -> Iterator[Finding]:

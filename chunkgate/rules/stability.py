@@ -181,9 +181,11 @@ def check_stability(
             found.append(moved_violation(config, move))
             unstable.update((move.old.path, move.new.path))
     moved = {move.old.id for move in moves}
+    present: dict[str, set[str]] = {}  # the unit IDs of each file's entry, made once a file
     for chunk in before:
         entry = entries.get(chunk.path)
-        present = {unit_id(c.id) for c in entry.chunks} if entry is not None else set()
-        if chunk.id not in moved and chunk.id not in present:
+        if chunk.path not in present:
+            present[chunk.path] = {unit_id(c.id) for c in entry.chunks} if entry else set()
+        if chunk.id not in moved and chunk.id not in present[chunk.path]:
             found.append(removed_violation(config, chunk, deleted=entry is None))
     return Stability([v for v in found if v is not None], accepted, frozenset(unstable))

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
 
 # goldmark's attribute list closing a heading: `{#id .class key=value}`.
-_ATTRIBUTES = re.compile(r"[ \t]*\{([^{}\n]*)\}[ \t]*$")
+_ATTRIBUTES = re.compile(r"(?<![ \t])[ \t]*\{([^{}\n]*)\}[ \t]*$")
 _ID = re.compile(r"(?:^|\s)#([^\s#.{}=]+)")
 
 

@@ -24,15 +24,20 @@ from typing import ClassVar
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
 from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY
+from chunkgate.chunking.spans import code_spans
 
 # kramdown's header ID: `{#id}` at the end of the heading text.
-_HEADER_ID = re.compile(r"[ \t]*\{#([A-Za-z][\w:-]*)\}[ \t]*$")
+_HEADER_ID = re.compile(r"(?<![ \t])[ \t]*\{#([A-Za-z][\w:-]*)\}[ \t]*$")
 # A block IAL naming an id: `{: #id .class key="v"}` alone on a line.
+# The blanks after "{:" are taken whole (a lookahead and its backreference: an atomic
+# group), and the line must have the shape of an IAL before the ID is looked for: giving
+# blanks back or trying every "#" against a line that cannot match was quadratic.
 _IAL_ID = re.compile(
-    r"[ \t]{0,3}\{:[ \t]*(?:[^{}\n]*?[ \t])?#([A-Za-z][\w:-]*)(?=[ \t}])[^{}\n]*\}[ \t]*"
+    r"[ \t]{0,3}\{:(?=(?P<blanks>[ \t]*))(?P=blanks)(?:[^{}\n]*?[ \t])?"
+    r"#(?P<id>[A-Za-z][\w:-]*)(?=[ \t}])[^{}\n]*\}[ \t]*"
 )
+_IAL_SHAPE = re.compile(r"[ \t]{0,3}\{:[^{}\n]*\}[ \t]*")
 _DASHES = re.compile(r"-{2,3}")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _NOT_BASIC = re.compile(r"[^a-zA-Z0-9 -]")
 _LEADING_NON_LETTERS = re.compile(r"^[^a-zA-Z]+")
 
@@ -63,8 +68,8 @@ _TABLE = _GfmTable()
 
 def explicit_below(line: str) -> str | None:
     """The ID a block attribute list on the line below a heading gives it."""
-    found = _IAL_ID.fullmatch(line)
-    return found.group(1) if found else None
+    found = _IAL_ID.fullmatch(line) if _IAL_SHAPE.fullmatch(line) else None
+    return found.group("id") if found else None
 
 
 def gfm_slug(text: str, raw: str = "") -> str:
@@ -76,7 +81,11 @@ def gfm_slug(text: str, raw: str = "") -> str:
 def _without_dashes(text: str, raw: str) -> str:
     """``text`` without the ``--`` and ``---`` that kramdown makes typographic dashes:
     all but those inside code spans (found in the heading's source)."""
-    kept = [m.group(2).strip(" ") for m in _CODE_SPAN.finditer(raw) if "--" in m.group(2)]
+    codes = [
+        raw[start + fence : end - fence]
+        for start, fence, end in code_spans(raw, closer_inside=True)
+    ]
+    kept = [code.strip(" ") for code in codes if "--" in code]
     for index, code in enumerate(kept):
         text = text.replace(code, f"\0{index}\0", 1)
     text = _DASHES.sub("", text)

@@ -16,7 +16,7 @@ from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
 from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY, Slugger
 
 # Docusaurus' own pattern (utils/markdownUtils): `{#` id `}` closing the heading.
-_DOCUSAURUS_ID = re.compile(r"\s*\{#([^{}]+?)\}\s*$")
+_DOCUSAURUS_ID = re.compile(r"(?<!\s)\s*\{#([^{}]+?)\}\s*$")
 
 
 def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Anchor]:
