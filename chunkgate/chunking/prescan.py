@@ -93,7 +93,7 @@ def _rendered(found: list[tuple[int, int, str]]) -> list[RawHeading]:
     marked: list[str] = []
     for level, _, line in found:
         content = line[level:].strip(" \t")
-        if "#" in content:
+        if content.endswith("#"):  # a closing sequence, or text ending in "#"
             content = _ATX_CLOSING.sub("", content).rstrip(" \t")
         if _INLINE.search(content):
             plain.append(None)

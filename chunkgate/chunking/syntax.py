@@ -160,7 +160,7 @@ def _statement_end(lines: Sequence[str], index: int) -> int:
 
 def strip_inline(raw: str, text: str) -> tuple[str, str]:
     """A heading's source and rendered text without template syntax outside code spans."""
-    if "{" not in raw:
+    if "{{" not in raw and "{%" not in raw:  # every inline construct opens with one
         return raw, text
     outside = _CODE_SPAN.sub(lambda m: "\0" * len(m.group(0)), raw)
     spans = [raw[m.start() : m.end()] for m in _INLINE.finditer(outside)]
