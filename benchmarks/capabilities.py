@@ -4,9 +4,10 @@ Run by ``bench.py`` (section ``capabilities``), one process a run::
 
     python benchmarks/capabilities.py CORPUS_DIR RUN_NUMBER
 
-In one process, every variant below chunks every file of the corpus, in an
-order rotated by the run number, twice; its faster CPU time (``process_time``)
-is printed as JSON. Each row of the table is a ratio of two variants of the same
+In one process, every variant below chunks every file of the corpus twice,
+the variants taking turns file by file (in an order rotated at each file),
+and their CPU times (``process_time``, summed over the calls) are printed as
+JSON. Each row of the table is a ratio of two variants of the same
 run: the capability configured, on a corpus that does not use it, against
 the path without it. Before timing, each pair's chunks are compared: the
 corpus does not use the capability only if they are identical.
@@ -46,7 +47,7 @@ MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 Variant = Callable[[bytes, str], tuple[Chunk, ...]]
 
 _NEVER_SPLIT = 10**9
-ROUNDS = 2  # every variant runs this many times a process; its fastest counts
+ROUNDS = 2  # every variant chunks the corpus this many times a process
 
 
 def _with(options: ChunkOptions) -> Variant:
@@ -113,22 +114,22 @@ def _unused_differences(files: list[tuple[bytes, str]]) -> list[str]:
 
 
 def measure(root: Path, run: int) -> dict[str, object]:
+    """CPU seconds of each variant over the corpus. The variants take turns file by file,
+    in an order rotated at each file, so that a busy machine slows them alike."""
     files = _corpus(root)
-    names = list(VARIANTS)
-    shift = run % len(names)
-    order = names[shift:] + names[:shift]
-    for name in order:  # untimed: each flavour's module and pattern compile on first use
+    variants = list(VARIANTS.items())
+    for _, variant in variants:  # untimed: each flavour's module and patterns load on first use
         for data, path in files[:30]:
-            VARIANTS[name](data, path)
-    cpu: dict[str, float] = {}
-    for _ in range(ROUNDS):
-        for name in order:
-            variant = VARIANTS[name]
-            started = time.process_time()
-            for data, path in files:
-                variant(data, path)
-            spent = time.process_time() - started
-            cpu[name] = min(cpu.get(name, spent), spent)
+            variant(data, path)
+    cpu = dict.fromkeys(VARIANTS, 0.0)
+    clock = time.process_time
+    count = len(variants)
+    for index, (data, path) in enumerate(files * ROUNDS):
+        shift = (index + run) % count
+        for name, variant in variants[shift:] + variants[:shift]:
+            started = clock()
+            variant(data, path)
+            cpu[name] += clock() - started
     return {"cpu_s": cpu, "files": len(files), "bytes": sum(len(data) for data, _ in files)}
 
 

@@ -1,8 +1,10 @@
-"""The heading shortcuts of issue 19 against the regular expressions they skip.
+"""The heading shortcuts of issue 19 against the code they skip.
 
 A heading's closing ``#`` sequence is looked for only when its text ends in ``#``, and
 template syntax only when its source holds ``{{`` or ``{%``: the oracles below run the
-regular expressions on every heading, as the code did before.
+regular expressions on every heading, as the code did before. The headings the pre-scan
+sends to cmark are read for their text alone (``cmark.texts``), which must be what the
+full reading of the same lines gives.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkgate.chunking import markdown, syntax
+from chunkgate.chunking import cmark, markdown, syntax
 
 _ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _TEXT = st.text(alphabet=" \t#{}%<>`ax:.", max_size=24)
@@ -70,3 +72,17 @@ def test_strip_inline_matches_the_full_search(raw: str, text: str) -> None:
 def test_strip_inline_still_strips() -> None:
     raw = "Notes {{< badge >}} here"
     assert syntax.strip_inline(raw, raw) == ("Notes here", "Notes here")
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        pytest.param(["# `code` and *em*"], id="code-em"),
+        pytest.param(["## a &amp; b &copy;", "### [link](x) <b>raw</b>"], id="entities-html"),
+        pytest.param(["# `</h1>` x", "###### ![image](y.png) after"], id="closing-tag-in-code"),
+        pytest.param(["## \\# escaped #", "# **bold** _under_ ##"], id="escapes-closing"),
+    ],
+)
+def test_heading_texts_alone_match_the_full_reading(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert cmark.texts(text) == [heading.text for heading in cmark.headings(text, lines)]

@@ -100,7 +100,7 @@ def _rendered(found: list[tuple[int, int, str]]) -> list[RawHeading]:
             marked.append(line)
         else:
             plain.append(content)
-    texts = iter([h.text for h in cmark.headings("\n".join(marked), marked)] if marked else ())
+    texts = iter(cmark.texts("\n".join(marked)) if marked else ())
     return [
         RawHeading(level, number, number, next(texts) if shown is None else shown, False)
         for (level, number, _), shown in zip(found, plain, strict=True)
