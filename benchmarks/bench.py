@@ -1,19 +1,25 @@
-"""chunkgate against the peers and the floors, and its gate paths, with the ratios of issue 5.
+"""chunkgate against the peers and the floors, and its gate paths: the targets of issue 19.
 
-Run by hand (never as a test), from the repository root::
+Run by hand (never as a test), from anywhere::
 
     pip install -e '.[bench]'
-    python benchmarks/bench.py [--runs 5] [--markdown DIR] [--json out.json]
-                               [--only markdown,python,git]
+    python benchmarks/bench.py [--runs 5] [--markdown DIR ...] [--json out.json]
+                               [--only markdown,python,whole,capabilities,git]
 
 Every tool runs in its own process (``tools.py``), once per run; the tools
 of a run go one after the other, so that a busy machine slows all of them
-alike, and the table shows medians. "chunk" is the CPU time
-(``process_time``) of reading and chunking every file, measured inside the
-tool's process after its imports; "wall" is the same loop's wall time;
-"import" is the import time. Whole commands (``chunkgate chunks``, the gate,
+alike. "chunk" is the CPU time (``process_time``) of reading and chunking
+every file, measured inside the tool's process after its imports; "wall" is
+the same loop's wall time; "import" is the import time. Whole commands
+(``chunkgate chunks``, ``chunkgate export``, chonkie's process, the gate,
 ``python -c "import click"``) are timed from outside: wall time including
-interpreter start-up.
+interpreter start-up. A ratio is taken within each run, between tools of
+that run, and the targets table shows the min, median and max of the runs'
+ratios: the machine's noise.
+
+The Markdown corpora are FastAPI's docs (``shared/corpora`` above this file)
+and the two synthetic ones of ``synthetic.py``, written to a temporary folder,
+unless ``--markdown`` names others; ``whole`` runs on 7,500 synthetic pages.
 
 Every process gets a bytecode cache (``PYTHONPYCACHEPREFIX`` in a temporary
 folder, warmed before timing), as an installed package has: an editable
@@ -35,14 +41,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import gitrepo
+import synthetic
 from tables import Sample, Samples, report
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_MARKDOWN = HERE.parents[1] / "shared/corpora/fastapi-docs/docs"
+# The shared corpora lie in a folder above the checkout (/work/shared for /work/main and
+# for a work tree in /work/wt/NAME alike).
+CORPORA = next(
+    (p / "shared/corpora" for p in HERE.parents if (p / "shared/corpora").is_dir()), None
+)
+WHOLE_PAGES = 7500  # target 2: whole processes on 7,000+ small files
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 MARKDOWN_TOOLS = ("chunkgate", "langchain", "chonkie", "semchunk", "read", "cmark", "pyromark")
 INFORMATIONAL = ("markdown-it",)  # minutes per run: --informational-runs
 PYTHON_TOOLS = ("chunkgate-python", "ast")
+SECTIONS = ("markdown", "python", "whole", "capabilities", "git")
 IMPORT_CLICK = [sys.executable, "-c", "import click"]
 
 
@@ -98,6 +111,46 @@ def bench_chunking(
             for tool in extra:
                 samples[tool].append(tool_run(tool, corpus))
     return samples, commands
+
+
+# -- whole processes on many small files, and the capabilities --
+
+
+def bench_whole(pages: Path, runs: int) -> Samples:
+    """``chunkgate chunks`` and ``export`` against chonkie's whole process, alternating."""
+    cg = gitrepo.chunkgate_command()
+    commands = {
+        "chunks": [*cg, "chunks", "--format", "jsonl", "."],
+        "chunks -j 1": [*cg, "chunks", "--format", "jsonl", "-j", "1", "."],
+        "export": [*cg, "export", "-q", "."],
+        "chonkie": [sys.executable, str(HERE / "tools.py"), "chonkie", "."],
+    }
+    for command in commands.values():
+        _warm(command, pages)
+    samples: Samples = {name: [] for name in commands}
+    for number in range(runs):
+        log(f"  run {number + 1}/{runs}")
+        for name, command in commands.items():
+            samples[name].append(command_run(command, pages))
+    return samples
+
+
+def bench_capabilities(corpus: Path, runs: int) -> list[dict[str, float]]:
+    """Each run's CPU seconds of every variant of ``capabilities.py``, in one process."""
+    out: list[dict[str, float]] = []
+    for number in range(runs):
+        log(f"  run {number + 1}/{runs}")
+        proc = subprocess.run(
+            [sys.executable, str(HERE / "capabilities.py"), str(corpus), str(number)],
+            check=False,
+            capture_output=True,
+            text=True,
+            env=gitrepo.ENV,
+        )
+        if proc.returncode != 0:
+            raise RuntimeError(f"capabilities.py failed: {proc.stderr}")
+        out.append(json.loads(proc.stdout)["cpu_s"])
+    return out
 
 
 # -- the gate, in temporary git repositories --
@@ -184,8 +237,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per tool (default 5)")
     parser.add_argument("--hook-runs", type=int, default=10, help="runs of the gate commands")
     parser.add_argument("--informational-runs", type=int, default=1, help="runs of markdown-it")
-    parser.add_argument("--markdown", type=Path, default=DEFAULT_MARKDOWN, help="Markdown corpus")
-    parser.add_argument("--only", default="markdown,python,git", help="sections to run")
+    parser.add_argument(
+        "--markdown",
+        type=Path,
+        action="append",
+        help="a Markdown corpus (repeatable; default: FastAPI's docs, synthetic pages, chapters)",
+    )
+    parser.add_argument("--only", default=",".join(SECTIONS), help="sections to run")
     parser.add_argument(
         "--default-config",
         action="store_true",
@@ -194,31 +252,58 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write every sample here")
     args = parser.parse_args(argv)
     sections = set(args.only.split(","))
-    corpus: Path = args.markdown.resolve()
-    results: dict[str, object] = {"runs": args.runs, "markdown_corpus": str(corpus)}
+    results: dict[str, object] = {"runs": args.runs}
     with tempfile.TemporaryDirectory(prefix="chunkgate-bench-") as workdir:
-        _bytecode_cache(Path(workdir))
+        work = Path(workdir)
+        _bytecode_cache(work)
+        corpora = _markdown_corpora(args.markdown, work)
+        fastapi = next(iter(corpora.values()))
         if "markdown" in sections:
-            log(f"Markdown: {corpus}")
-            results["markdown"], results["markdown_cli"] = bench_chunking(
-                corpus,
-                MARKDOWN_TOOLS,
-                args.runs,
-                extra=INFORMATIONAL,
-                extra_runs=args.informational_runs,
-                cli=[*gitrepo.chunkgate_command(), "chunks", "--format", "jsonl", "."],
-            )
+            markdown: dict[str, object] = {}
+            for name, corpus in corpora.items():
+                log(f"Markdown: {name} ({corpus})")
+                samples, cli = bench_chunking(
+                    corpus,
+                    MARKDOWN_TOOLS,
+                    args.runs,
+                    extra=INFORMATIONAL,
+                    extra_runs=args.informational_runs,
+                    cli=[*gitrepo.chunkgate_command(), "chunks", "--format", "jsonl", "."],
+                )
+                markdown[name] = {"corpus": str(corpus), "tools": samples, "cli": cli}
+            results["markdown"] = markdown
         if "python" in sections:
             log(f"Python: {STDLIB}")
             results["python"], _ = bench_chunking(STDLIB, PYTHON_TOOLS, args.runs)
+        if "whole" in sections:
+            pages = work / "pages-whole"
+            synthetic.pages(pages, WHOLE_PAGES)
+            log(f"Whole processes: {WHOLE_PAGES:,} synthetic pages")
+            results["whole"] = bench_whole(pages, args.runs)
+        if "capabilities" in sections:
+            log(f"Capabilities: {fastapi}")
+            results["capabilities"] = bench_capabilities(fastapi, args.runs)
         if "git" in sections:
             log("The gate")
             config = None if args.default_config else gitrepo.CLEAN_CONFIG
-            results["git"] = bench_git(corpus, args.runs, args.hook_runs, Path(workdir), config)
+            results["git"] = bench_git(fastapi, args.runs, args.hook_runs, work, config)
     print(report(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     return 0
+
+
+def _markdown_corpora(named: list[Path] | None, work: Path) -> dict[str, Path]:
+    """The Markdown corpora by name: those named, else FastAPI's docs and the synthetic two."""
+    if named:
+        return {path.resolve().as_posix(): path.resolve() for path in named}
+    if CORPORA is None:
+        raise SystemExit("no shared/corpora above this file: name a corpus with --markdown")
+    corpora = {"FastAPI": CORPORA / "fastapi-docs/docs"}
+    for shape in ("pages", "chapters"):
+        corpora[shape] = work / shape
+        synthetic.SHAPES[shape](corpora[shape])
+    return corpora
 
 
 def _bytecode_cache(workdir: Path) -> None:

@@ -2,6 +2,7 @@
 
     python benchmarks/synthetic.py pages OUT_DIR      # 3,000 small pages, 2.6 MB
     python benchmarks/synthetic.py chapters OUT_DIR   # 60 long chapters, 13 MB
+    python benchmarks/synthetic.py pages OUT_DIR 7500 # any number of them
     python benchmarks/bench.py --only markdown --markdown OUT_DIR
 
 - *pages*: thousands of short pages (a title, an introduction, one to four
@@ -64,16 +65,18 @@ def _write(path: Path, parts: list[str]) -> None:
     path.write_bytes("\n".join(parts).encode("utf-8"))
 
 
+SHAPES = {"pages": pages, "chapters": chapters}
+
+
 def main(argv: list[str]) -> int:
-    shapes = {"pages": pages, "chapters": chapters}
-    if len(argv) != 2 or argv[0] not in shapes:
+    if len(argv) not in (2, 3) or argv[0] not in SHAPES:
         print(__doc__, file=sys.stderr)
         return 2
     out = Path(argv[1])
     if out.exists() and any(out.iterdir()):
         print(f"{out} is not empty", file=sys.stderr)
         return 2
-    shapes[argv[0]](out)
+    SHAPES[argv[0]](out, *map(int, argv[2:]))
     return 0
 
 

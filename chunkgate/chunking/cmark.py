@@ -33,6 +33,7 @@ _BLOCKS = re.compile(
     rb"(?(1)(.*?)</h[1-6]>)",
     re.DOTALL,
 )
+_HEADING_TEXT = re.compile(rb'<h[1-6] data-sourcepos="\d+:\d+-\d+:\d+">(.*?)</h[1-6]>', re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
 # An ATX heading line: up to three spaces, one to six "#", then a space, a tab or the
 # end of the line (CommonMark 4.2). "#foo" above "===" is a setext heading's text.
@@ -76,6 +77,22 @@ def render(text: str) -> bytes:
         _free(int(ffi.cast("uintptr_t", buffer)))
 
 
+def texts(text: str) -> list[str]:
+    """The rendered text of every heading of ``text``, in order: for documents whose
+    headings are all top-level ATX lines, so that only their text is needed."""
+    return [_text(inner) for inner in _HEADING_TEXT.findall(render(text))]
+
+
+def _text(inner: bytes) -> str:
+    """An element's text content: tags dropped, entities decoded."""
+    content = inner.decode("utf-8")
+    if "<" in content:
+        content = without_tags(content)
+    if "&" in content:
+        content = _unescape(content)
+    return content
+
+
 def headings(text: str, lines: Sequence[str]) -> list[RawHeading]:
     """Every heading of a CommonMark document (``lines`` is ``text.split("\\n")``), in order."""
     found: list[RawHeading] = []
@@ -87,12 +104,7 @@ def headings(text: str, lines: Sequence[str]) -> list[RawHeading]:
                 container_end = (int(end_line), int(end_column))
             continue
         first = int(line)
-        # The element's text content: tags dropped, entities decoded.
-        content = inner.decode("utf-8")
-        if "<" in content:
-            content = without_tags(content)
-        if "&" in content:
-            content = _unescape(content)
+        content = _text(inner)
         if (first, int(column)) > container_end:
             last = first if _ATX_LINE.match(lines[first - 1]) else _setext_end(lines, first)
             found.append(RawHeading(int(level), first, last, content, False))

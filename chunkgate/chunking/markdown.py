@@ -102,8 +102,8 @@ def _source(lines: Sequence[str], first: int, last: int, nested: bool, text: str
     opening = _ATX_OPENING.match(lines[first - 1]) if first == last else None
     if opening is None:
         return "\n".join(line.strip(" \t") for line in lines[first - 1 : last - 1])
-    line = lines[first - 1][opening.end() :]
-    if "#" in line:
+    line = lines[first - 1][opening.end() :].strip(" \t")
+    if line.endswith("#"):  # a closing sequence, or text ending in "#"
         line = _ATX_CLOSING.sub("", line)
     return line.strip(" \t")
 

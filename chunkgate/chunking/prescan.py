@@ -96,14 +96,14 @@ def _rendered(found: list[tuple[int, int, str]]) -> list[RawHeading]:
     marked: list[str] = []
     for level, _, line in found:
         content = line[level:].strip(" \t")
-        if "#" in content:
+        if content.endswith("#"):  # a closing sequence, or text ending in "#"
             content = _ATX_CLOSING.sub("", content).rstrip(" \t")
         if _INLINE.search(content):
             plain.append(None)
             marked.append(line)
         else:
             plain.append(content)
-    texts = iter([h.text for h in cmark.headings("\n".join(marked), marked)] if marked else ())
+    texts = iter(cmark.texts("\n".join(marked)) if marked else ())
     return [
         RawHeading(level, number, number, next(texts) if shown is None else shown, False)
         for (level, number, _), shown in zip(found, plain, strict=True)

@@ -158,7 +158,7 @@ def _statement_end(lines: Sequence[str], index: int) -> int:
 
 def strip_inline(raw: str, text: str) -> tuple[str, str]:
     """A heading's source and rendered text without template syntax outside code spans."""
-    if "{" not in raw:
+    if "{{" not in raw and "{%" not in raw:  # every inline construct opens with one
         return raw, text
     outside = blank_code_spans(raw)
     spans = [raw[start:end] for start, end in template_spans(outside, output=True)]
