@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
+
+from chunkgate.cli import cli
 
 _PINNED = {
     "GIT_AUTHOR_NAME": "Chunkgate Tests",
@@ -113,3 +118,35 @@ def manifest_snapshot(repo: Path) -> dict[str, bytes]:
 def shard(repo: Path, path: str) -> Path:
     """The shard file of corpus file ``path``."""
     return repo / MANIFEST / f"{path}.jsonl"
+
+
+# A body long enough to be a chunk of its own (over size.min), and a page made of it.
+PROSE = "long enough text for a chunk here, yes indeed it is.\n"
+
+
+def page(title: str) -> str:
+    return f"# {title}\n\n{PROSE}"
+
+
+def invoke(*args: str) -> Result:
+    """The command line in process; an exception other than SystemExit fails the test."""
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def run(*args: str) -> tuple[int, str]:
+    """``invoke``'s exit code and output."""
+    result = invoke(*args)
+    return result.exit_code, result.output
+
+
+def check_json(*args: str) -> tuple[int, dict[str, Any]]:
+    """``chunkgate check --format json ARGS``: the exit code and the parsed report."""
+    result = invoke("check", "--format", "json", *args)
+    return result.exit_code, json.loads(result.output)
+
+
+def committed(repo: Path, message: str = "commit") -> str:
+    """``chunkgate update``, then commit everything, manifest included."""
+    code, output = run("update")
+    assert code == 0, output
+    return commit_all(repo, message)
