@@ -147,12 +147,37 @@ def test_front_matter_is_metadata_not_text() -> None:
         pytest.param("---\n- a list\n---\nx\n", [("~preamble", 1, 4)], id="not-a-mapping"),
         pytest.param("---\ntitle: x\n", [("~preamble", 1, 2)], id="unclosed"),
         pytest.param("\n---\ntitle: x\n---\n", [("~preamble", 2, 4)], id="not-on-line-1"),
+        pytest.param("+++\ntitle = [\n+++\nbody\n", [("~preamble", 1, 4)], id="invalid-toml"),
+        pytest.param("+++\ntitle = 'x'\nbody\n", [("~preamble", 1, 3)], id="toml-unclosed"),
     ],
 )
 def test_front_matter_only_when_a_closed_mapping(
     text: str, expected: list[tuple[str, int, int]]
 ) -> None:
     assert spans(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("front", "title"),
+    [
+        pytest.param("---\n# Do not remove front matter.\n---\n", None, id="yaml-comments-only"),
+        pytest.param("---\n  # one\n\n# two\n...\n", None, id="yaml-comments-and-blanks"),
+        pytest.param("---\n---\n", None, id="yaml-empty"),
+        pytest.param("+++\ntitle = 'Store'\ntags = ['a']\n+++\n", "Store", id="toml"),
+        pytest.param("+++\n# a comment\n+++\n", None, id="toml-comments-only"),
+    ],
+)
+def test_comments_only_and_toml_front_matter_are_front_matter(
+    front: str, title: str | None
+) -> None:
+    body = "\n## Methods\n\nUse these methods on the data structure.\n"
+    text = front + body
+    first = front.count("\n") + 2
+    (chunk,) = chunks(text)
+    assert (chunk.identity, chunk.start_line, chunk.end_line) == ("methods", first, first + 2)
+    assert chunk.heading_path == ("Methods",)
+    assert chunk.text == "\n".join(text.split("\n")[first - 1 : first + 2])
+    assert chunk.title == title
 
 
 def test_lines_reproduce_text_and_hash_is_stable() -> None:
