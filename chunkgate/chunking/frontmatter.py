@@ -9,6 +9,7 @@ break over a setext heading.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -60,9 +61,9 @@ def _yaml(block: str) -> dict[object, object] | None:
 
 
 def _toml(block: str) -> dict[object, object] | None:
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ImportError:  # pragma: no cover - Python 3.10
+    else:  # pragma: no cover - Python 3.10
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
     try:
         return dict(tomllib.loads(block))
