@@ -12,8 +12,10 @@ preamble of HTML comments only (a ``chunkgate: disable`` or linter comment)
 opens the first section's chunk instead of making a chunk of its own (and a
 file of comments and headings alone has no chunks). Template and directive
 syntax (``syntax``) is not a body either: a heading whose body is only a
-``{{< shortcode >}}`` or ``{: .class}`` line opens the next chunk, and a
-preamble of MDX imports opens the first section's chunk.
+``{{< shortcode >}}`` or ``{: .class}`` line opens the next chunk. An MDX
+file's import/export statements at the ends of its preamble are code for the
+build, not content: they belong to no chunk, like front matter (a preamble of
+imports alone gives no chunk, and the first section's starts at its heading).
 
 Heading identities come from the anchor flavour of the site that publishes
 the file (``anchors``, ``ChunkOptions.anchors`` and ``sites``).
@@ -158,6 +160,8 @@ def _spans(
     """Group lines into chunks; headings with no body of their own join the next chunk."""
     spans: list[_Span] = []
     preamble = _trim(lines, start, sections[0].first if sections else len(lines))
+    if preamble and dialect.mdx:
+        preamble = syntax.without_esm(lines, *preamble)
     waiting: list[_Heading] = []  # body-less headings, to open the next chunk
     waiting_end = 0  # the last line they hold (a body of syntax only)
     opening: int | None = None  # a preamble of comments or syntax only opens the first chunk
