@@ -421,6 +421,9 @@ def _chunks(draw: st.DrawFn) -> Chunk:
         start_line=3, end_line=9, chars=len(body), tokens=1234, hash="0123456789abcdef",
         text=body, body_line=4, title=draw(st.one_of(st.none(), st.text(max_size=10))),
         tags=tuple(draw(st.lists(st.text(max_size=6), max_size=3))),
+        fields=tuple(draw(st.lists(st.tuples(st.text(max_size=5), st.text()), max_size=2))),
+        start_column=draw(st.integers(0, 3)), end_column=draw(st.integers(0, 3)),
+        parent=draw(st.one_of(st.none(), st.text(max_size=5))),
     )  # fmt: skip
 
 
