@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +152,23 @@ def committed(repo: Path, message: str = "commit") -> str:
     code, output = run("update")
     assert code == 0, output
     return commit_all(repo, message)
+
+
+def cli_process(
+    cwd: Path, *args: str, env: Mapping[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[bytes]:
+    """``python -m chunkgate ARGS`` in ``cwd``, as a user's shell runs it: git's
+    environment pinned, not under GitHub Actions, and a strict UTF-8 stdout (output
+    it cannot encode is a traceback, not mojibake); ``env`` adds to that."""
+    environment = {**git_env(), "PYTHONIOENCODING": "utf-8:strict"}
+    environment.pop("GITHUB_ACTIONS", None)
+    environment.pop("GITHUB_STEP_SUMMARY", None)
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "chunkgate", *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        check=False,
+        timeout=timeout,
+    )

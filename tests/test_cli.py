@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import commit_all, git, git_env, manifest_text, pin_git_env, shard, write
+from helpers import commit_all, git, git_env, manifest_text, shard, write
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,11 +26,8 @@ SECTION = "Text that is long enough to pass the minimum chunk size without any t
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    return git_repo
+def repo(cli_repo: Path) -> Path:
+    return cli_repo
 
 
 def test_version_as_a_subprocess() -> None:

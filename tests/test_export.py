@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import commit_all, git, git_env, pin_git_env, write
+from helpers import commit_all, git, git_env, write
 
 from chunkgate.cli import cli
 from chunkgate.config import load_config
@@ -33,14 +33,12 @@ CODE = "class Client:\n    def send(self):\n        return 1\n"
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    write(git_repo, "docs/guide.md", GUIDE)
-    write(git_repo, "pkg/client.py", CODE)
-    write(git_repo, "README.md", "# Project\r\n\r\nSome words about it.\r\n")
-    commit_all(git_repo, "first")
-    return git_repo
+def repo(cli_repo: Path) -> Path:
+    write(cli_repo, "docs/guide.md", GUIDE)
+    write(cli_repo, "pkg/client.py", CODE)
+    write(cli_repo, "README.md", "# Project\r\n\r\nSome words about it.\r\n")
+    commit_all(cli_repo, "first")
+    return cli_repo
 
 
 def test_records_in_path_order_with_every_field(repo: Path) -> None:

@@ -8,31 +8,24 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import MANIFEST, commit_all, make_repo, pin_git_env, write
-
-from chunkgate.cli import cli
+from helpers import MANIFEST, commit_all, committed, invoke, write
 
 PAGE = "# {title}\n\nText that is long enough to pass the minimum chunk size without trouble.\n"
 LEFTOVER = ".page.md.jsonl.0123456789ab.tmp"
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    repo = make_repo(tmp_path)
-    monkeypatch.chdir(repo)
-    write(repo, "top.md", PAGE.format(title="Top"))
-    write(repo, "docs/page.md", PAGE.format(title="Page"))
-    write(repo, "guide/other.md", PAGE.format(title="Other"))
-    commit_all(repo)
-    assert run("update") == 0
-    commit_all(repo, "manifest")
-    return repo
+def repo(cli_repo: Path) -> Path:
+    write(cli_repo, "top.md", PAGE.format(title="Top"))
+    write(cli_repo, "docs/page.md", PAGE.format(title="Page"))
+    write(cli_repo, "guide/other.md", PAGE.format(title="Other"))
+    commit_all(cli_repo)
+    committed(cli_repo, "manifest")
+    return cli_repo
 
 
 def run(*args: str) -> int:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False).exit_code
+    return invoke(*args).exit_code
 
 
 def test_a_whole_corpus_update_removes_every_leftover(repo: Path) -> None:
