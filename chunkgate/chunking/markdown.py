@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 PREAMBLE_IDENTITY = "~preamble"
 _NO_CODES: frozenset[str] = frozenset()
 _COMMENTS = re.compile(r"(?:[ \t\n]*<!--(?:(?!-->).)*-->)+[ \t\n]*", re.DOTALL)
+# CommonMark 4.1: three or more matching -, * or _ characters, spaces and tabs between.
+_THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
+_RULE_MARKS = frozenset("-*_")
 _ATX_OPENING = re.compile(r" {0,3}#{1,6}(?=[ \t]|$)")
 _ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 # The flavours that read a heading's source as well as its rendered text.
@@ -248,6 +251,11 @@ def _has_prose(
     embed: not only template syntax, nor (with ``comments``) HTML comments."""
     if comments and _COMMENTS.fullmatch("\n".join(lines[first : last + 1])):
         return False
+    if lines[first].lstrip(" ")[:1] in _RULE_MARKS and all(
+        _THEMATIC_BREAK.fullmatch(line) or not line.strip(_BLANK)
+        for line in lines[first : last + 1]
+    ):
+        return False  # a horizontal rule under a heading is layout, not a body
     opens_comment = comments and lines[first].lstrip(_BLANK).startswith("<!--")
     if not opens_comment and not syntax.may_be_syntax(lines[first], dialect):
         return True  # the common case: a body that starts with prose
