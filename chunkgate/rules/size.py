@@ -219,6 +219,12 @@ def _oversized_fix(chunk: Chunk, *, split_classes: bool) -> str:
 
 
 def _undersized_fix(chunk: Chunk) -> str:
+    if chunk.kind == "preamble" and chunk.prev is None and chunk.next is None:
+        # The whole page (a glossary stub, a redirect): there is no heading to move it to.
+        return (
+            "the page holds nothing else: add content, or leave the stub out of the corpus: "
+            + exclude_hint(literal_glob(chunk.path))
+        )
     if chunk.kind == "preamble":
         return "move the introduction under the first heading or add content"
     return "merge it with its neighbour section or add content"
