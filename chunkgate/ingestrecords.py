@@ -1,8 +1,11 @@
 """One file's export records, as JSON lines (the library's dicts are these, parsed).
 
-The lines are written out directly: building and encoding a dict per chunk took
-a sixth of an export's time (FastAPI's docs, 3.2 s). ``tests/test_export.py``
-checks each line is ``json.dumps(record, ensure_ascii=False)`` of its record.
+A record is the chunk's own ``Chunk.to_dict`` reshaped for an ingest, so a field
+added there reaches the export too: the line span becomes ``lines`` (and the
+columns ``start_char``/``end_char``), ``breadcrumb`` follows ``heading_path``,
+``metadata`` is always there, and ``moved_from``, ``blob``, ``commit``, ``text``
+and ``embed_text`` close it. ``tests/test_export.py`` checks each line is
+``json.dumps(record, ensure_ascii=False)`` of its record.
 
 ``start_char``/``end_char`` place the chunk's text in the file's decoded text
 with line endings normalised to ``\\n`` and no BOM (what chunking reads):
@@ -19,6 +22,11 @@ from chunkgate.model import Chunk
 
 _string = json.encoder.encode_basestring  # a str as JSON, non-ASCII kept
 _dumps = json.JSONEncoder(ensure_ascii=False).encode
+# The fields that open a record, in this order; the rest of ``to_dict``'s follow in its.
+_HEAD = ("id", "path", "language", "kind", "symbol", "heading_path")
+# ``to_dict``'s place of the chunk in lines and columns: a record says ``lines`` and
+# character offsets instead.
+_SPAN = ("start_line", "end_line", "start_column", "end_column")
 
 
 class _Place:
@@ -44,21 +52,6 @@ class _Place:
         return first, starts[chunk.end_line] - 1
 
 
-def _metadata(chunk: Chunk) -> dict[str, object]:
-    metadata: dict[str, object] = {}
-    if chunk.title is not None:
-        metadata["title"] = chunk.title
-    if chunk.tags:
-        metadata["tags"] = list(chunk.tags)
-    if chunk.fields:
-        metadata["fields"] = dict(chunk.fields)
-    return metadata
-
-
-def _maybe(value: str | None) -> str:
-    return "null" if value is None else _string(value)
-
-
 def file_lines(
     chunks: Sequence[Chunk],
     text: str,
@@ -73,35 +66,25 @@ def file_lines(
     pairs its manifest records."""
     place = _Place(text)
     moved = dict(moves)
-    tail = f'"blob": {_maybe(blob)}, "commit": {_maybe(commit)}, '
     out = []
     for chunk in chunks:
+        fields = chunk.to_dict(text=False)
+        record = {key: fields.pop(key) for key in _HEAD}
         crumb = breadcrumb(chunk, embed)
-        first, last = place.span(chunk)
+        record["breadcrumb"] = crumb
+        record["level"] = fields.pop("level")
+        record["lines"] = [chunk.start_line, chunk.end_line]
+        for key in _SPAN:
+            fields.pop(key, None)
+        record["start_char"], record["end_char"] = place.span(chunk)
+        metadata = fields.pop("metadata", {})
+        record.update(fields)
         old = moved.get(chunk.id)
+        record.update(metadata=metadata, moved_from=[] if old is None else [old])
+        record.update(blob=blob, commit=commit)
         body = _string(chunk.text)
         # The breadcrumb, a newline and the text, as one JSON string: the text is not
         # encoded twice.
-        shown = _string(crumb)
-        embedded = f"{shown[:-1]}\\n{body[1:]}" if crumb else body
-        metadata = (
-            _dumps(_metadata(chunk))
-            if chunk.title is not None or chunk.tags or chunk.fields
-            else "{}"
-        )
-        out.append(
-            f'{{"id": {_string(chunk.id)}, "path": {_string(chunk.path)}, '
-            f'"language": {_string(chunk.language)}, "kind": {_string(chunk.kind)}, '
-            f'"symbol": {_maybe(chunk.symbol)}, '
-            f'"heading_path": [{", ".join(map(_string, chunk.heading_path))}], '
-            f'"breadcrumb": {shown}, "level": {chunk.level:d}, '
-            f'"lines": [{chunk.start_line:d}, {chunk.end_line:d}], '
-            f'"start_char": {first:d}, "end_char": {last:d}, '
-            f'"chars": {chunk.chars:d}, "tokens": {chunk.tokens:d}, "hash": {_string(chunk.hash)}, '
-            f'"part": {chunk.part:d}, "parts": {chunk.parts:d}, "parent": {_maybe(chunk.parent)}, '
-            f'"prev": {_maybe(chunk.prev)}, "next": {_maybe(chunk.next)}, '
-            f'"metadata": {metadata}, "moved_from": [{"" if old is None else _string(old)}], '
-            f'{tail}"text": {body}, '
-            f'"embed_text": {embedded}}}\n'
-        )
+        embedded = f"{_string(crumb)[:-1]}\\n{body[1:]}" if crumb else body
+        out.append(f'{_dumps(record)[:-1]}, "text": {body}, "embed_text": {embedded}}}\n')
     return "".join(out)

@@ -138,10 +138,10 @@ def _is_destination(line: str, at: int) -> bool:
 def _front_matter_lines(lines: Sequence[str]) -> int:
     """How many lines of front matter to blank: only one that looks like it holds a link
     needs parsing (as YAML, to tell it from a thematic break); the rest cannot mislead."""
-    if not lines or lines[0].rstrip() != "---":
+    if not lines or lines[0].rstrip() not in ("---", "+++"):
         return 0
     for index in range(1, len(lines)):
-        if lines[index].rstrip() in ("---", "..."):
+        if lines[index].rstrip() in ("---", "...", "+++"):
             block = "\n".join(lines[1:index])
             if "](" not in block and "]:" not in block:
                 return 0

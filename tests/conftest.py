@@ -4,7 +4,7 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import make_repo
+from helpers import make_repo, pin_git_env
 from hypothesis import HealthCheck, settings
 
 # No per-example deadline (a shared CI machine is slow now and then); in CI the
@@ -36,6 +36,16 @@ except ImportError:  # pragma: no cover - the test extras install it with bm25s
 @pytest.fixture
 def git_repo(tmp_path: Path) -> Path:
     return make_repo(tmp_path)
+
+
+@pytest.fixture
+def cli_repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``git_repo`` as the working folder of in-process command runs: git's environment
+    pinned, and not under GitHub Actions (whose output format would be chosen)."""
+    pin_git_env(monkeypatch)
+    monkeypatch.chdir(git_repo)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    return git_repo
 
 
 @pytest.fixture(autouse=True, scope="session")

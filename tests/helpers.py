@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
+
+from chunkgate.cli import cli
 
 _PINNED = {
     "GIT_AUTHOR_NAME": "Chunkgate Tests",
@@ -115,13 +122,61 @@ def shard(repo: Path, path: str) -> Path:
     return repo / MANIFEST / f"{path}.jsonl"
 
 
+# A body long enough to be a chunk of its own (over size.min), and a page made of it.
+PROSE = "long enough text for a chunk here, yes indeed it is.\n"
+
+
+def page(title: str) -> str:
+    return f"# {title}\n\n{PROSE}"
+
+
+def invoke(*args: str) -> Result:
+    """The command line in process; an exception other than SystemExit fails the test."""
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def run(*args: str) -> tuple[int, str]:
+    """``invoke``'s exit code and output."""
+    result = invoke(*args)
+    return result.exit_code, result.output
+
+
+def check_json(*args: str) -> tuple[int, dict[str, Any]]:
+    """``chunkgate check --format json ARGS``: the exit code and the parsed report."""
+    result = invoke("check", "--format", "json", *args)
+    return result.exit_code, json.loads(result.output)
+
+
+def committed(repo: Path, message: str = "commit") -> str:
+    """``chunkgate update``, then commit everything, manifest included."""
+    code, output = run("update")
+    assert code == 0, output
+    return commit_all(repo, message)
+
+
+def cli_process(
+    cwd: Path, *args: str, env: Mapping[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[bytes]:
+    """``python -m chunkgate ARGS`` in ``cwd``, as a user's shell runs it: git's
+    environment pinned, not under GitHub Actions, and a strict UTF-8 stdout (output
+    it cannot encode is a traceback, not mojibake); ``env`` adds to that."""
+    environment = {**git_env(), "PYTHONIOENCODING": "utf-8:strict"}
+    environment.pop("GITHUB_ACTIONS", None)
+    environment.pop("GITHUB_STEP_SUMMARY", None)
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "chunkgate", *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        check=False,
+        timeout=timeout,
+    )
+
+
 def run_cli(*args: str) -> int:
-    """Run chunkgate in this process (CliRunner); its exit code."""
-    from click.testing import CliRunner
-
-    from chunkgate.cli import cli
-
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False).exit_code
+    """``invoke``'s exit code."""
+    return invoke(*args).exit_code
 
 
 def adopted_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import commit_all, pin_git_env, write
+from helpers import check_json, commit_all, write
 
 from chunkgate.cli import cli
 
@@ -15,16 +15,13 @@ BODY = "A sentence of prose that is long enough to be a chunk of its own.\n"
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    return git_repo
+def repo(cli_repo: Path) -> Path:
+    return cli_repo
 
 
 def _check(*args: str) -> tuple[int, list[dict[str, object]]]:
-    result = CliRunner().invoke(cli, ["check", "--format", "json", *args], catch_exceptions=False)
-    return result.exit_code, json.loads(result.output)["violations"]
+    code, report = check_json(*args)
+    return code, report["violations"]
 
 
 def test_a_generator_config_appearing_is_a_settings_change(repo: Path) -> None:

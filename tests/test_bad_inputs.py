@@ -13,12 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import commit_all, git, git_env, pin_git_env, write
+from helpers import PROSE, cli_process, commit_all, git, git_env, run, write
 
-from chunkgate.cli import cli
-
-TEXT = b"long enough text for a chunk here, yes indeed it is.\n"
+TEXT = PROSE.encode()
 BIG = "9" * 5000
 
 # Corpus files: name -> bytes. Names are str (bytes names through os.fsdecode).
@@ -124,12 +121,6 @@ BAD_CONFIGS: dict[str, bytes] = {
 }
 
 
-def invoke(*args: str) -> tuple[int, str]:
-    """In process: any exception but SystemExit fails the test."""
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
-
-
 def expect_clear(code: int, output: str, what: object) -> None:
     assert "Traceback" not in output, what
     assert code in (0, 1, 2), (what, code, output)
@@ -139,25 +130,13 @@ def expect_clear(code: int, output: str, what: object) -> None:
 
 
 def subprocess_cli(cwd: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    environment = {**git_env(), "PYTHONIOENCODING": "utf-8:strict", **(env or {})}
-    environment.pop("GITHUB_ACTIONS", None)
-    environment.pop("GITHUB_STEP_SUMMARY", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "chunkgate", *args],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        check=False,
-        timeout=300,
-    )
+    done = cli_process(cwd, *args, env=env)
     return done.returncode, (done.stdout + done.stderr).decode("utf-8", "replace")
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    return git_repo
+def repo(cli_repo: Path) -> Path:
+    return cli_repo
 
 
 @pytest.fixture
@@ -192,7 +171,7 @@ def test_whole_runs_over_the_bad_corpus_as_a_subprocess(bad_corpus: Path) -> Non
 
 def test_whole_runs_over_the_bad_corpus(bad_corpus: Path) -> None:
     for command in (["check"], ["update"], ["check", "--all", "--update"]):
-        code, output = invoke(*command)
+        code, output = run(*command)
         expect_clear(code, output, command)
     assert not (bad_corpus / "PWNED").exists()
 
@@ -201,17 +180,17 @@ def test_each_bad_file_alone(bad_corpus: Path) -> None:
     names = list(BAD_FILES)
     for name in names:
         for command in (["chunks", "--format", "json"], ["outline"]):
-            code, output = invoke(*command, "--", name)
+            code, output = run(*command, "--", name)
             expect_clear(code, output, (command, name))
     # The hook and update take many files at once, as pre-commit passes them.
     for command in (["check", "--hook"], ["check", "--update"], ["update"]):
-        code, output = invoke(*command, "--", *names)
+        code, output = run(*command, "--", *names)
         expect_clear(code, output, command)
 
 
 def _manifest(repo: Path) -> Path:
     write(repo, "a.md", b"# A\n\n" + TEXT)
-    assert invoke("update")[0] == 0
+    assert run("update")[0] == 0
     commit_all(repo)
     return repo / "chunkgate.manifest"
 
@@ -224,19 +203,19 @@ def test_corrupt_shard(repo: Path, tmp_path: Path, variant: str) -> None:
     (folder / ("~" + "1" * 32 + ".jsonl")).write_bytes(BAD_SHARDS[variant])
     commit_all(repo)
     for command in (["check"], ["check", "a.md"], ["check", "--hook", "a.md"]):
-        code, output = invoke(*command)
+        code, output = run(*command)
         expect_clear(code, output, command)
         assert code != 0, (variant, command, output)
-    expect_clear(*invoke("stats"), "stats")
+    expect_clear(*run("stats"), "stats")
     base, ours, theirs = (tmp_path / name for name in ("base", "ours", "theirs"))
     base.write_bytes(good)
     ours.write_bytes(good)
     theirs.write_bytes(BAD_SHARDS[variant])
-    code, output = invoke("merge-driver", str(base), str(ours), str(theirs), "a.md.jsonl")
+    code, output = run("merge-driver", str(base), str(ours), str(theirs), "a.md.jsonl")
     expect_clear(code, output, "merge-driver")
-    code, output = invoke("update")
+    code, output = run("update")
     expect_clear(code, output, "update")
-    assert invoke("check")[0] == 0, variant
+    assert run("check")[0] == 0, variant
 
 
 @pytest.mark.parametrize("variant", list(BAD_HEADERS))
@@ -245,9 +224,9 @@ def test_corrupt_header(repo: Path, variant: str) -> None:
     (folder / "manifest.json").write_bytes(BAD_HEADERS[variant])
     commit_all(repo)
     for command in (["check"], ["check", "--hook", "a.md"], ["diff"], ["update"]):
-        code, output = invoke(*command)
+        code, output = run(*command)
         expect_clear(code, output, (variant, command))
-    assert invoke("check")[0] == 0
+    assert run("check")[0] == 0
 
 
 @pytest.mark.parametrize("variant", list(BAD_CONFIGS))
@@ -256,23 +235,23 @@ def test_bad_config(repo: Path, variant: str) -> None:
     write(repo, ".chunkgate.yaml", BAD_CONFIGS[variant])
     commit_all(repo)
     for command in (["check"], ["update"], ["chunks", "a.md"], ["diff"]):
-        code, output = invoke(*command)
+        code, output = run(*command)
         expect_clear(code, output, (variant, command))
 
 
 def test_bad_pyproject_and_config_shapes(repo: Path) -> None:
     write(repo, "a.md", b"# A\n\n" + TEXT)
     write(repo, "pyproject.toml", b"[tool.chunkgate\nsize = 5\n")
-    expect_clear(*invoke("check"), "invalid toml")
+    expect_clear(*run("check"), "invalid toml")
     write(repo, "pyproject.toml", b"[tool.chunkgate]\nsize = 5\n")
-    expect_clear(*invoke("check"), "wrong type toml")
+    expect_clear(*run("check"), "wrong type toml")
     (repo / "pyproject.toml").unlink()
     (repo / ".chunkgate.yaml").mkdir()
-    expect_clear(*invoke("check"), "config is a folder")
+    expect_clear(*run("check"), "config is a folder")
     (repo / ".chunkgate.yaml").rmdir()
     write(repo, ".chunkgate.yaml", b"size: {max: 100}\n")
     write(repo, ".chunkgate.yml", b"size: {max: 100}\n")
-    expect_clear(*invoke("check"), "both yaml names")
+    expect_clear(*run("check"), "both yaml names")
 
 
 def test_manifest_folder_oddities(repo: Path) -> None:
@@ -280,22 +259,22 @@ def test_manifest_folder_oddities(repo: Path) -> None:
     (folder / "a.md.jsonl").unlink()
     (folder / "a.md.jsonl").mkdir()
     for command in (["check"], ["check", "a.md"], ["update"]):
-        expect_clear(*invoke(*command), ("shard folder", command))
+        expect_clear(*run(*command), ("shard folder", command))
     (folder / "a.md.jsonl").rmdir()
     os.rename(folder, repo / "elsewhere")
     write(repo, "chunkgate.manifest", b"a file\n")
     for command in (["check"], ["update"]):
-        expect_clear(*invoke(*command), ("manifest file", command))
+        expect_clear(*run(*command), ("manifest file", command))
     (repo / "chunkgate.manifest").unlink()
     os.symlink("chunkgate.manifest", repo / "chunkgate.manifest")
     for command in (["check"], ["update"]):
-        expect_clear(*invoke(*command), ("manifest loop", command))
+        expect_clear(*run(*command), ("manifest loop", command))
 
 
 def test_git_environments(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(repo, "a.md", b"# A\n\n" + TEXT)
     for command in (["check"], ["update"], ["diff"], ["stats"], ["check", "--baseline", "x"]):
-        expect_clear(*invoke(*command), ("no commits", command))
+        expect_clear(*run(*command), ("no commits", command))
     commit_all(repo)
     write(repo, "a.md", b"# B\n\n" + TEXT)
     commit_all(repo)
@@ -308,9 +287,9 @@ def test_git_environments(repo: Path, tmp_path: Path, monkeypatch: pytest.Monkey
         ["update", "--baseline", "HEAD~9"],
         ["diff", "--base", "auto"],
     ):
-        expect_clear(*invoke(*command), ("missing revision", command))
+        expect_clear(*run(*command), ("missing revision", command))
     git(repo, "checkout", "-q", "--detach", "HEAD~1")
-    expect_clear(*invoke("check"), "detached")
+    expect_clear(*run("check"), "detached")
     git(repo, "checkout", "-q", "main")
     # A merge stopped on conflicts: unmerged entries in the index.
     git(repo, "checkout", "-q", "-b", "other", "HEAD~1")
@@ -321,26 +300,21 @@ def test_git_environments(repo: Path, tmp_path: Path, monkeypatch: pytest.Monkey
         ["git", "merge", "-q", "other"], cwd=repo, env=git_env(), capture_output=True, check=False
     )
     for command in (["check"], ["update"], ["diff"], ["check", "a.md"]):
-        expect_clear(*invoke(*command), ("conflicted", command))
+        expect_clear(*run(*command), ("conflicted", command))
     git(repo, "merge", "--abort")
     monkeypatch.chdir(repo / ".git")
-    expect_clear(*invoke("check"), "inside .git")
+    expect_clear(*run("check"), "inside .git")
     clone = tmp_path / "shallow"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "1", f"file://{repo}", os.fspath(clone)],
-        check=True,
-        capture_output=True,
-        env=git_env(),
-    )
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", os.fspath(clone))
     monkeypatch.chdir(clone)
     for command in (["diff", "HEAD~1"], ["diff", "HAED"], ["check", "--baseline", "HEAD~1"]):
-        expect_clear(*invoke(*command), ("shallow", command))
+        expect_clear(*run(*command), ("shallow", command))
     plain = tmp_path / "plain"
     plain.mkdir()
     write(plain, "a.md", b"# A\n\n" + TEXT)
     monkeypatch.chdir(plain)
     for command in (["check"], ["update"], ["diff"], ["stats"], ["chunks", "a.md"]):
-        expect_clear(*invoke(*command), ("not a git repository", command))
+        expect_clear(*run(*command), ("not a git repository", command))
 
 
 @pytest.mark.slow
@@ -364,7 +338,7 @@ def test_merge_driver_inputs(tmp_path: Path) -> None:
         for order in ((bad, good, good), (good, bad, good), (good, good, bad)):
             mine = tmp_path / "mine"
             mine.write_bytes(order[1].read_bytes())
-            code, output = invoke("merge-driver", str(order[0]), str(mine), str(order[2]))
+            code, output = run("merge-driver", str(order[0]), str(mine), str(order[2]))
             expect_clear(code, output, ("merge-driver", name))
 
 

@@ -141,15 +141,69 @@ def test_front_matter_is_metadata_not_text() -> None:
         pytest.param("---\ntitle: x\n...\nbody\n", [("~preamble", 4, 4)], id="dots-closer"),
         pytest.param(
             "---\nnot: [closed\n---\nbody\n",
-            [("~preamble", 1, 1), ("not-closed", 2, 4)],
+            [("not-closed", 1, 4)],  # the rule alone is no preamble: it opens the section
             id="invalid-yaml-is-a-thematic-break-and-setext-heading",
         ),
         pytest.param("---\n- a list\n---\nx\n", [("~preamble", 1, 4)], id="not-a-mapping"),
         pytest.param("---\ntitle: x\n", [("~preamble", 1, 2)], id="unclosed"),
-        pytest.param("\n---\ntitle: x\n---\n", [("~preamble", 2, 4)], id="not-on-line-1"),
+        pytest.param("\n---\ntitle: x\n---\nbody\n", [("title-x", 2, 5)], id="not-on-line-1"),
+        pytest.param("+++\ntitle = [\n+++\nbody\n", [("~preamble", 1, 4)], id="invalid-toml"),
+        pytest.param("+++\ntitle = 'x'\nbody\n", [("~preamble", 1, 3)], id="toml-unclosed"),
     ],
 )
 def test_front_matter_only_when_a_closed_mapping(
+    text: str, expected: list[tuple[str, int, int]]
+) -> None:
+    assert spans(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("front", "title"),
+    [
+        pytest.param("---\n# Do not remove front matter.\n---\n", None, id="yaml-comments-only"),
+        pytest.param("---\n  # one\n\n# two\n...\n", None, id="yaml-comments-and-blanks"),
+        pytest.param("---\n---\n", None, id="yaml-empty"),
+        pytest.param("+++\ntitle = 'Store'\ntags = ['a']\n+++\n", "Store", id="toml"),
+        pytest.param("+++\n# a comment\n+++\n", None, id="toml-comments-only"),
+    ],
+)
+def test_comments_only_and_toml_front_matter_are_front_matter(
+    front: str, title: str | None
+) -> None:
+    body = "\n## Methods\n\nUse these methods on the data structure.\n"
+    text = front + body
+    first = front.count("\n") + 2
+    (chunk,) = chunks(text)
+    assert (chunk.identity, chunk.start_line, chunk.end_line) == ("methods", first, first + 2)
+    assert chunk.heading_path == ("Methods",)
+    assert chunk.text == "\n".join(text.split("\n")[first - 1 : first + 2])
+    assert chunk.title == title
+
+
+BODY = "Some text that is long enough to be a chunk of its own here.\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            f"# T\n\n{BODY}\n## Proxies\n\n---\n\n### Timeout\n\n{BODY}",
+            [("t", 1, 3), ("timeout", 5, 11)],
+            id="rule-under-a-heading-joins-the-next",
+        ),
+        pytest.param(f"## A\n\n* * *\n___\n\n## B\n\n{BODY}", [("b", 1, 8)], id="several-rules"),
+        pytest.param(f"---\n\n# T\n\n{BODY}", [("t", 1, 5)], id="rule-as-preamble"),
+        pytest.param(
+            f"## A\n\n---\n{BODY}\n## B\n\n{BODY}",
+            [("a", 1, 4), ("b", 6, 8)],
+            id="rule-then-prose-is-a-body",
+        ),
+        pytest.param(
+            f"## A\n\n- -\n\n## B\n\n{BODY}", [("a", 1, 3), ("b", 5, 7)], id="a-list-is-a-body"
+        ),
+    ],
+)
+def test_a_body_of_thematic_breaks_only_is_no_body(
     text: str, expected: list[tuple[str, int, int]]
 ) -> None:
     assert spans(text) == expected

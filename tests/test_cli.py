@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import commit_all, git, git_env, manifest_text, pin_git_env, shard, write
+from helpers import commit_all, git, git_env, manifest_text, shard, write
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,11 +26,8 @@ SECTION = "Text that is long enough to pass the minimum chunk size without any t
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    return git_repo
+def repo(cli_repo: Path) -> Path:
+    return cli_repo
 
 
 def test_version_as_a_subprocess() -> None:
@@ -421,6 +418,9 @@ def _chunks(draw: st.DrawFn) -> Chunk:
         start_line=3, end_line=9, chars=len(body), tokens=1234, hash="0123456789abcdef",
         text=body, body_line=4, title=draw(st.one_of(st.none(), st.text(max_size=10))),
         tags=tuple(draw(st.lists(st.text(max_size=6), max_size=3))),
+        fields=tuple(draw(st.lists(st.tuples(st.text(max_size=5), st.text()), max_size=2))),
+        start_column=draw(st.integers(0, 3)), end_column=draw(st.integers(0, 3)),
+        parent=draw(st.one_of(st.none(), st.text(max_size=5))),
     )  # fmt: skip
 
 

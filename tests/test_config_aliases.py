@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from helpers import commit_all, write
+from helpers import cli_process, commit_all, write
 
 from chunkgate.config import ConfigError, load_config
 
@@ -48,15 +45,11 @@ def test_alias_bomb_is_exit_2_with_no_cache_written(git_repo: Path, tmp_path: Pa
     write(git_repo, ".chunkgate.yaml", BOMB)
     commit_all(git_repo)
     cache = tmp_path / "cache"
-    env = {**os.environ, "CHUNKGATE_CACHE_DIR": str(cache)}
     start = time.perf_counter()
-    command = [sys.executable, "-m", "chunkgate", "check"]
-    result = subprocess.run(
-        command, cwd=git_repo, env=env, capture_output=True, text=True, check=False
-    )
+    result = cli_process(git_repo, "check", env={"CHUNKGATE_CACHE_DIR": str(cache)})
     assert time.perf_counter() - start < 20
     assert result.returncode == 2
-    assert "Traceback" not in result.stderr
-    assert ".chunkgate.yaml:1: YAML aliases" in result.stderr + result.stdout
+    assert b"Traceback" not in result.stderr
+    assert b".chunkgate.yaml:1: YAML aliases" in result.stderr + result.stdout
     written = [path.stat().st_size for path in cache.rglob("*") if path.is_file()]
     assert sum(written) < 10_000

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import commit_all, git, git_env, pin_git_env, write
+from helpers import commit_all, git, git_env, write
 
 from chunkgate.cli import cli
 from chunkgate.config import load_config
@@ -33,14 +33,12 @@ CODE = "class Client:\n    def send(self):\n        return 1\n"
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    write(git_repo, "docs/guide.md", GUIDE)
-    write(git_repo, "pkg/client.py", CODE)
-    write(git_repo, "README.md", "# Project\r\n\r\nSome words about it.\r\n")
-    commit_all(git_repo, "first")
-    return git_repo
+def repo(cli_repo: Path) -> Path:
+    write(cli_repo, "docs/guide.md", GUIDE)
+    write(cli_repo, "pkg/client.py", CODE)
+    write(cli_repo, "README.md", "# Project\r\n\r\nSome words about it.\r\n")
+    commit_all(cli_repo, "first")
+    return cli_repo
 
 
 def test_records_in_path_order_with_every_field(repo: Path) -> None:
@@ -82,6 +80,39 @@ def test_records_in_path_order_with_every_field(repo: Path) -> None:
         "# Configuration\n\n## Networking\n\nThe timeout defaults to 30s.",
     }
     assert records[3]["breadcrumb"] == "pkg.client > Client"
+
+
+def test_records_are_the_chunks_dicts_reshaped(repo: Path) -> None:
+    from chunkgate import chunk_file
+
+    config = load_config(repo)
+    records = {r["id"]: r for r in export_records(config)}
+    spans = ("start_line", "end_line", "start_column", "end_column")
+    for path in ("docs/guide.md", "pkg/client.py", "README.md"):
+        for chunk in chunk_file(repo / path, root=repo, options=config.chunking):
+            fields = chunk.to_dict()
+            record = records[chunk.id]
+            assert record["lines"] == [fields["start_line"], fields["end_line"]]
+            assert {k: v for k, v in fields.items() if k not in spans} == {
+                k: record[k] for k in fields if k not in spans
+            }
+
+
+def test_a_field_the_chunks_dict_gains_reaches_the_export(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunkgate.model import Chunk
+
+    plain = Chunk.to_dict
+
+    def grown(chunk: Chunk, *, text: bool = True) -> dict[str, object]:
+        return {**plain(chunk, text=text), "language_version": "3"}
+
+    monkeypatch.setattr(Chunk, "to_dict", grown)
+    records = list(export_records(load_config(repo)))
+    assert [r["language_version"] for r in records] == ["3"] * 4
+    tail = ["language_version", "metadata", "moved_from", "blob", "commit", "text", "embed_text"]
+    assert list(records[0])[-7:] == tail
 
 
 def test_char_offsets_cut_the_normalised_file(repo: Path) -> None:

@@ -11,17 +11,19 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 from helpers import (
     MANIFEST,
+    check_json,
     commit_all,
+    committed,
     git,
     manifest_snapshot,
     manifest_text,
-    pin_git_env,
     shard,
     write,
 )
+from helpers import invoke as run
 
 from chunkgate import filecheck
 from chunkgate.cli import cli
@@ -34,29 +36,12 @@ def page(*headings: str) -> str:
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    return git_repo
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-def check_json(*args: str) -> tuple[int, dict[str, list[dict[str, object]]]]:
-    result = run("check", "--format", "json", *args)
-    return result.exit_code, json.loads(result.output)
+def repo(cli_repo: Path) -> Path:
+    return cli_repo
 
 
 def rules_of(report: dict[str, list[dict[str, object]]]) -> list[tuple[object, object]]:
     return [(v["rule"], v["chunk_id"] or v["path"]) for v in report["violations"]]
-
-
-def committed(repo: Path) -> None:
-    assert run("update").exit_code == 0
-    commit_all(repo)
 
 
 def test_first_run_needs_a_manifest_then_passes(repo: Path) -> None:

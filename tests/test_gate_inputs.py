@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import MANIFEST, commit_all, manifest_snapshot, pin_git_env, shard, write
+from helpers import MANIFEST, commit_all, committed, manifest_snapshot, shard, write
+from helpers import invoke as run
 
 from chunkgate.cli import cli
 from chunkgate.manifest import parse_block, storage
@@ -24,19 +25,11 @@ SECTION = "Text that is long enough to pass the minimum chunk size without any t
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    write(git_repo, "docs/a.md", f"# A\n\n{SECTION}\n## B\n\n{SECTION}")
-    write(git_repo, "docs/b.md", f"# C\n\n{SECTION}")
-    assert run("update").exit_code == 0
-    commit_all(git_repo)
-    return git_repo
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+def repo(cli_repo: Path) -> Path:
+    write(cli_repo, "docs/a.md", f"# A\n\n{SECTION}\n## B\n\n{SECTION}")
+    write(cli_repo, "docs/b.md", f"# C\n\n{SECTION}")
+    committed(cli_repo)
+    return cli_repo
 
 
 def violations(result: Result) -> list[tuple[str, str, int, str]]:

@@ -3,17 +3,10 @@ recorded moves, on real git repositories."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-from helpers import commit_all, git, git_env, pin_git_env, shard, write
-
-from chunkgate.cli import cli
+from helpers import check_json, cli_process, commit_all, committed, git, invoke, shard, write
 
 BODY = "Install the package with pip, then configure it as the guide says.\n"
 SETUP = f"# Setup\n\n## Install\n\n{BODY}\n## Configure\n\n{BODY}"
@@ -22,25 +15,12 @@ LINK = "Read [how to install](setup.md#install) first.\n"
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    write(git_repo, "docs/setup.md", SETUP)
-    write(git_repo, "docs/index.md", INDEX + LINK)
-    write(git_repo, "docs/other.md", f"# Other\n\n{BODY}")
-    assert run("update").exit_code == 0
-    commit_all(git_repo)
-    return git_repo
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-def report(*args: str) -> tuple[int, dict[str, object]]:
-    result = run("check", "--format", "json", *args)
-    return result.exit_code, json.loads(result.output)
+def repo(cli_repo: Path) -> Path:
+    write(cli_repo, "docs/setup.md", SETUP)
+    write(cli_repo, "docs/index.md", INDEX + LINK)
+    write(cli_repo, "docs/other.md", f"# Other\n\n{BODY}")
+    committed(cli_repo)
+    return cli_repo
 
 
 def broken(data: dict[str, object]) -> list[tuple[str, int, str]]:
@@ -53,13 +33,13 @@ MISSING = "link setup.md#install: docs/setup.md has no anchor #install"
 
 
 def test_a_clean_corpus_passes(repo: Path) -> None:
-    code, data = report()
+    code, data = check_json()
     assert (code, broken(data)) == (0, [])
 
 
 def test_a_broken_link_fails_the_whole_corpus_check(repo: Path) -> None:
     write(repo, "docs/other.md", f"# Other\n\n{BODY}\nSee [it](setup.md#nothing-here).\n")
-    code, data = report()
+    code, data = check_json()
     assert code == 1
     message = "link setup.md#nothing-here: docs/setup.md has no anchor #nothing-here"
     assert broken(data) == [("docs/other.md", 5, message)]
@@ -70,19 +50,19 @@ def test_a_broken_link_fails_the_whole_corpus_check(repo: Path) -> None:
 def test_a_rename_breaking_a_link_fails_the_hook_naming_the_citing_file(repo: Path) -> None:
     write(repo, "docs/setup.md", SETUP.replace("## Install", "## Installing it"))
     git(repo, "add", "docs/setup.md")
-    code, data = report("--hook", "docs/setup.md")
+    code, data = check_json("--hook", "docs/setup.md")
     assert code == 1
     assert broken(data) == [("docs/index.md", 5, MISSING)]
     (violation,) = [v for v in data["violations"] if v["rule"] == "CG404"]  # type: ignore[union-attr]
     assert "#installing-it" in violation["fix"]
     # The whole-corpus check says the same.
-    code, data = report()
+    code, data = check_json()
     assert (code, broken(data)) == (1, [("docs/index.md", 5, MISSING)])
 
 
 def test_the_hook_checks_the_links_of_committed_files(repo: Path) -> None:
     write(repo, "docs/other.md", f"# Other\n\n{BODY}\n[x](#no-such-heading)\n")
-    code, data = report("--hook", "docs/other.md")
+    code, data = check_json("--hook", "docs/other.md")
     assert code == 1
     assert broken(data) == [
         ("docs/other.md", 5, "link #no-such-heading: this file has no anchor #no-such-heading")
@@ -90,49 +70,49 @@ def test_the_hook_checks_the_links_of_committed_files(repo: Path) -> None:
     # A rename nothing links to, in a file with a heading others link to, passes.
     write(repo, "docs/other.md", f"# Other\n\n{BODY}")
     write(repo, "docs/setup.md", SETUP.replace("## Configure", "## Configuring"))
-    _, data = report("--hook", "docs/setup.md", "docs/other.md")
+    _, data = check_json("--hook", "docs/setup.md", "docs/other.md")
     assert broken(data) == []
 
 
 def test_a_known_broken_link_is_known_and_a_new_one_fails(repo: Path) -> None:
     write(repo, "docs/other.md", f"# Other\n\n{BODY}\nSee [it](setup.md#gone).\n")
-    assert run("update").exit_code == 0
+    assert invoke("update").exit_code == 0
     recorded = shard(repo, "docs/other.md").read_text()
     assert '"rule": "CG404"' in recorded
     commit_all(repo)
-    code, data = report()
+    code, data = check_json()
     assert (code, broken(data)) == (0, [])
     known = [v for v in data["known"] if v["rule"] == "CG404"]  # type: ignore[union-attr]
     assert [(v["path"], v["line"]) for v in known] == [("docs/other.md", 5)]
     # Lines above it move: still the same known link.
     write(repo, "docs/other.md", f"# Other\n\nMore words.\n\n{BODY}\nSee [it](setup.md#gone).\n")
-    code, data = report("--hook", "docs/other.md")
+    code, data = check_json("--hook", "docs/other.md")
     assert broken(data) == []  # (CG401: the shard is not updated)
     known = [v for v in data["known"] if v["rule"] == "CG404"]  # type: ignore[union-attr]
     assert [(v["path"], v["line"]) for v in known] == [("docs/other.md", 7)]
     # A second broken link is new; the known one stays known.
     write(repo, "docs/other.md", f"# Other\n\n{BODY}\nSee [it](setup.md#gone), [x](#nope).\n")
-    code, data = report()
+    code, data = check_json()
     assert code == 1
     assert broken(data) == [("docs/other.md", 5, "link #nope: this file has no anchor #nope")]
-    assert run("check", "--strict").exit_code == 1
+    assert invoke("check", "--strict").exit_code == 1
 
 
 def test_a_recorded_move_keeps_the_link_working(repo: Path) -> None:
     write(repo, "docs/setup.md", SETUP.replace("## Install", "## Installing it"))
-    result = run("update", "--accept-moves")
+    result = invoke("update", "--accept-moves")
     assert result.exit_code == 0, result.output
     assert '"moved_from": "docs/setup.md#install"' in shard(repo, "docs/setup.md").read_text()
     git(repo, "add", "-A")
-    code, data = report("--hook", "docs/setup.md")
+    code, data = check_json("--hook", "docs/setup.md")
     assert (code, broken(data)) == (0, []), data
-    code, data = report()
+    code, data = check_json()
     assert (code, broken(data)) == (0, []), data
     commit_all(repo)
     # A later rename that the move no longer lands on breaks it again.
     write(repo, "docs/setup.md", SETUP.replace("## Install", "## Setup steps"))
     git(repo, "add", "-A")
-    code, data = report("--hook", "docs/setup.md")
+    code, data = check_json("--hook", "docs/setup.md")
     assert code == 1
     assert [path for path, _, _ in broken(data)] == ["docs/index.md"]
 
@@ -140,31 +120,26 @@ def test_a_recorded_move_keeps_the_link_working(repo: Path) -> None:
 def test_the_hook_as_a_subprocess_names_the_citing_file_and_line(repo: Path) -> None:
     write(repo, "docs/setup.md", SETUP.replace("## Install\n", "## Installation\n"))
     git(repo, "add", "docs/setup.md")
-    proc = subprocess.run(
-        [sys.executable, "-m", "chunkgate", "check", "--update", "--hook", "--format", "text",
-         "docs/setup.md"],
-        cwd=repo, env={**git_env(), "CHUNKGATE_CACHE_DIR": os.environ["CHUNKGATE_CACHE_DIR"]},
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    proc = cli_process(repo, "check", "--update", "--hook", "--format", "text", "docs/setup.md")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "docs/index.md:5" in proc.stdout
-    assert "CG404" in proc.stdout
-    assert "Traceback" not in proc.stderr
+    assert b"docs/index.md:5" in proc.stdout
+    assert b"CG404" in proc.stdout
+    assert b"Traceback" not in proc.stderr
 
 
 def test_cg404_off_is_not_checked(repo: Path) -> None:
     write(repo, ".chunkgate.yaml", "rules: {CG404: off}\n")
     write(repo, "docs/other.md", f"# Other\n\n{BODY}\n[x](#no-such-heading)\n")
-    _, data = report()
+    _, data = check_json()
     assert broken(data) == []
 
 
 def test_a_whole_corpus_update_records_and_forgets_links_broken_elsewhere(repo: Path) -> None:
     write(repo, "docs/setup.md", SETUP.replace("## Install", "## Installing it"))
-    run("update")  # CG402 fails it, but the shards are written
+    invoke("update")  # CG402 fails it, but the shards are written
     assert '"rule": "CG404"' in shard(repo, "docs/index.md").read_text()  # index.md unchanged
     write(repo, "docs/setup.md", SETUP)
-    assert run("update").exit_code == 0
+    assert invoke("update").exit_code == 0
     assert '"rule": "CG404"' not in shard(repo, "docs/index.md").read_text()
 
 
@@ -175,7 +150,7 @@ def test_an_unchanged_corpus_reuses_its_broken_links_and_a_change_finds_them_aga
 
     write(repo, "docs/other.md", f"# Other\n\n{BODY}\nSee [it](setup.md#nothing-here).\n")
     commit_all(repo)  # the manifest not updated: the broken link is not a known one
-    first = report()
+    first = check_json()
     assert [path for path, _, _ in broken(first[1])] == ["docs/other.md"]
     computed = []
     real = references._broken_links
@@ -185,16 +160,16 @@ def test_an_unchanged_corpus_reuses_its_broken_links_and_a_change_finds_them_aga
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(references, "_broken_links", counted)
-    assert report() == first  # the same corpus: nothing read again
+    assert check_json() == first  # the same corpus: nothing read again
     assert computed == []
     write(repo, "docs/setup.md", SETUP.replace("## Install", "## Installing it"))
     commit_all(repo)
-    _, data = report()
+    _, data = check_json()
     assert computed == [1]
     assert sorted(broken(data)) == sorted([*broken(first[1]), ("docs/index.md", 5, MISSING)])
     include = '{{% include "other.md" %}}\n'
     write(repo, "docs/other.md", f"# Other\n\n{BODY}\n{include}")
     commit_all(repo)
-    report()
-    report()
+    check_json()
+    check_json()
     assert computed == [1, 1, 1]  # a corpus with an include is read every time

@@ -7,29 +7,18 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import commit_all, git, pin_git_env, shard, write
+from helpers import commit_all, committed, git, invoke, page, run, shard, write
 
-from chunkgate.cli import cli
-
-DOC = "# E\n\nlong enough text for a chunk here, yes indeed it is.\n"
+DOC = page("E")
 BIG = "9" * 5000
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    write(git_repo, "a.md", DOC)
-    write(git_repo, "b.md", DOC.replace("# E", "# F"))
-    assert run("update")[0] == 0
-    commit_all(git_repo)
-    return git_repo
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
+def repo(cli_repo: Path) -> Path:
+    write(cli_repo, "a.md", DOC)
+    write(cli_repo, "b.md", page("F"))
+    committed(cli_repo)
+    return cli_repo
 
 
 def _corrupt(line: dict[str, object], key: str, value: object) -> str:
@@ -109,9 +98,7 @@ def test_5000_digit_header_and_merge_driver(repo: Path, tmp_path: Path) -> None:
     base, ours = tmp_path / "base", tmp_path / "ours"
     base.write_text(text)
     ours.write_text(text)
-    result = CliRunner().invoke(
-        cli, ["merge-driver", str(base), str(ours), str(theirs)], catch_exceptions=False
-    )
+    result = invoke("merge-driver", str(base), str(ours), str(theirs))
     assert result.exit_code == 1
     assert "5,000 digits" in result.output
     header = repo / "chunkgate.manifest" / "manifest.json"
@@ -135,7 +122,7 @@ def test_manifest_paths_outside_the_corpus_are_corrupt(repo: Path, named: str) -
     assert code == 1
     assert "corrupt" in output
     assert json.dumps(named) in output
-    result = CliRunner().invoke(cli, ["check", "--format", "sarif"], catch_exceptions=False)
+    result = invoke("check", "--format", "sarif")
     uris = [
         location["physicalLocation"]["artifactLocation"]["uri"]
         for run_ in json.loads(result.output)["runs"]

@@ -9,10 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-from helpers import commit_all, git_env, manifest_text, pin_git_env, write
-
-from chunkgate.cli import cli
+from helpers import commit_all, git_env, manifest_text, write
+from helpers import invoke as run
 
 CONFIG = 'include: ["**/*.md", "**/*.go", "**/*.rs", "**/*.rst"]\n'
 
@@ -61,16 +59,9 @@ Install the package, then write the configuration file next to it.
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    write(git_repo, ".chunkgate.yaml", CONFIG)
-    return git_repo
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+def repo(cli_repo: Path) -> Path:
+    write(cli_repo, ".chunkgate.yaml", CONFIG)
+    return cli_repo
 
 
 def violations(*args: str) -> list[dict[str, object]]:

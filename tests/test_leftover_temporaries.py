@@ -8,20 +8,24 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import MANIFEST, adopted_repo, run_cli, write
+from helpers import MANIFEST, commit_all, committed, invoke, write
 
 PAGE = "# {title}\n\nText that is long enough to pass the minimum chunk size without trouble.\n"
 LEFTOVER = ".page.md.jsonl.0123456789ab.tmp"
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pages = {"top.md": "Top", "docs/page.md": "Page", "guide/other.md": "Other"}
-    files = {path: PAGE.format(title=title) for path, title in pages.items()}
-    return adopted_repo(tmp_path, monkeypatch, files)
+def repo(cli_repo: Path) -> Path:
+    write(cli_repo, "top.md", PAGE.format(title="Top"))
+    write(cli_repo, "docs/page.md", PAGE.format(title="Page"))
+    write(cli_repo, "guide/other.md", PAGE.format(title="Other"))
+    commit_all(cli_repo)
+    committed(cli_repo, "manifest")
+    return cli_repo
 
 
-run = run_cli
+def run(*args: str) -> int:
+    return invoke(*args).exit_code
 
 
 def test_a_whole_corpus_update_removes_every_leftover(repo: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
@@ -118,6 +120,7 @@ def chunk(text: str) -> list[Chunk]:
 
 
 PROPERTY = settings(max_examples=150)
+_THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 
 
 @PROPERTY
@@ -130,10 +133,14 @@ def test_chunks_cover_every_line_once_in_order(parts: list[list[str]]) -> None:
     covered: list[int] = []
     found = chunk(text)
     if not found:
-        # Nothing to embed: only headings and HTML comments outside front matter.
+        # Nothing to embed: only headings, HTML comments and horizontal rules outside
+        # front matter.
         heading_lines = {n for h in headings(text, lines) for n in range(h.first, h.last + 1)}
         rest = [line for n, line in enumerate(lines, 1) if n > skip and n not in heading_lines]
-        assert all(not line.strip() or line.startswith("<!--") for line in rest)
+        assert all(
+            not line.strip() or line.startswith("<!--") or _THEMATIC_BREAK.fullmatch(line)
+            for line in rest
+        )
         return
     for c in found:
         assert "\n".join(lines[c.start_line - 1 : c.end_line]) == c.text

@@ -5,36 +5,24 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import commit_all, git_env, pin_git_env, write
-
-from chunkgate.cli import cli
+from helpers import PROSE, cli_process, commit_all, invoke, run, write
 
 HOSTILE = (
-    "# [bold red]x[/]\n\nlong enough text for a chunk here, yes indeed it is.\n\n"
+    f"# [bold red]x[/]\n\n{PROSE}\n"
     "# a [/b] c\n\ntext \x1b[2J and \x1b]0;pwned\x07 title, long enough to be a chunk.\n"
     "\n# s\n\nsmall: CG202 names the file\n"
 )
 ESCAPES = ("\x1b[2J", "\x1b]0;", "\x07", "\x1b[31m")
 
 
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
-
-
 @pytest.fixture
-def hostile(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
+def hostile(cli_repo: Path) -> str:
     name = "e[bold]\x1b[31m.md"
-    write(git_repo, name, HOSTILE)
-    commit_all(git_repo)
+    write(cli_repo, name, HOSTILE)
+    commit_all(cli_repo)
     return name
 
 
@@ -72,7 +60,7 @@ def test_json_keeps_the_exact_text(hostile: str) -> None:
 
 
 def test_errors_naming_a_file_are_escaped(hostile: str) -> None:
-    result = CliRunner().invoke(cli, ["check", "\x1b]0;x\x07.md"], catch_exceptions=False)
+    result = invoke("check", "\x1b]0;x\x07.md")
     assert "\x1b" not in result.output
 
 
@@ -81,23 +69,10 @@ def _undecodable(repo: Path) -> None:
     commit_all(repo)
 
 
-def _cli(repo: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    env = {**git_env(), "PYTHONIOENCODING": "utf-8:strict", "GITHUB_STEP_SUMMARY": ""}
-    env.pop("GITHUB_ACTIONS", None)
-    return subprocess.run(
-        [sys.executable, "-m", "chunkgate", *args],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        check=False,
-        timeout=120,
-    )
-
-
 @pytest.mark.parametrize("fmt", ["text", "rich", "json", "github", "sarif"])
 def test_undecodable_name_under_a_strict_stdout(git_repo: Path, fmt: str) -> None:
     _undecodable(git_repo)
-    done = _cli(git_repo, "check", "--format", fmt)
+    done = cli_process(git_repo, "check", "--format", fmt)
     assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
     assert done.returncode == 1
     assert b"\x1b[31m" not in done.stdout or fmt == "rich"
@@ -106,7 +81,7 @@ def test_undecodable_name_under_a_strict_stdout(git_repo: Path, fmt: str) -> Non
 @pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
 def test_undecodable_name_to_a_file(git_repo: Path, fmt: str) -> None:
     _undecodable(git_repo)
-    done = _cli(git_repo, "check", "--format", fmt, "-o", f"out.{fmt}")
+    done = cli_process(git_repo, "check", "--format", fmt, "-o", f"out.{fmt}")
     assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
     data = (git_repo / f"out.{fmt}").read_bytes()
     data.decode("utf-8")  # valid UTF-8, the name as \udcff
@@ -123,6 +98,6 @@ def test_undecodable_name_to_a_file(git_repo: Path, fmt: str) -> None:
 def test_undecodable_name_in_other_commands(git_repo: Path, command: list[str]) -> None:
     _undecodable(git_repo)
     (git_repo / os.fsdecode(b"\xfe2.md")).write_bytes(b"# T2\n\nlong enough to be a chunk, yes.\n")
-    done = _cli(git_repo, *command)
+    done = cli_process(git_repo, *command)
     assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
     assert done.returncode == 0

@@ -10,27 +10,18 @@ import stat
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import commit_all, git, pin_git_env, write
+from helpers import commit_all, git, run, write
 
 from chunkgate import paths
-from chunkgate.cli import cli
 
 DOC = "# E\n\nlong enough text for a chunk here, and then some more.\n"
 
 
 @pytest.fixture
-def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    write(git_repo, "a.md", DOC)
-    commit_all(git_repo)
-    return git_repo
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
+def repo(cli_repo: Path) -> Path:
+    write(cli_repo, "a.md", DOC)
+    commit_all(cli_repo)
+    return cli_repo
 
 
 @pytest.mark.parametrize(

@@ -174,9 +174,51 @@ List the mirrors closest to your users first.
 """
 
 
+# Starlight's environmental-impact page: a table of measurements, each row naming its source.
+_DATA_TABLE = """\
+## Comparisons
+
+| Framework                   | CO2 per page visit | Rating |
+| --------------------------- | ------------------ | :----: |
+| [Starlight][sl-carbon]      | 0.01g              |   A+   |
+| [Read the Docs][rtd-carbon] | 0.05g              |   A+   |
+| [Sphinx][sx-carbon]         | 0.06g              |   A+   |
+| [VitePress][vp-carbon]      | 0.07g              |   A+   |
+| [Docus][dc-carbon]          | 0.09g              |   A+   |
+"""
+# Hugo's store-scope.md: which method makes a store of each scope.
+_LOOKUP_TABLE = """\
+## Scope
+
+Scope|Method or function
+:--|:--
+page|[`PAGE.Store`][]
+site|[`SITE.Store`][]
+global|[`hugo.Store`][]
+local|[`collections.NewScratch`][]
+shortcode|[`SHORTCODE.Store`][]
+"""
+_LINK_TABLE = """\
+## Pages
+
+| | |
+|--|--|
+| [Install](install.md) | [Setup](setup.md) |
+| [Usage](usage.md) | [Deploy](deploy.md) |
+| [FAQ](faq.md) | |
+"""
+
+
+def test_a_table_of_links_alone_still_fires(tmp_path: Path) -> None:
+    (finding,) = _findings(tmp_path, _LINK_TABLE)
+    assert finding.message.startswith("5 links; 3 of 3 lines are little but a link")
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        pytest.param(_DATA_TABLE, id="table-of-data-beside-links"),
+        pytest.param(_LOOKUP_TABLE, id="lookup-table"),
         pytest.param(_PROSE, id="paragraph-with-links"),
         pytest.param(_CHANGELOG, id="changelog"),
         pytest.param(_DESCRIBED, id="each-link-described"),

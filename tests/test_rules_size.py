@@ -183,6 +183,19 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
             ),
             id="undersized-preamble",
         ),
+        pytest.param(
+            "---\ntitle: bool\n---\n\nSee [_boolean_](g).\n",
+            "glossary/bool.md",
+            {},
+            (
+                "CG202",
+                5,
+                "preamble is 19 chars, under size.min 40",
+                "the page holds nothing else: add content, or leave the stub out of the corpus: "
+                'exclude: ["glossary/bool.md"]',
+            ),
+            id="undersized-whole-page-has-no-heading-to-move-to",
+        ),
     ],
 )
 def test_fires(

@@ -8,32 +8,30 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import commit_all, git, manifest_snapshot, pin_git_env, shard, write
-
-from chunkgate.cli import cli
-
-DOC = "# {}\n\nlong enough text for a chunk here, yes indeed it is.\n"
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
+from helpers import (
+    check_json,
+    commit_all,
+    committed,
+    git,
+    invoke,
+    manifest_snapshot,
+    page,
+    run,
+    shard,
+    write,
+)
 
 
 @pytest.fixture
-def sparse(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def sparse(cli_repo: Path) -> Path:
     """A repository checked out sparsely: ``in/`` and the manifest, not ``out/``."""
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
     for folder in ("in", "out"):
-        write(git_repo, f"{folder}/a.md", DOC.format(folder))
-    assert run("update")[0] == 0
-    commit_all(git_repo)
-    git(git_repo, "sparse-checkout", "set", "in", "chunkgate.manifest")
-    assert not (git_repo / "out").exists()
-    assert "S out/a.md" in git(git_repo, "ls-files", "-t")
-    return git_repo
+        write(cli_repo, f"{folder}/a.md", page(folder))
+    committed(cli_repo)
+    git(cli_repo, "sparse-checkout", "set", "in", "chunkgate.manifest")
+    assert not (cli_repo / "out").exists()
+    assert "S out/a.md" in git(cli_repo, "ls-files", "-t")
+    return cli_repo
 
 
 def test_check_keeps_and_does_not_read_files_outside_the_cone(sparse: Path) -> None:
@@ -48,7 +46,7 @@ def test_check_keeps_and_does_not_read_files_outside_the_cone(sparse: Path) -> N
 
 def test_update_keeps_the_entries_outside_the_cone(sparse: Path) -> None:
     recorded = shard(sparse, "out/a.md").read_bytes()
-    write(sparse, "in/a.md", DOC.format("changed"))
+    write(sparse, "in/a.md", page("changed"))
     code, output = run("update")
     assert code == 0, output
     assert shard(sparse, "out/a.md").read_bytes() == recorded
@@ -81,44 +79,36 @@ POINTER = (
 )
 
 
-def test_lfs_pointer_is_reported_and_not_chunked(
-    git_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    write(git_repo, "big.md", POINTER)
-    write(git_repo, "a.md", DOC.format("A"))
-    commit_all(git_repo)
-    code, output = run("check", "--format", "json")
-    found = json.loads(output)["violations"]
+def test_lfs_pointer_is_reported_and_not_chunked(cli_repo: Path) -> None:
+    write(cli_repo, "big.md", POINTER)
+    write(cli_repo, "a.md", page("A"))
+    commit_all(cli_repo)
+    code, report = check_json()
+    found = report["violations"]
     assert code == 1
     lfs = [v for v in found if v["rule"] == "CG001"]
     assert [v["path"] for v in lfs] == ["big.md"]
     assert "Git LFS pointer" in lfs[0]["message"]
-    result = CliRunner().invoke(cli, ["chunks", "--format", "json", "big.md"])
+    result = invoke("chunks", "--format", "json", "big.md")
     assert result.exit_code == 2
     assert "Git LFS pointer" in result.output
     assert "oid sha256" not in result.output
     assert run("update")[0] == 0
-    assert json.loads(shard(git_repo, "big.md").read_text().splitlines()[0])["chunks"] == 0
+    assert json.loads(shard(cli_repo, "big.md").read_text().splitlines()[0])["chunks"] == 0
 
 
-def test_submodule_gitlink_is_not_a_corpus_file(
-    git_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pin_git_env(monkeypatch)
+def test_submodule_gitlink_is_not_a_corpus_file(cli_repo: Path, tmp_path: Path) -> None:
     inner = tmp_path / "inner"
     inner.mkdir()
     git(inner, "init", "-q", "-b", "main")
-    write(inner, "doc.md", DOC.format("inner"))
+    write(inner, "doc.md", page("inner"))
     commit_all(inner)
-    monkeypatch.chdir(git_repo)
-    write(git_repo, "a.md", DOC.format("A"))
-    git(git_repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
-    commit_all(git_repo)
-    assert "160000" in git(git_repo, "ls-files", "-s", "sub")
+    write(cli_repo, "a.md", page("A"))
+    git(cli_repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
+    commit_all(cli_repo)
+    assert "160000" in git(cli_repo, "ls-files", "-s", "sub")
     code, output = run("update")
     assert code == 0, output
-    assert not shard(git_repo, "sub").exists()
-    assert not shard(git_repo, "sub/doc.md").exists()
-    assert os.path.isfile(shard(git_repo, "a.md"))
+    assert not shard(cli_repo, "sub").exists()
+    assert not shard(cli_repo, "sub/doc.md").exists()
+    assert os.path.isfile(shard(cli_repo, "a.md"))

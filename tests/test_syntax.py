@@ -146,10 +146,56 @@ def test_a_preamble_of_only_a_shortcode_opens_the_first_chunk() -> None:
     assert _spans(text) == [("install", 1, 5)]
 
 
-def test_a_preamble_of_mdx_imports_opens_the_first_chunk() -> None:
+def test_a_preamble_of_mdx_imports_is_no_chunk_and_no_part_of_the_first() -> None:
     text = f"import {{ Tabs }} from '@astrojs/starlight/components';\n\n## Install\n\n{BODY}\n"
-    assert _spans(text, "p.mdx") == [("install", 1, 5)]
+    assert _spans(text, "p.mdx") == [("install", 3, 5)]
     assert _spans(text, "p.md") == [("~preamble", 1, 1), ("install", 3, 5)]
+
+
+IMPORTS = (
+    "import { CardGrid, Card } from '@astrojs/starlight/components';\n"
+    "import {\n\tTabs,\n\tTabItem,\n} from '@astrojs/starlight/components';\n\n"
+    "export const title = 'x';\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            f"---\ntitle: x\n---\n\n{IMPORTS}\n<CardGrid>\n{BODY}\n</CardGrid>\n",
+            [("~preamble", 13, 15)],
+            id="imports-then-content",
+        ),
+        pytest.param(f"---\ntitle: x\n---\n\n{IMPORTS}", [], id="imports-alone"),
+        pytest.param(
+            f"{BODY}\n\n{IMPORTS}\n## Install\n\n{BODY}\n",
+            [("~preamble", 1, 1), ("install", 11, 13)],
+            id="imports-at-the-end",
+        ),
+        pytest.param(
+            f"{IMPORTS}\n{BODY}\n\nimport A from './a.astro';\n\n<A />\n{BODY}\n",
+            [("~preamble", 9, 14)],
+            id="imports-between-content-stay",
+        ),
+        pytest.param(
+            f"```js\nimport x from 'y';\n```\n\n{BODY}\n",
+            [("~preamble", 1, 5)],
+            id="import-in-a-code-block-stays",
+        ),
+        pytest.param(
+            f"  import x from 'y';\n\n{BODY}\n", [("~preamble", 1, 3)], id="indented-is-text"
+        ),
+    ],
+)
+def test_mdx_imports_at_the_ends_of_the_preamble_are_no_content(
+    text: str, expected: list[tuple[str, int, int]]
+) -> None:
+    assert _spans(text, "p.mdx") == expected
+    lines = text.split("\n")
+    for found in chunk_text(text, "p.mdx"):
+        assert found.text == "\n".join(lines[found.start_line - 1 : found.end_line])
+        assert not found.text.startswith(("import", "export"))
 
 
 def test_syntax_at_the_end_closes_the_chunk_before_and_every_line_is_covered() -> None:

@@ -4,37 +4,20 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import commit_all, git_env, pin_git_env, write
-
-from chunkgate.cli import cli
-
-DOC = "# {}\n\nlong enough text for a chunk here, yes indeed it is.\n"
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
+from helpers import commit_all, committed, git, page, run, write
 
 
 @pytest.fixture
-def shallow(git_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    pin_git_env(monkeypatch)
-    write(git_repo, "a.md", DOC.format("A"))
-    commit_all(git_repo)
-    write(git_repo, "a.md", DOC.format("B"))
-    commit_all(git_repo)
+def shallow(cli_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    write(cli_repo, "a.md", page("A"))
+    commit_all(cli_repo)
+    write(cli_repo, "a.md", page("B"))
+    commit_all(cli_repo)
     clone = tmp_path / "clone"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "1", f"file://{git_repo}", os.fspath(clone)],
-        check=True,
-        capture_output=True,
-        env=git_env(),
-    )
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{cli_repo}", os.fspath(clone))
     monkeypatch.chdir(clone)
     return clone
 
@@ -57,7 +40,7 @@ def test_shallow_clone_is_not_blamed_for_a_typo(shallow: Path, typo: str) -> Non
 
 def test_diff_outside_git_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    write(tmp_path, "a.md", DOC.format("A"))
+    write(tmp_path, "a.md", page("A"))
     code, output = run("diff")
     assert code == 2
     assert "not a git repository" in output
@@ -65,31 +48,24 @@ def test_diff_outside_git_says_what_to_do(tmp_path: Path, monkeypatch: pytest.Mo
     assert "`chunkgate check`" in output
 
 
-def test_suggested_commands_quote_paths(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    write(git_repo, ".chunkgate.yaml", "manifest: 'my manifest'\n")
-    write(git_repo, "a b.md", DOC.format("A"))
+def test_suggested_commands_quote_paths(cli_repo: Path) -> None:
+    write(cli_repo, ".chunkgate.yaml", "manifest: 'my manifest'\n")
+    write(cli_repo, "a b.md", page("A"))
     code, output = run("update")
     assert code == 0
     assert "`git add -A 'my manifest'`" in output
-    commit_all(git_repo)
-    write(git_repo, "a b.md", DOC.format("B"))
+    commit_all(cli_repo)
+    write(cli_repo, "a b.md", page("B"))
     code, output = run("check")
     assert code == 1
     assert f"`chunkgate update {shlex.quote('a b.md')}`" in output
 
 
-def test_an_excluded_file_is_not_said_to_be_gone(
-    git_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pin_git_env(monkeypatch)
-    monkeypatch.chdir(git_repo)
-    write(git_repo, "a.md", DOC.format("A"))
-    write(git_repo, "b.md", DOC.format("B"))
-    assert run("update")[0] == 0
-    commit_all(git_repo)
-    write(git_repo, ".chunkgate.yaml", 'exclude: ["a.md"]\n')
+def test_an_excluded_file_is_not_said_to_be_gone(cli_repo: Path) -> None:
+    write(cli_repo, "a.md", page("A"))
+    write(cli_repo, "b.md", page("B"))
+    committed(cli_repo)
+    write(cli_repo, ".chunkgate.yaml", 'exclude: ["a.md"]\n')
     code, output = run("check")
     assert code == 1
     assert "no longer in the corpus" in output

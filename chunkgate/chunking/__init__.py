@@ -33,7 +33,9 @@ __all__ = [
 # 2: a setext heading whose text starts with '#' ends at its underline
 # 3: anchor flavours of site generators; template syntax is not a body (issue 14); units over
 #    size.max are split into parts, small Python module code joins a neighbour (issue 15)
-CHUNKING_VERSION = 3
+# 4: front matter of comments alone and TOML front matter; MDX import/export lines of a
+#    preamble and sections of a horizontal rule alone are in no chunk
+CHUNKING_VERSION = 4
 
 
 class ChunkedFile(NamedTuple):

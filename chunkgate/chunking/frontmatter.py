@@ -1,9 +1,21 @@
-"""YAML front matter: ``---`` on line 1, closed by ``---`` or ``...``, holding a mapping."""
+"""Front matter: YAML between ``---`` lines (closed by ``---`` or ``...``) holding a
+mapping, or TOML between ``+++`` lines (Hugo, Zola), on line 1.
+
+A YAML block of comments alone (``# Do not remove front matter.``) or nothing at
+all is an empty mapping, as Hugo and Jekyll read it: front matter, not a thematic
+break over a setext heading.
+"""
 
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Sequence
 from typing import NamedTuple
+
+# The closing lines each opening line takes.
+_CLOSERS = {"---": ("---", "..."), "+++": ("+++",)}
+_ONLY_COMMENTS = re.compile(r"(?:[ \t]*(?:#[^\n]*)?(?:\n|$))*")
 
 
 class FrontMatter(NamedTuple):
@@ -15,28 +27,48 @@ class FrontMatter(NamedTuple):
 def parse_front_matter(lines: Sequence[str]) -> FrontMatter | None:
     """The front matter at the top of ``lines``, or None.
 
-    Anything that does not hold a YAML mapping (a thematic break followed by
-    text, invalid YAML, a list) is ordinary CommonMark, so it is left alone.
+    Anything that does not hold a mapping (a thematic break followed by text,
+    invalid YAML or TOML, a list) is ordinary CommonMark, so it is left alone.
     """
-    if not lines or lines[0].rstrip(" \t") != "---":
+    closers = _CLOSERS.get(lines[0].rstrip(" \t")) if lines else None
+    if closers is None:
         return None
     for index in range(1, len(lines)):
-        if lines[index].rstrip(" \t") in ("---", "..."):
+        if lines[index].rstrip(" \t") in closers:
             break
     else:
         return None
+    block = "\n".join(lines[1:index])
+    data = _yaml(block) if closers[0] == "---" else _toml(block)
+    if data is None:
+        return None
+    return FrontMatter(index + 1, _title(data.get("title")), _tags(data.get("tags")))
+
+
+def _yaml(block: str) -> dict[object, object] | None:
+    if _ONLY_COMMENTS.fullmatch(block):
+        return {}
     # yaml takes longer to import than a hook run takes to chunk a few files:
     # only documents that have front matter pay for it.
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load("\n".join(lines[1:index]), Loader=loader)
+        data = yaml.load(block, Loader=loader)
     except yaml.YAMLError:
         return None
-    if not isinstance(data, dict):
+    return data if isinstance(data, dict) else None
+
+
+def _toml(block: str) -> dict[object, object] | None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    try:
+        return dict(tomllib.loads(block))
+    except tomllib.TOMLDecodeError:
         return None
-    return FrontMatter(index + 1, _title(data.get("title")), _tags(data.get("tags")))
 
 
 def _title(value: object) -> str | None:

@@ -12,8 +12,10 @@ preamble of HTML comments only (a ``chunkgate: disable`` or linter comment)
 opens the first section's chunk instead of making a chunk of its own (and a
 file of comments and headings alone has no chunks). Template and directive
 syntax (``syntax``) is not a body either: a heading whose body is only a
-``{{< shortcode >}}`` or ``{: .class}`` line opens the next chunk, and a
-preamble of MDX imports opens the first section's chunk.
+``{{< shortcode >}}`` or ``{: .class}`` line opens the next chunk. An MDX
+file's import/export statements at the ends of its preamble are code for the
+build, not content: they belong to no chunk, like front matter (a preamble of
+imports alone gives no chunk, and the first section's starts at its heading).
 
 Heading identities come from the anchor flavour of the site that publishes
 the file (``anchors``, ``ChunkOptions.anchors`` and ``sites``).
@@ -39,6 +41,9 @@ if TYPE_CHECKING:
 PREAMBLE_IDENTITY = "~preamble"
 _NO_CODES: frozenset[str] = frozenset()
 _COMMENTS = re.compile(r"(?:[ \t\n]*<!--(?:(?!-->).)*-->)+[ \t\n]*", re.DOTALL)
+# CommonMark 4.1: three or more matching -, * or _ characters, spaces and tabs between.
+_THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
+_RULE_MARKS = frozenset("-*_")
 _ATX_OPENING = re.compile(r" {0,3}#{1,6}(?=[ \t]|$)")
 _ATX_CLOSING = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
 # The flavours that read a heading's source as well as its rendered text.
@@ -158,6 +163,8 @@ def _spans(
     """Group lines into chunks; headings with no body of their own join the next chunk."""
     spans: list[_Span] = []
     preamble = _trim(lines, start, sections[0].first if sections else len(lines))
+    if preamble and dialect.mdx:
+        preamble = syntax.without_esm(lines, *preamble)
     waiting: list[_Heading] = []  # body-less headings, to open the next chunk
     waiting_end = 0  # the last line they hold (a body of syntax only)
     opening: int | None = None  # a preamble of comments or syntax only opens the first chunk
@@ -244,6 +251,11 @@ def _has_prose(
     embed: not only template syntax, nor (with ``comments``) HTML comments."""
     if comments and _COMMENTS.fullmatch("\n".join(lines[first : last + 1])):
         return False
+    if lines[first].lstrip(" ")[:1] in _RULE_MARKS and all(
+        _THEMATIC_BREAK.fullmatch(line) or not line.strip(_BLANK)
+        for line in lines[first : last + 1]
+    ):
+        return False  # a horizontal rule under a heading is layout, not a body
     opens_comment = comments and lines[first].lstrip(_BLANK).startswith("<!--")
     if not opens_comment and not syntax.may_be_syntax(lines[first], dialect):
         return True  # the common case: a body that starts with prose

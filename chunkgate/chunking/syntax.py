@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking.anchors import site_of
+from chunkgate.chunking.base import BLANK_CHARS
 from chunkgate.chunking.spans import blank_code_spans, template_spans
 
 if TYPE_CHECKING:
@@ -125,6 +126,30 @@ def _construct_end(
         # MDX reads every paragraph that starts with `import ` or `export ` as ESM.
         return _statement_end(lines, index)
     return None
+
+
+def without_esm(lines: Sequence[str], first: int, last: int) -> tuple[int, int] | None:
+    """The 0-based lines ``first..last`` of an MDX file without the import/export
+    statements (and blank lines) at either end, or None when nothing else is there.
+
+    ESM is code for the page's build, not content; only the ends are cut, so the
+    rest stays one run of the file's lines. A statement starts at column 0 (MDX)
+    and never inside a code block.
+    """
+    block = lines[first : last + 1]
+    if not any(_IMPORT.match(line) for line in block):
+        return first, last
+    esm = [False] * len(block)
+    flags = syntax_lines(block, Dialect(mdx=True))
+    index = 0
+    while index < len(block):
+        if flags[index] and _IMPORT.match(block[index]):
+            end = min(_statement_end(block, index), len(block) - 1)
+            esm[index : end + 1] = [True] * (end + 1 - index)
+            index = end
+        index += 1
+    kept = [i for i, line in enumerate(block) if not esm[i] and line.strip(BLANK_CHARS)]
+    return (first + kept[0], first + kept[-1]) if kept else None
 
 
 def _indented_end(lines: Sequence[str], index: int) -> int:

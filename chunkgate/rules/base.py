@@ -119,6 +119,32 @@ def violation(
     return Violation(rule.code, rule.name, severity, path, line, chunk_id, message, fix, end_line)
 
 
+# A gitignore pattern's special characters; a leading `!` or `#` and trailing spaces too.
+_GLOB_SPECIAL = re.compile(r"[\\*?\[]|^[!#]| (?= *$)")
+
+
+def literal_glob(path: str) -> str:
+    """A gitignore pattern that matches ``path`` itself (``a[1].md`` is a class otherwise)."""
+    return _GLOB_SPECIAL.sub(lambda found: "\\" + found.group(0), path)
+
+
+def exclude_hint(glob: str) -> str:
+    """``exclude: ["GLOB"]`` as a line of YAML that reads back as ``GLOB``, whatever it holds."""
+    import json
+
+    quoted = json.dumps(glob, ensure_ascii=False)  # JSON's strings are YAML's double-quoted
+    if not quoted.isprintable():  # YAML takes no raw line separator, format character, ...
+        quoted = "".join(map(_printable, quoted))
+    return f"exclude: [{quoted}]"
+
+
+def _printable(char: str) -> str:
+    if char.isprintable():
+        return char
+    code = ord(char)
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 __all__ = [
     "SEVERITIES",
     "FileCheck",
@@ -128,5 +154,7 @@ __all__ = [
     "Rule",
     "Severity",
     "Violation",
+    "exclude_hint",
+    "literal_glob",
     "violation",
 ]

@@ -55,7 +55,7 @@ from typing import NamedTuple
 
 from chunkgate.model import Chunk
 from chunkgate.moves import unit_groups
-from chunkgate.rules.base import FileContext, Finding, Option, Rule
+from chunkgate.rules.base import FileContext, Finding, Option, Rule, exclude_hint, literal_glob
 
 MAX_FILE_BYTES: Option[int] = Option(
     "max_file_bytes",
@@ -133,8 +133,8 @@ def check(file: FileContext) -> Iterator[Finding]:
             CODE,
             1,
             f"file is {file.size:,} bytes, over max_file_bytes {limit:,}",
-            f"move the data out of the docs, or exclude it in .chunkgate.yaml: "
-            f'exclude: ["{file.path}"]',
+            "move the data out of the docs, or exclude it in .chunkgate.yaml: "
+            + exclude_hint(literal_glob(file.path)),
         )
         return
     fix = "move the data out of the docs (link the file or show a few rows)"
@@ -160,7 +160,7 @@ def _check_windows(file: FileContext, text: str, fix: str) -> Iterator[Finding]:
     lines = text.count("\n") + 1
     line = blob.first + 1
     if blob.last - blob.first + 1 >= FILE_SHARE * lines:
-        exclude = f'exclude it in .chunkgate.yaml: exclude: ["{file.path}"]'
+        exclude = f"exclude it in .chunkgate.yaml: {exclude_hint(literal_glob(file.path))}"
         yield Finding(CODE, line, f"the file is data: {blob.what}", exclude)
         return
     yield Finding(CODE, line, blob.what, fix, chunk=_chunk_at(file.chunks, line))

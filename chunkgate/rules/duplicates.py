@@ -10,7 +10,10 @@ CG501 duplicate-content
     edited.
 
     Fix: keep one copy and link to it, or make the copies differ where they
-    should (for example a translated page that still holds the original).
+    should (for example a translated page that still holds the original). A
+    copy of the same page under another language folder (``docs/de/...`` and
+    ``docs/uk/...``) is an untranslated passage: translate it, or exclude the
+    other languages if the index holds one.
 
     Passes: two sections with different text.
 
@@ -19,12 +22,13 @@ CG501 duplicate-content
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from chunkgate.model import Violation
-from chunkgate.rules.base import Rule
+from chunkgate.rules.base import Rule, exclude_hint, literal_glob
 
 if TYPE_CHECKING:
     from chunkgate.config import Config
@@ -88,5 +92,36 @@ def duplicate_violations(
                 line,
                 chunk_id,
                 f"same text as {original}",
-                f"keep one copy and link to {original}, or make the copies differ",
+                _fix(path, original),
             )
+
+
+# A language folder: "de", "pt-BR", "zh_Hant" (the segments translated sites use).
+_LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?")
+
+
+def _fix(path: str, original: str) -> str:
+    folder = _language_folder(path, original.partition("#")[0])
+    if folder is not None:
+        # A translation that still holds the original's text: the same page in
+        # another language folder, untranslated here.
+        return (
+            "translate it, or, if the index is meant to hold one language, exclude the "
+            f"others in .chunkgate.yaml: {exclude_hint(literal_glob(folder) + '/**')}"
+        )
+    return f"keep one copy and link to {original}, or make the copies differ"
+
+
+def _language_folder(path: str, other: str) -> str | None:
+    """The folder of ``path``'s language when ``other`` is the same page under another
+    language folder (``docs/uk/docs/a.md`` and ``docs/de/docs/a.md``), else None."""
+    mine, theirs = path.split("/"), other.split("/")
+    if len(mine) != len(theirs):
+        return None
+    differ = [index for index, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b]
+    if len(differ) != 1 or differ[0] == len(mine) - 1:
+        return None
+    index = differ[0]
+    if not (_LANGUAGE.fullmatch(mine[index]) and _LANGUAGE.fullmatch(theirs[index])):
+        return None
+    return "/".join(mine[: index + 1])

@@ -53,7 +53,7 @@ import re
 from collections.abc import Iterator
 
 from chunkgate.languages import language_for
-from chunkgate.rules.base import FileContext, Finding, Rule
+from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
 
 RULES = (
     Rule(
@@ -116,7 +116,8 @@ def check(file: FileContext) -> Iterator[Finding]:
     text = file.text
     if not text:
         return
-    fix = f'exclude it in .chunkgate.yaml: exclude: ["{file.path}"], and index its source'
+    exclude = exclude_hint(literal_glob(file.path))
+    fix = f"exclude it in .chunkgate.yaml: {exclude}, and index its source"
     header = _header(text)
     markers = _MARKDOWN_MARKERS if language_for(file.path).markup else _CODE_MARKERS
     marker = markers.search(header)

@@ -64,7 +64,7 @@ from typing import NamedTuple
 from chunkgate import languages
 from chunkgate.model import Chunk
 from chunkgate.moves import unit_id
-from chunkgate.rules.base import FileContext, Finding, Rule
+from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
 
 RULES = (
     Rule(
@@ -152,7 +152,7 @@ def check(file: FileContext) -> Iterator[Finding]:
             1,
             f"file is {whole.found / whole.total:.0%} {whole.spdx} license text "
             f"({whole.words:,} words)",
-            f'exclude it in .chunkgate.yaml: exclude: ["{file.path}"]',
+            f"exclude it in .chunkgate.yaml: {exclude_hint(literal_glob(file.path))}",
         )
         return
     chunk_words = [_words(chunk.text) for chunk in file.chunks]

@@ -9,9 +9,10 @@ around it), or the link texts hold at least 70% of its letters and digits.
 Links are Markdown inline and reference links and images, `<https://...>`
 autolinks, bare URLs and HTML `<a>` elements. The chunk's own heading line,
 link reference definitions and fenced code blocks count neither as prose nor
-as links. URLs are not text: a changelog line "Fix the login redirect. PR
-[#42](https://github.com/...) by [@ana](https://github.com/ana)" is mostly
-prose.
+as links, and a table row with a value beside its link ("| [Sphinx][sx] |
+0.06g | A+ |") is data, not a link line. URLs are not text: a changelog line
+"Fix the login redirect. PR [#42](https://github.com/...) by
+[@ana](https://github.com/ana)" is mostly prose.
 
 **Why it matters:** a list of link titles matches many queries by title
 alone, so it is retrieved instead of the pages it points to, and it answers
@@ -64,6 +65,7 @@ RULES = (
         "warning",
         "a chunk is a table of contents or link list with little prose",
         priority=24,
+        version=2,  # 2: a table row with a value beside its link is data, not a link line
     ),
 )
 CODE = RULES[0].code
@@ -181,10 +183,19 @@ def link_stats(text: str) -> LinkStats | None:
                 lines += 1
             continue
         lines += 1
+        if "|" in line and _data_row(line):
+            continue
         words = _letters(_PLACEHOLDER.sub(" ", line))
         if words < LINK_LINE_PROSE and words <= sum(map(int, _PLACEHOLDER.findall(line))):
             link_lines += 1
     return LinkStats(links, link_lines, lines, link_text, prose)
+
+
+def _data_row(line: str) -> bool:
+    """Whether a table row holds a value beside its links ("| [Sphinx][sx] | 0.06g | A+ |",
+    "page|[`PAGE.Store`][]"): a row of data about the link, not a list of links."""
+    cells = line.strip().strip("|").split("|")
+    return len(cells) > 1 and any("\x00" not in cell and _WORDY.search(cell) for cell in cells)
 
 
 def _may_have_links(text: str) -> bool:

@@ -88,7 +88,7 @@ from collections.abc import Iterator
 from chunkgate import languages
 from chunkgate.chunking.syntax import Dialect, dialect_of, may_hold_syntax, prose
 from chunkgate.model import Chunk
-from chunkgate.rules.base import FileContext, Finding, Rule
+from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
 from chunkgate.sizes import make_counter
 
 RULES = (
@@ -180,10 +180,10 @@ def _unsplittable_fix(chunk: Chunk) -> str:
     tests = _tests_folder(chunk.path) if chunk.language == "python" else None
     if tests is not None:
         # Test fixtures are not documentation: the tests leave the corpus.
-        return f'exclude the tests in .chunkgate.yaml: exclude: ["{tests}"]'
+        return f"exclude the tests in .chunkgate.yaml: {exclude_hint(tests)}"
     fix = _UNSPLITTABLE_FIXES.get(chunk.unsplittable.partition(" ")[0], "shorten it")
     if chunk.language == "python" and chunk.kind == "module":
-        fix += f', or exclude a data module: exclude: ["{chunk.path}"]'
+        fix += f", or exclude a data module: {exclude_hint(literal_glob(chunk.path))}"
     return f"{fix}; or raise size.max if your embedding model takes larger chunks"
 
 
@@ -192,10 +192,10 @@ def _tests_folder(path: str) -> str | None:
     parts = path.split("/")
     for index, folder in enumerate(parts[:-1]):
         if folder in ("tests", "test", "testing"):
-            return "/".join(parts[: index + 1]) + "/**"
+            return literal_glob("/".join(parts[: index + 1])) + "/**"
     name = parts[-1]
     if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
-        return path
+        return literal_glob(path)
     return None
 
 
@@ -219,6 +219,12 @@ def _oversized_fix(chunk: Chunk, *, split_classes: bool) -> str:
 
 
 def _undersized_fix(chunk: Chunk) -> str:
+    if chunk.kind == "preamble" and chunk.prev is None and chunk.next is None:
+        # The whole page (a glossary stub, a redirect): there is no heading to move it to.
+        return (
+            "the page holds nothing else: add content, or leave the stub out of the corpus: "
+            + exclude_hint(literal_glob(chunk.path))
+        )
     if chunk.kind == "preamble":
         return "move the introduction under the first heading or add content"
     return "merge it with its neighbour section or add content"

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chunkgate.rules.base import FileContext, Finding, Rule
+from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
 
 RULES = (
     Rule(
@@ -64,7 +64,7 @@ def check(file: FileContext) -> Iterator[Finding]:
 
 
 def _fix(file: FileContext) -> str:
-    exclude = f'exclude it in .chunkgate.yaml: exclude: ["{file.path}"]'
+    exclude = f"exclude it in .chunkgate.yaml: {exclude_hint(literal_glob(file.path))}"
     reason = file.unreadable or ""
     if reason.startswith("binary"):
         return exclude
