@@ -67,6 +67,21 @@ def test_comments_go_with_the_statement_below_them() -> None:
     assert found[1].text.startswith("    # Now the second half.\n")
 
 
+def test_a_comment_indented_into_a_statement_stays_with_it() -> None:
+    # "# inside the if" belongs to the if above it, not to whatever follows: adding a
+    # statement after it must not move it to another part and re-cut the parts above
+    # (a hypothesis example: module and module~2 both changed)
+    note = "# A standalone note.\n# Second line.\n\n"
+    block = "if X:\n    Y = 2\n    # inside the if\n"
+    source = "\n# Note.\n\n" + note + block + note + block
+    definition = "@overload\ndef alpha(x: int) -> int: ...\ndef alpha(x):\n    return x\n"
+    before = chunks(source + definition, max=150)
+    after = chunks(source + "\n" + block + "\n" + definition, max=150)
+    assert before[0].text.endswith("    # inside the if")
+    assert [c.identity for c in before] == ["module", "module~2", "function-alpha"]
+    assert (after[0].identity, after[0].hash) == (before[0].identity, before[0].hash)
+
+
 def test_a_long_docstring_is_cut_between_its_paragraphs() -> None:
     prose = "\n\n".join(
         "    This paragraph explains one more thing about the function in some detail."

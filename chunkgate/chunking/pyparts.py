@@ -54,7 +54,7 @@ def python_parts(ctx: ChunkContext, unit: Chunk, tree: ast.Module) -> list[Chunk
     start = Pos(unit.start_line - 1, 0)
     end = Pos(unit.end_line - 1, len(ctx.lines[unit.end_line - 1]))
     if statements:
-        blocks = _tile(statements, start, end)
+        blocks = _tile(ctx.lines, statements, start, end)
     else:
         lines = _Lines(unit.start_line, unit.end_line)
         blocks = [Block(start, end, "comment", unit.start_line, unit.end_line, lines)]
@@ -93,10 +93,11 @@ def _last_line(node: ast.AST) -> int:
     return end if end is not None else getattr(node, "lineno", 0)
 
 
-def _tile(nodes: Sequence[ast.AST], start: Pos, end: Pos) -> list[Block]:
+def _tile(lines: Sequence[str], nodes: Sequence[ast.AST], start: Pos, end: Pos) -> list[Block]:
     """Blocks for ``nodes`` that tile ``start..end``. A cut falls on the line after a
-    statement, so the comments and the clause line (``else:``) above the next one go
-    with it; statements that share a line (``a = 1; b = 2``) are one block."""
+    statement and the comments indented into it (``# inside the if``), so the other
+    comments and the clause line (``else:``) above the next one go with that one;
+    statements that share a line (``a = 1; b = 2``) are one block."""
     blocks: list[Block] = []
     begin = start
     group: list[ast.AST] = []
@@ -106,12 +107,27 @@ def _tile(nodes: Sequence[ast.AST], start: Pos, end: Pos) -> list[Block]:
         last = _last_line(node)
         if following is not None and _first_line(following) <= last:
             continue
-        stop = end if following is None else Pos(last, 0)
+        stop = end if following is None else Pos(_indented_comments_end(lines, node, last), 0)
         # A group of several statements on one line is never cut: no node to refine.
         handle = group[0] if len(group) == 1 else None
         blocks.append(Block(begin, stop, _name(group[0]), _first_line(group[0]), last, handle))
         begin, group = stop, []
     return blocks
+
+
+def _indented_comments_end(lines: Sequence[str], node: ast.AST, last: int) -> int:
+    """The 0-based line after ``node`` (ending on 1-based line ``last``) and the comment
+    lines right below it that are indented deeper than it: they belong to its body, so
+    whether a statement follows them does not move them to another block."""
+    column = getattr(node, "col_offset", 0)
+    after = last
+    while after < len(lines):
+        line = lines[after]
+        text = line.lstrip(" \t")
+        if not text.startswith("#") or len(line) - len(text) <= column:
+            break
+        after += 1
+    return after
 
 
 def _is_prose(lines: Sequence[str], node: ast.AST) -> bool:
@@ -164,7 +180,7 @@ def _refine(lines: Sequence[str], block: Block) -> list[Block]:
             head = Pos(body - 1, 0)
             blocks.append(Block(begin, head, _name(node), first, body - 1))
             begin = head
-        blocks.extend(_tile(children, begin, stop))
+        blocks.extend(_tile(lines, children, begin, stop))
     elif last > first and _is_prose(lines, node):
         # A docstring is prose: cut between its paragraphs, then its lines.
         blocks.append(Block(begin, stop, "string", first, last, _Lines(first, last)))
