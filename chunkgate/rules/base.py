@@ -119,13 +119,16 @@ def violation(
     return Violation(rule.code, rule.name, severity, path, line, chunk_id, message, fix, end_line)
 
 
-# A gitignore pattern's special characters; a leading `!` or `#` and trailing spaces too.
-_GLOB_SPECIAL = re.compile(r"[\\*?\[]|^[!#]| (?= *$)")
+# A gitignore pattern's special characters, and a leading `!` or `#`.
+_GLOB_SPECIAL = re.compile(r"[\\*?\[]|^[!#]")
 
 
 def literal_glob(path: str) -> str:
-    """A gitignore pattern that matches ``path`` itself (``a[1].md`` is a class otherwise)."""
-    return _GLOB_SPECIAL.sub(lambda found: "\\" + found.group(0), path)
+    """A gitignore pattern that matches ``path`` itself (``a[1].md`` is a class otherwise);
+    trailing spaces are escaped too, or git drops them."""
+    kept = path.rstrip(" ")
+    escaped = _GLOB_SPECIAL.sub(lambda found: "\\" + found.group(0), kept)
+    return escaped + "\\ " * (len(path) - len(kept))
 
 
 def exclude_hint(glob: str) -> str:
