@@ -13,6 +13,7 @@ from chunkgate.manifest import (
     Summary,
 )
 from chunkgate.moves import unit_id
+from chunkgate.paths import problem
 
 CONFIG = "size.unit=chars;size.max=2000;size.min=40;anchors=auto[]"
 RULES = "rules=CG201.1,CG302.1;max_file_bytes=1000000"
@@ -151,7 +152,8 @@ def paths(chars: st.SearchStrategy[str] = odd_chars) -> st.SearchStrategy[str]:
     part = st.text(chars.filter(lambda c: c not in "/\x00"), min_size=1, max_size=8).filter(
         lambda name: name not in (".", "..") and name.lower() != ".git"
     )
-    return st.lists(part, min_size=1, max_size=3).map("/".join)
+    # Nor a drive-like first part ("A:"): chunkgate.paths refuses it as absolute.
+    return st.lists(part, min_size=1, max_size=3).map("/".join).filter(lambda p: not problem(p))
 
 
 @st.composite
