@@ -45,7 +45,9 @@ def _update(repo: Path) -> subprocess.Popen[bytes]:
 
 def _succeeds(repo: Path) -> bool:
     process = _update(repo)
-    process.communicate(timeout=120)
+    _, stderr = process.communicate(timeout=120)
+    if process.returncode != 0:
+        print(f"update in {repo} exited {process.returncode}:\n{stderr.decode(errors='replace')}")
     return process.returncode == 0
 
 

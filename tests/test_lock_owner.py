@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from chunkgate.errors import ManifestError
-from chunkgate.manifest.storage import manifest_lock
+from chunkgate.manifest.storage import EMPTY_LOCK_GRACE, manifest_lock
 
 
 def _dead_pid() -> int:
@@ -34,6 +34,20 @@ def test_the_lock_records_pid_and_host(tmp_path: Path) -> None:
 def test_a_dead_owners_lock_is_taken_over_at_once(tmp_path: Path) -> None:
     lock = tmp_path / "m.lock"
     lock.write_text(f"{_dead_pid()} {socket.gethostname().replace(' ', '_')} abcdefgh\n")
+    start = time.monotonic()
+    with manifest_lock(tmp_path / "m", timeout=5):
+        assert str(os.getpid()) == lock.read_text().split()[0]
+    assert time.monotonic() - start < 1
+
+
+def test_a_lock_left_empty_by_a_killed_owner_is_taken_over(tmp_path: Path) -> None:
+    # A SIGKILL between creating the lock and writing its owner leaves it empty: once
+    # it has been empty for longer than writing a line takes, no one is writing it
+    # (the fault-injection test hit it: the next update waited 30 s and failed).
+    lock = tmp_path / "m.lock"
+    lock.write_bytes(b"")
+    old = time.time() - 2 * EMPTY_LOCK_GRACE
+    os.utime(lock, (old, old))
     start = time.monotonic()
     with manifest_lock(tmp_path / "m", timeout=5):
         assert str(os.getpid()) == lock.read_text().split()[0]

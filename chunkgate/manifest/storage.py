@@ -15,6 +15,7 @@ from chunkgate.errors import ManifestError
 
 LOCK_TIMEOUT = 30.0
 STALE_LOCK_AGE = 600.0
+EMPTY_LOCK_GRACE = 5.0  # seconds an empty lock may be one still being written
 
 
 def _token(size: int) -> str:
@@ -236,13 +237,20 @@ def _host() -> str:
 
 def _owner_dead(lock: Path) -> bool:
     """True when the lock names a process of this host that no longer runs."""
-    if os.name == "nt":  # os.kill(pid, 0) would send CTRL_C_EVENT there
-        return False
     try:
         fields = lock.read_bytes().split()
     except OSError:
         return False
-    # An empty lock is one being written; a two-field one is an older chunkgate's.
+    if not fields:
+        # Being written (the owner writes it right after creating it), or its owner
+        # was killed in between: once it has been empty for a while, no one owns it.
+        try:
+            return time.time() - os.stat(lock).st_mtime >= EMPTY_LOCK_GRACE
+        except OSError:
+            return False
+    if os.name == "nt":  # os.kill(pid, 0) would send CTRL_C_EVENT there
+        return False
+    # A two-field lock is an older chunkgate's.
     if len(fields) != 3 or not fields[0].isdigit() or fields[1].decode(errors="replace") != _host():
         return False
     pid = int(fields[0])
