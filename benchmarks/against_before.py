@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import gitrepo
-from bench import DEFAULT_MARKDOWN, log
+from bench import CORPORA, log
 
 EDITED = 5
 
@@ -104,7 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--before", type=Path, required=True, help="the older console script")
     parser.add_argument("--files", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--markdown", type=Path, default=DEFAULT_MARKDOWN)
+    fastapi = CORPORA / "fastapi-docs/docs" if CORPORA else None
+    parser.add_argument("--markdown", type=Path, default=fastapi, required=fastapi is None)
     args = parser.parse_args(argv)
     old_name = args.before.name
     now = Build("chunkgate", gitrepo.chunkgate_command(), ".chunkgate.yaml", gitrepo.MANIFEST)

@@ -17,8 +17,8 @@ from chunkgate.chunking import context_for
 from chunkgate.chunking.markdown import headings
 from chunkgate.config import Config
 from chunkgate.links import extract_links
+from chunkgate.routes import detect_site
 from chunkgate.rules.references import reference_violations, resolve
-from chunkgate.sites import detect_site
 
 random.seed(21)
 total = 0
