@@ -77,6 +77,15 @@ def test_ordinary_paths_are_written_as_before() -> None:
     assert exclude_hint("docs/site/**") == 'exclude: ["docs/site/**"]'
 
 
+def test_a_root_files_hint_leaves_the_same_name_in_folders_alone(tmp_path: Path) -> None:
+    hint = exclude_hint(literal_glob("LICENSE.md"))
+    assert hint == 'exclude: ["/LICENSE.md"]'
+    write(tmp_path, ".chunkgate.yaml", f"include: ['**']\n{hint}\n")
+    config = load_config(tmp_path)
+    assert not config.selects("LICENSE.md")
+    assert config.selects("docs/LICENSE.md")
+
+
 def test_each_rules_exclude_hint_excludes_its_odd_file(cli_repo: Path) -> None:
     for path, (data, _) in ODD_FILES.items():
         write(cli_repo, path, data)

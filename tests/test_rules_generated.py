@@ -130,7 +130,8 @@ def test_fires(tmp_path: Path, text: str, path: str, line: int, message: str) ->
         None,
     )
     assert finding.fix == (
-        f'exclude it in .chunkgate.yaml: exclude: ["{path}"], and index its source'
+        f'exclude it in .chunkgate.yaml: exclude: ["{path if "/" in path else "/" + path}"], '
+        "and index its source"
     )
 
 

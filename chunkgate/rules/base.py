@@ -124,11 +124,17 @@ _GLOB_SPECIAL = re.compile(r"[\\*?\[]|^[!#]")
 
 
 def literal_glob(path: str) -> str:
-    """A gitignore pattern that matches ``path`` itself (``a[1].md`` is a class otherwise);
-    trailing spaces are escaped too, or git drops them."""
-    kept = path.rstrip(" ")
+    """A gitignore pattern that matches the file ``path`` and no other. A name at the root
+    is anchored there (``/LICENSE.md``): without a slash it matches in every folder."""
+    return literal_name(path if "/" in path else "/" + path)
+
+
+def literal_name(text: str) -> str:
+    """``text`` with gitignore's special characters escaped (``a[1].md`` is a class
+    otherwise); trailing spaces are escaped too, or git drops them."""
+    kept = text.rstrip(" ")
     escaped = _GLOB_SPECIAL.sub(lambda found: "\\" + found.group(0), kept)
-    return escaped + "\\ " * (len(path) - len(kept))
+    return escaped + "\\ " * (len(text) - len(kept))
 
 
 def exclude_hint(glob: str) -> str:
@@ -159,5 +165,6 @@ __all__ = [
     "Violation",
     "exclude_hint",
     "literal_glob",
+    "literal_name",
     "violation",
 ]

@@ -88,7 +88,15 @@ if TYPE_CHECKING:
     import pathspec
 
 from chunkgate.errors import ConfigError
-from chunkgate.rules.base import FileContext, Finding, Option, Rule, exclude_hint, literal_glob
+from chunkgate.rules.base import (
+    FileContext,
+    Finding,
+    Option,
+    Rule,
+    exclude_hint,
+    literal_glob,
+    literal_name,
+)
 
 PATHS: Option[tuple[str, ...]] = Option(
     "denylist.paths", "globs", (), "gitignore-style path patterns added to the built-in denylist"
@@ -330,19 +338,19 @@ def _built_in(path: str, attributes: frozenset[str], root: Path | None) -> tuple
             if index == 0 or (root is not None and _gitignored(root, where)):
                 category = _BUILD if index == 0 else f"{_BUILD} (ignored by .gitignore)"
         if category is not None:
-            return f"{category} {folder}/", literal_glob("/".join(parts[: index + 1])) + "/**"
+            return f"{category} {folder}/", literal_name("/".join(parts[: index + 1])) + "/**"
     for attribute in _ATTRIBUTES:
         if attribute in attributes:
             return f"marked {attribute} in .gitattributes", literal_glob(path)
     name = parts[-1]
     lowered = name.lower()
     if lowered in _LOCKFILES:
-        return f"lockfile {name}", f"**/{literal_glob(name)}"
+        return f"lockfile {name}", f"**/{literal_name(name)}"
     if lowered.endswith(_LOCK_SUFFIXES):
         suffix = lowered[lowered.rindex(".") :]
         return f"lockfile {name}", f"**/*{suffix}"
     if is_license_name(name):
-        return f"license file {name}", f"**/{literal_glob(name)}"
+        return f"license file {name}", f"**/{literal_name(name)}"
     minified = _MINIFIED.fullmatch(name)
     if minified:
         return f"minified or source-map file {name}", f"**/*{minified['tail']}"

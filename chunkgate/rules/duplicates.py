@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from chunkgate.model import Violation
-from chunkgate.rules.base import Rule, exclude_hint, literal_glob
+from chunkgate.rules.base import Rule, exclude_hint, literal_name
 
 if TYPE_CHECKING:
     from chunkgate.config import Config
@@ -107,7 +107,7 @@ def _fix(path: str, original: str) -> str:
         # another language folder, untranslated here.
         return (
             "translate it, or, if the index is meant to hold one language, exclude the "
-            f"others in .chunkgate.yaml: {exclude_hint(literal_glob(folder) + '/**')}"
+            f"others in .chunkgate.yaml: {exclude_hint(literal_name(folder) + '/**')}"
         )
     return f"keep one copy and link to {original}, or make the copies differ"
 

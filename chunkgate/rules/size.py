@@ -88,7 +88,14 @@ from collections.abc import Iterator
 from chunkgate import languages
 from chunkgate.chunking.syntax import Dialect, dialect_of, may_hold_syntax, prose
 from chunkgate.model import Chunk
-from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
+from chunkgate.rules.base import (
+    FileContext,
+    Finding,
+    Rule,
+    exclude_hint,
+    literal_glob,
+    literal_name,
+)
 from chunkgate.sizes import make_counter
 
 RULES = (
@@ -192,7 +199,7 @@ def _tests_folder(path: str) -> str | None:
     parts = path.split("/")
     for index, folder in enumerate(parts[:-1]):
         if folder in ("tests", "test", "testing"):
-            return literal_glob("/".join(parts[: index + 1])) + "/**"
+            return literal_name("/".join(parts[: index + 1])) + "/**"
     name = parts[-1]
     if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
         return literal_glob(path)
