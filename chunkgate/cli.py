@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -90,10 +90,10 @@ def format_option(command: formats.Formats) -> Callable[[F], F]:
     )
 
 
-def _load(config_path: Path | None) -> Config:
+def _load(config_path: Path | None, hook_files: Sequence[str] | None = None) -> Config:
     from chunkgate.config import load_config
 
-    return load_config(Path.cwd(), config_path=config_path)
+    return load_config(Path.cwd(), config_path=config_path, hook_files=hook_files)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -324,11 +324,12 @@ def check(
     from chunkgate.gate import run_check
     from chunkgate.parallel import default_jobs
 
-    config = with_rules(_load(config_path), select=select, ignore=ignore, strict=strict)
+    named = list(paths) if hook else None if whole or not paths else list(paths)
+    hook_files = list(paths) if hook else None
+    config = with_rules(_load(config_path, hook_files), select=select, ignore=ignore, strict=strict)
     if output is not None:
         output = _output_path(config, output)
     revision, note = _baseline(config.root, baseline)
-    named = list(paths) if hook else None if whole or not paths else list(paths)
     result = run_check(
         config,
         named,

@@ -24,7 +24,7 @@ from chunkgate.chunking.anchors import SETTINGS as ANCHOR_SETTINGS
 from chunkgate.chunking.anchors import Site
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.embedtext import SIZES_OF, EmbedSettings
-from chunkgate.errors import ConfigError
+from chunkgate.errors import ChunkgateError, ConfigError
 from chunkgate.patterns import PathPatterns
 from chunkgate.rules import RULES, SEVERITIES, Option, Severity
 from chunkgate.rules.datadump import MAX_FILE_BYTES
@@ -90,6 +90,10 @@ class Config:
     # The tracked regular files named as a site generator's config, when ``load_config``
     # listed them (``references.site_of`` needs no listing of its own then).
     generator_files: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+    # The generator configs found (all of them, and the tracked ones), for the manifest
+    # header to record; ``fresh`` when listed in the work tree this run, not taken from
+    # the header's record.
+    generators: sites.Generators | None = field(default=None, repr=False, compare=False)
     include_spec: PathPatterns = field(init=False, repr=False, compare=False)
     exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
     # The include patterns that name changelogs, which brings those back.
@@ -203,9 +207,19 @@ def _codes(option: str, text: str) -> tuple[str, ...]:
 
 
 def load_config(
-    start: str | os.PathLike[str] | None = None, *, config_path: Path | None = None
+    start: str | os.PathLike[str] | None = None,
+    *,
+    config_path: Path | None = None,
+    hook_files: Sequence[str] | None = None,
 ) -> Config:
-    """Find the repository root from ``start`` (default: cwd) and load its configuration."""
+    """Find the repository root from ``start`` (default: cwd) and load its configuration.
+
+    ``hook_files``: the files a pre-commit hook run is given (the staged ones). Such a
+    run takes the site generators' configs from the manifest header's record of the
+    last whole-corpus listing, unless one of the files is such a config (or a folder),
+    so that its cost does not grow with the work tree: it sees what is staged, and an
+    untracked config added since that listing only once it is staged.
+    """
     begin = Path(start if start is not None else Path.cwd()).resolve()
     if not begin.is_dir():
         begin = begin.parent
@@ -222,8 +236,39 @@ def load_config(
     config = Config(root=root, source=source)
     if data is not None:
         config = _Validator(source, root).build(data)
-    found, tracked = sites.working_tree_generators(root, git=found_root is not None)
-    return _with_sites(replace(config, generator_files=tracked), lambda: found)
+    if found_root is None:
+        return _with_sites(config, lambda: sites.working_tree_sites(root, git=False))
+    record = _recorded_configs(config, hook_files) if hook_files is not None else None
+    if record is not None:
+        generators = sites.recorded_generators(root, *record)
+    else:
+        generators = sites.working_tree_generators(root)
+    return _with_sites(
+        replace(config, generator_files=generators.tracked, generators=generators),
+        lambda: generators.sites,
+    )
+
+
+def _recorded_configs(
+    config: Config, files: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The generator configs the manifest header records (all, tracked), when a hook run
+    on ``files`` (paths from the working directory) may use them: none of those is a
+    config or a folder."""
+    if any(sites.is_listed_name(path) or os.path.isdir(path) for path in files):
+        return None
+    from chunkgate.manifest import parse_header
+    from chunkgate.manifest.layout import HEADER
+
+    try:
+        folder = paths.manifest_folder(config.root, config.manifest)
+        header = parse_header((folder / HEADER).read_bytes(), HEADER)
+    except (OSError, ChunkgateError):  # none, or a bad one: list; the gate reports it
+        return None
+    tracked = header.tracked_configs()
+    if header.site_configs is None or tracked is None:
+        return None
+    return header.site_configs, tracked
 
 
 def _with_sites(config: Config, find: Callable[[], tuple[Site, ...]]) -> Config:

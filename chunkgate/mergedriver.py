@@ -16,8 +16,10 @@ A shard: when one side left it as it was in the merge base (or only wrote it
 again under new settings), the other side's is taken; when both changed it,
 its source was merged too and nobody knows its chunks yet, so ours is kept
 and the merge is reported as conflicted, to be settled with ``chunkgate
-update``. The header: one side's change is taken; two different changes keep
-ours, reported. No source file is read.
+update``. The header: one side's change is taken; when both sides changed only
+the record of site configs, the record keeps what either added and drops what
+either removed; other different changes keep ours, reported. No source file is
+read.
 """
 
 from __future__ import annotations
@@ -25,11 +27,19 @@ from __future__ import annotations
 import dataclasses
 import os
 import shlex
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate.errors import ManifestError
-from chunkgate.manifest import FileEntry, Header, parse_block, parse_header, write_atomic
+from chunkgate.manifest import (
+    FileEntry,
+    Header,
+    parse_block,
+    parse_header,
+    render_header,
+    write_atomic,
+)
 from chunkgate.manifest.layout import HEADER
 
 _UPDATE = "run `chunkgate update` after the merge"
@@ -76,6 +86,8 @@ def merge_headers(base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[
         return ours, []
     if mine == common:
         return theirs, []
+    if _settings_only(mine) == _settings_only(other):  # both changed the site configs
+        return render_header(_merged_sites(mine, other, common)), []
     differ = [
         what
         for what, a, b in (
@@ -87,6 +99,24 @@ def merge_headers(base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[
         if a != b
     ]
     return ours, [f"the two sides were made with different {' and '.join(differ)}; {_UPDATE}"]
+
+
+def _settings_only(header: Header) -> Header:
+    return dataclasses.replace(header, site_configs=None, untracked_configs=())
+
+
+def _merged_sites(mine: Header, other: Header, base: Header | None) -> Header:
+    """``mine`` recording the site configs either side added and none that one removed."""
+
+    def merged(a: Iterable[str], b: Iterable[str], common: Iterable[str]) -> set[str]:
+        ours, theirs, was = set(a), set(b), set(common)
+        return (ours & theirs) | (ours - was) | (theirs - was)
+
+    was = base.site_configs or () if base is not None else ()
+    was_untracked = base.untracked_configs if base is not None else ()
+    listed = merged(mine.site_configs or (), other.site_configs or (), was)
+    untracked = merged(mine.untracked_configs, other.untracked_configs, was_untracked)
+    return mine.with_sites(tuple(listed), tuple(listed - untracked))
 
 
 def run_merge_driver(

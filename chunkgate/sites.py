@@ -19,13 +19,14 @@ settings are cached on disk by content like ``.chunkgate.yaml``
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import posixpath
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from chunkgate import configcache
 from chunkgate import git as _git
@@ -77,27 +78,53 @@ _LISTED = (
 )
 
 
+class Generators(NamedTuple):
+    """The site generators of a work tree and the config files they came from: ``listed``
+    every one found, ``tracked`` the tracked regular files among them (what
+    ``references.site_of`` reads); ``fresh`` when listed in the tree this run."""
+
+    sites: tuple[Site, ...]
+    listed: tuple[str, ...]
+    tracked: tuple[str, ...]
+    fresh: bool
+
+
 def working_tree_sites(root: Path, *, git: bool) -> tuple[Site, ...]:
     """The sites of the work tree at ``root``: one git call, or a walk outside git."""
-    return working_tree_generators(root, git=git)[0]
+    if not git:
+        return find_sites(_walked_config_paths(root), _reader(root))
+    return working_tree_generators(root).sites
 
 
-def working_tree_generators(
-    root: Path, *, git: bool
-) -> tuple[tuple[Site, ...], tuple[str, ...] | None]:
-    """``working_tree_sites``, and (in git) the tracked regular files among the
-    generator configs that ``references.site_of`` reads, from the same listing."""
+def working_tree_generators(root: Path) -> Generators:
+    """The sites of the git work tree at ``root`` and their configs, in one listing."""
+    listed = _git.files_named(root, _LISTED)
+    found = find_sites(listed.paths, _reader(root))
+    return Generators(found, tuple(listed.paths), tuple(listed.regular), fresh=True)
 
+
+def _reader(root: Path) -> Reader:
     def read(path: str) -> bytes | None:
         try:
             return (root / path).read_bytes()
         except OSError:
             return None
 
-    if not git:
-        return find_sites(_walked_config_paths(root), read), None
-    listed = _git.files_named(root, _LISTED)
-    return find_sites(listed.paths, read), tuple(listed.regular)
+    return read
+
+
+def is_listed_name(path: str) -> bool:
+    """Whether ``path`` has the name of a file ``working_tree_generators`` lists."""
+    name = path.replace(os.sep, "/").rpartition("/")[2]
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in _LISTED)
+
+
+def recorded_generators(root: Path, listed: Iterable[str], tracked: Iterable[str]) -> Generators:
+    """``working_tree_generators`` from the configs a whole-corpus run listed (the
+    manifest header records them), read again now: one since removed drops out."""
+    present = tuple(path for path in listed if os.path.lexists(root / path))
+    regular = tuple(path for path in tracked if os.path.isfile(root / path))
+    return Generators(find_sites(present, _reader(root)), present, regular, fresh=False)
 
 
 def _walked_config_paths(root: Path) -> list[str]:

@@ -50,13 +50,15 @@ def expected_header(config: Config) -> Header:
     """The header a manifest made now, with these settings, has."""
     from chunkgate.chunking.base import anchor_settings
 
-    return Header(
+    header = Header(
         FORMAT_VERSION,
         CHUNKING_VERSION,
         config.chunking.fingerprint(),
         config.findings_fingerprint(),
         anchor_settings(config.chunking),
     )
+    found = config.generators
+    return header if found is None else header.with_sites(found.listed, found.tracked)
 
 
 def load(

@@ -36,12 +36,21 @@ def write_manifest(
         current.sweep_temporaries()
     with current.staging():  # the shards and the header, old or new as a whole
         changed = current.write(entries)
-        header = expected if whole or loaded.header is None else loaded.header
+        header = expected if whole or loaded.header is None else _named(loaded.header, config)
         headed = current.write_header(header)
     migrated = _remove_legacy(loaded)
     if not changed and not headed and not migrated:
         return Written(False, [])
     return Written(True, [updated_note(config, len(changed))])
+
+
+def _named(header: Header, config: Config) -> Header:
+    """The header after a run on named files: as it was, but a record of the site configs
+    follows a new listing (the run was given one of them)."""
+    found = config.generators
+    if found is None or not found.fresh or header.site_configs is None:
+        return header
+    return header.with_sites(found.listed, found.tracked)
 
 
 def updated_note(config: Config, files: int) -> str:

@@ -34,6 +34,7 @@ _CONFLICT = re.compile(b"\n(?:" + b"|".join(map(re.escape, _MARKERS)) + b")")
 # Python-level dispatch: rendering calls it for every chunk's ID and hash.
 _string = json.encoder.encode_basestring
 _HEADER_KEYS = ("chunkgate_manifest", "chunking", "config", "anchors", "rules")
+_SITE_KEYS = ("site_configs", "untracked_configs")
 
 # -- a shard: one corpus file's lines -----------------------------------------------------------
 
@@ -123,14 +124,19 @@ def read_block(lines: Sequence[str], at: int, name: str, first_line: int) -> tup
 
 
 def render_header(header: Header) -> bytes:
-    """The manifest's ``manifest.json``: one key a line, so that a settings change diffs
-    as the line it changed."""
+    """The manifest's ``manifest.json``: one key a line (one site config a line), so that
+    a settings change diffs as the line it changed."""
     values = (header.format, header.chunking, header.config, header.anchors, header.rules)
-    lines = ",\n".join(
+    lines = [
         f"  {_string(key)}: {value if isinstance(value, int) else _string(str(value))}"
         for key, value in zip(_HEADER_KEYS, values, strict=True)
-    )
-    return to_bytes(f"{{\n{lines}\n}}\n")
+    ]
+    configs = (header.site_configs, header.untracked_configs or None)
+    for key, paths in zip(_SITE_KEYS, configs, strict=True):
+        if paths is not None:
+            items = "".join(f"\n    {_string(path)}," for path in paths).rstrip(",")
+            lines.append(f"  {_string(key)}: [{items}\n  ]" if items else f"  {_string(key)}: []")
+    return to_bytes("{\n" + ",\n".join(lines) + "\n}\n")
 
 
 def parse_header(data: bytes, name: str) -> Header:
@@ -155,19 +161,34 @@ def parse_header(data: bytes, name: str) -> Header:
         raise ManifestSyntaxError(
             name, where, f"unknown manifest format {show(version)}; {REBUILD}"
         )
-    check_keys(obj, _HEADER_KEYS, (), name, 1)
+    check_keys(obj, _HEADER_KEYS, _SITE_KEYS, name, 1)
     anchors = obj["anchors"]
     if not isinstance(anchors, str):
         raise ManifestSyntaxError(
             name, at.get("anchors", 1), f'"anchors" must be a string, got {show(anchors)}'
         )
-    return Header(
-        version,
-        integer(obj, "chunking", name, at.get("chunking", 1)),
-        string(obj, "config", name, at.get("config", 1)),
-        string(obj, "rules", name, at.get("rules", 1)),
-        anchors,
-    )
+    configs = [_paths(obj, key, name, at.get(key, 1)) for key in _SITE_KEYS]
+    try:
+        return Header(
+            version,
+            integer(obj, "chunking", name, at.get("chunking", 1)),
+            string(obj, "config", name, at.get("config", 1)),
+            string(obj, "rules", name, at.get("rules", 1)),
+            anchors,
+            configs[0],
+            configs[1] or (),
+        )
+    except ValueError as exc:
+        raise ManifestSyntaxError(name, at.get(_SITE_KEYS[0], 1), f"{exc}; {REBUILD}") from None
+
+
+def _paths(obj: dict[str, object], key: str, name: str, line: int) -> tuple[str, ...] | None:
+    value = obj.get(key)
+    if value is None and key not in obj:
+        return None
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ManifestSyntaxError(name, line, f'"{key}" must be a list of paths, got {show(value)}')
+    return tuple(value)
 
 
 # -- bytes as git or an editor may leave them ------------------------------------------------

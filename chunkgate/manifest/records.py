@@ -47,6 +47,41 @@ class Header:
     config: str
     rules: str
     anchors: str = ""
+    # The site-generator configs the last whole-corpus run listed (``chunkgate.sites``),
+    # for runs on named files, which read these instead of listing the work tree; None
+    # when not recorded (outside git, or by an older chunkgate). ``untracked_configs``:
+    # those among them that are not tracked regular files.
+    site_configs: tuple[str, ...] | None = None
+    untracked_configs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.site_configs is None:
+            if self.untracked_configs:
+                raise ValueError("Header.untracked_configs without site_configs")
+            return
+        for field_ in (self.site_configs, self.untracked_configs):
+            if list(field_) != sorted(set(field_), key=path_key):
+                raise ValueError(f"Header's site configs must be sorted and unique: {field_!r}")
+            for path in field_:
+                if not isinstance(path, str) or problem(path) is not None:
+                    raise ValueError(f"Header's site config is not a corpus path: {path!r}")
+        if not set(self.untracked_configs) <= set(self.site_configs):
+            raise ValueError("Header.untracked_configs must be among site_configs")
+
+    def with_sites(self, listed: tuple[str, ...], tracked: tuple[str, ...]) -> Header:
+        """This header recording ``listed`` generator configs, ``tracked`` of them tracked."""
+        keep = set(tracked)
+        return dataclasses.replace(
+            self,
+            site_configs=tuple(sorted(set(listed), key=path_key)),
+            untracked_configs=tuple(sorted(set(listed) - keep, key=path_key)),
+        )
+
+    def tracked_configs(self) -> tuple[str, ...] | None:
+        if self.site_configs is None:
+            return None
+        untracked = set(self.untracked_configs)
+        return tuple(path for path in self.site_configs if path not in untracked)
 
     def same_chunking(self, other: Header) -> bool:
         """Entries made under one are valid under the other: the same chunks and IDs
