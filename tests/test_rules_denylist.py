@@ -127,7 +127,8 @@ def test_fires(tmp_path: Path, path: str, what: str, glob: str) -> None:
     (finding,) = _findings(tmp_path, path)
     assert (finding.code, finding.line, finding.chunk) == ("CG301", 1, None)
     assert finding.message == f"denylisted: {what}"
-    assert finding.fix == f'exclude it in .chunkgate.yaml: exclude: ["{glob}"]'
+    them = "it and every file like it, in any folder," if glob.startswith("**/") else "it"
+    assert finding.fix == f'exclude {them} in .chunkgate.yaml: exclude: ["{glob}"]'
 
 
 @pytest.mark.parametrize(
@@ -160,7 +161,8 @@ def test_gitattributes(tmp_path: Path, attribute: str, what: str) -> None:
 def test_denylist_paths(tmp_path: Path, patterns: tuple[str, ...], path: str, pattern: str) -> None:
     (finding,) = _findings(tmp_path, path, patterns=patterns)
     assert finding.message == f"denylisted: matches denylist.paths pattern '{pattern}'"
-    assert finding.fix == f'exclude it in .chunkgate.yaml: exclude: ["{pattern}"]'
+    them = "it and every file like it, in any folder," if pattern.startswith("**/") else "it"
+    assert finding.fix == f'exclude {them} in .chunkgate.yaml: exclude: ["{pattern}"]'
 
 
 @pytest.mark.parametrize(

@@ -240,7 +240,9 @@ def check(file: FileContext) -> Iterator[Finding]:
     )
     if matched is not None:
         what, glob = matched
-        fix = f"exclude it in .chunkgate.yaml: {exclude_hint(glob)}"
+        # "**/LICENSE.md": the hint is meant for every such file, and says so.
+        them = "it and every file like it, in any folder," if glob.startswith("**/") else "it"
+        fix = f"exclude {them} in .chunkgate.yaml: {exclude_hint(glob)}"
         yield Finding(CODE, 1, f"denylisted: {what}", fix)
         return
     for pattern in file.config.option(CONTENT):
