@@ -142,3 +142,28 @@ def test_a_journal_that_names_a_file_outside_is_refused(repo: Path) -> None:
     result = CliRunner().invoke(cli, ["update"], catch_exceptions=False)
     assert result.exit_code == 2
     assert "names a file outside the manifest folder" in result.output
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_ctrl_c_before_the_journal_leaves_the_folder_old_and_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int
+) -> None:
+    # os.sync() of many new shards can take long enough that Ctrl-C lands right after it
+    # (the signal is raised when the call returns), before any journal exists.
+    folder = tmp_path / "m"
+    folder.mkdir()
+    changes: list[journal.Change] = []
+    for index in range(count):
+        (folder / f"{index}.jsonl").write_bytes(b"old")
+        (folder / f".{index}.tmp").write_bytes(b"new")
+        changes.append((f"{index}.jsonl", f".{index}.tmp"))
+
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(journal, "sync_all", interrupted)
+    monkeypatch.setattr(journal, "_flush", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        journal.commit(folder, changes)
+    assert sorted(p.name for p in folder.iterdir()) == [f"{i}.jsonl" for i in range(count)]
+    assert {(folder / f"{i}.jsonl").read_bytes() for i in range(count)} == {b"old"}

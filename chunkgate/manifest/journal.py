@@ -8,7 +8,7 @@ in the folder, itself written atomically and flushed), then renames, then
 deletes the journal:
 
 - killed before the journal exists: every shard is old; the temporary files
-  are swept by the next writer;
+  are swept by the next writer (a Ctrl-C removes them itself);
 - killed after: the journal says which shards belong together, and the next
   writer, as soon as it holds the lock, finishes the renames (``roll_forward``):
   every shard is new. A reader that finds a journal no live writer is finishing
@@ -43,22 +43,34 @@ def commit(folder: Path, changes: Sequence[Change]) -> None:
     if not changes:
         return
     if len(changes) == 1:  # one rename is old or new by itself
-        _flush(folder, changes[0][1])
+        try:
+            _flush(folder, changes[0][1])
+        except BaseException:
+            _discard(folder, changes)
+            raise
         _apply(folder, changes)
         sync_folder((folder / changes[0][0]).parent)
         return
-    sync_all()  # the temporary files' data, before the journal that names them
     record = json.dumps([[target, temp] for target, temp in changes]).encode("ascii")
     try:
+        sync_all()  # the temporary files' data, before the journal that names them
         write_atomic(folder / JOURNAL, record + b"\n")
         _apply(folder, changes)
         _finish(folder)
     except BaseException:
         # A Ctrl-C once the journal is there: finish the renames it lists, so that the
-        # folder is new as a whole (before it: old, and the temporary files are swept
-        # by the next writer); a SIGKILL leaves that to the next writer.
-        roll_forward(folder)
+        # folder is new as a whole; before it: the folder is old, and the temporary
+        # files go. A SIGKILL leaves either to the next writer.
+        if not roll_forward(folder):
+            _discard(folder, changes)
         raise
+
+
+def _discard(folder: Path, changes: Sequence[Change]) -> None:
+    for _, temp in changes:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(folder / temp)
 
 
 def roll_forward(folder: Path) -> bool:
