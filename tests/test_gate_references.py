@@ -173,3 +173,38 @@ def test_an_unchanged_corpus_reuses_its_broken_links_and_a_change_finds_them_aga
     check_json()
     check_json()
     assert computed == [1, 1, 1]  # a corpus with an include is read every time
+
+
+def test_a_cold_corpus_reads_its_links_in_workers_with_the_same_findings(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no link cache (CI's fresh machine) the files are read over ``--jobs``
+    worker processes when they are enough work; the report is the same as one job's."""
+    from chunkgate import parallel
+
+    monkeypatch.setattr(parallel, "WORTH_SECONDS", 64 * parallel.FILE_SECONDS)
+    for index in range(80):
+        target = "setup.md#nothing-here" if index % 16 == 3 else "setup.md#install"
+        write(repo, f"docs/pages/{index:02d}.md", f"# Page {index}\n\n{BODY}\n[x](../{target})\n")
+    commit_all(repo)
+    started = []
+    real = parallel._in_workers
+
+    def counted(work: object, *args: object) -> object:
+        started.append(getattr(work, "func", work).__name__)  # type: ignore[attr-defined]
+        return real(work, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel, "_in_workers", counted)
+    reports = []
+    for jobs in ("2", "1", "2"):
+        monkeypatch.setenv("CHUNKGATE_CACHE_DIR", str(tmp_path / f"cache-{len(reports)}"))
+        reports.append(check_json("--jobs", jobs))
+    assert started.count("_links_of") == 2  # the 2-job runs, once each
+    assert reports[0] == reports[1] == reports[2]
+    code, data = reports[0]
+    message = "link ../setup.md#nothing-here: docs/setup.md has no anchor #nothing-here"
+    expected = [(f"docs/pages/{index:02d}.md", 5, message) for index in (3, 19, 35, 51, 67)]
+    assert (code, sorted(broken(data))) == (1, expected)
+    # A warm run reads no file for its links.
+    assert check_json("--jobs", "2") == reports[0]
+    assert started.count("_links_of") == 2

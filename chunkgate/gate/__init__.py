@@ -191,7 +191,7 @@ def _run(
                 config, recorded, entries, deleted=plan.gone, broken=broken, settings=made
             )
         )
-    links = _references(config, loaded, plan, entries, committed, explicit=explicit)
+    links = _references(config, loaded, plan, entries, committed, explicit=explicit, jobs=jobs)
     tokens = config.chunking.unit == "tokens"
     found = [*checked.violations, *cached_findings, *links]
     split = split_known(found, record, entries, tokens=tokens)
@@ -392,6 +392,7 @@ def _references(
     committed: dict[str, FileEntry | None],
     *,
     explicit: bool,
+    jobs: int,
 ) -> list[Violation]:
     """CG404: over the whole corpus, or (named files) their links and the links into the
     anchors they lost; a move recorded in the manifest or accepted now keeps a link."""
@@ -414,7 +415,7 @@ def _references(
     with_moves = [path for path in plan.cached if plan.summaries[path].moves]
     moving = [*entries.values(), *(_entry_or_none(loaded.current, path) for path in with_moves)]
     files = {**dict(plan.work), **{path: plan.summaries[path].blob for path in plan.cached}}
-    return references.whole_corpus(config, files, references.moves_of(moving), site)
+    return references.whole_corpus(config, files, references.moves_of(moving), site, jobs=jobs)
 
 
 def _record_references(

@@ -78,7 +78,7 @@ def rebuild(
                     first[digest] = checked.path
         for path in plan.deleted:
             changed += current.put(path, None, durable=False)
-        links = _references(config, plan, acknowledged)
+        links = _references(config, plan, acknowledged, jobs)
         found.extend(links)
         for path, findings in recorded(links).items():
             entry = _entry(current, path)
@@ -108,16 +108,17 @@ def rebuild(
     return result(config, violations, chunks, changed=written, notes=notes, known=split.known)
 
 
-def _references(config: Config, plan: Plan, acknowledged: dict[str, FileEntry]) -> list[Violation]:
+def _references(
+    config: Config, plan: Plan, acknowledged: dict[str, FileEntry], jobs: int
+) -> list[Violation]:
     """CG404 over the rebuilt corpus, the moves the manifest acknowledges kept."""
     from chunkgate.references import site_of
 
     if config.severity("CG404") == "off":
         return []
     moved = moves_of(acknowledged.values())
-    return whole_corpus(
-        config, dict(plan.work), moved, site_of(config.root, config.generator_files)
-    )
+    site = site_of(config.root, config.generator_files)
+    return whole_corpus(config, dict(plan.work), moved, site, jobs=jobs)
 
 
 def _entry(manifest: WorkTreeManifest | RevisionManifest, path: str) -> FileEntry | None:

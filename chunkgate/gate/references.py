@@ -14,8 +14,10 @@ by its message (the link and the anchor), not its line.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chunkgate import git
 from chunkgate.config import Config
@@ -25,6 +27,9 @@ from chunkgate.model import Violation
 from chunkgate.routes import MARKDOWN_SUFFIXES, Site
 from chunkgate.rules.references import CODE, BrokenLink, check_references, to_violation
 from chunkgate.source import decode
+
+if TYPE_CHECKING:
+    from chunkgate.gate.linkcache import FileLinks
 
 
 def is_markdown(path: str) -> bool:
@@ -43,10 +48,16 @@ def moves_of(entries: Iterable[FileEntry | None]) -> dict[str, str]:
 
 
 def whole_corpus(
-    config: Config, files: Mapping[str, str | None], moved: Mapping[str, str], site: Site
+    config: Config,
+    files: Mapping[str, str | None],
+    moved: Mapping[str, str],
+    site: Site,
+    *,
+    jobs: int = 1,
 ) -> list[Violation]:
     """CG404 over every Markdown file of the corpus (``files``: path -> git blob, None
-    when unknown); each file's links and anchors come from ``linkcache`` when they can."""
+    when unknown); each file's links and anchors come from ``linkcache`` when they can,
+    else from the file, read over ``jobs`` worker processes when there are enough."""
     from chunkgate.gate.linkcache import BrokenLinks, corpus_key
 
     if config.severity(CODE) == "off":
@@ -57,7 +68,7 @@ def whole_corpus(
     key = corpus_key(markdown, moved)
     broken = memo.get(key) if key is not None else None
     if broken is None:
-        broken, by_blobs = _broken_links(config, markdown, moved, site, settings)
+        broken, by_blobs = _broken_links(config, markdown, moved, site, settings, jobs=jobs)
         key = key if by_blobs else None
     if key is not None:
         memo.put(key, broken)
@@ -71,32 +82,26 @@ def _broken_links(
     moved: Mapping[str, str],
     site: Site,
     settings: str,
+    *,
+    jobs: int,
 ) -> tuple[tuple[BrokenLink, ...], bool]:
     """The broken links of the corpus's Markdown ``files``, and whether they are a
     function of the files' blobs alone: every file read, none including another."""
-    from chunkgate.anchors import file_anchors, has_includes, include_graph
-    from chunkgate.gate.linkcache import FileLinks, LinkCache
-    from chunkgate.links import extract_links
+    from chunkgate.anchors import file_anchors, include_graph
+    from chunkgate.gate.linkcache import LinkCache
+    from chunkgate.parallel import ordered_map
 
     disk = _CorpusFiles(config)
     cache = LinkCache(config.root, settings)
-    found: dict[str, FileLinks] = {}
-    for path, blob in files.items():
-        known = cache.get(blob) if blob is not None else None
-        if known is None:
-            text = disk.text(path)
-            if text is None:
-                continue  # CG001 reports it
-            includes = has_includes(text)
-            anchors = None if includes else file_anchors(text, path, site)
-            known = FileLinks(
-                tuple(extract_links(text, local_only=True)),
-                None if anchors is None else frozenset(anchors),
-                includes,
-            )
-            if blob is not None:
-                cache.put(blob, known)
-        found[path] = known
+    known = {path: cache.get(blob) if blob is not None else None for path, blob in files.items()}
+    unknown = [path for path, item in known.items() if item is None]
+    read = ordered_map(functools.partial(_links_of, site=site), config, unknown, jobs, path_of=str)
+    for path, item in zip(unknown, read, strict=True):
+        known[path] = item
+        blob = files[path]
+        if item is not None and blob is not None:
+            cache.put(blob, item)
+    found = {path: item for path, item in known.items() if item is not None}  # CG001: unread
     including = {path: disk.text(path) or "" for path, item in found.items() if item.includes}
 
     def anchors_of(path: str) -> Collection[str] | None:
@@ -116,6 +121,25 @@ def _broken_links(
     result = tuple(broken)
     cache.save()
     return result, not including and len(found) == len(files)
+
+
+def _links_of(config: Config, path: str, *, site: Site) -> FileLinks | None:
+    """One Markdown file's links and, when it includes no other file, its anchors; None
+    when it cannot be read (CG001 reports it). Run in a worker process on a cold corpus."""
+    from chunkgate.anchors import file_anchors, has_includes
+    from chunkgate.gate.linkcache import FileLinks
+    from chunkgate.links import extract_links
+
+    text = _read(config.root, path) if config.selects(path) else None
+    if text is None:
+        return None
+    includes = has_includes(text)
+    anchors = None if includes else file_anchors(text, path, site)
+    return FileLinks(
+        tuple(extract_links(text, local_only=True)),
+        None if anchors is None else frozenset(anchors),
+        includes,
+    )
 
 
 def committed_files(
