@@ -677,3 +677,32 @@ def test_documented_workflow_uses_checkout_and_the_action() -> None:
         assert f"| `{name}` |" in doc
     for name in OUTPUTS:
         assert f"`{name}`" in doc
+
+
+@pytest.mark.parametrize("disabled", [False, True])
+def test_chunkgates_cache_folder_is_cached_between_runs(tmp_path: Path, disabled: bool) -> None:
+    """The install step names the folder chunkgate itself uses (the user's
+    CHUNKGATE_CACHE_DIR kept), and the cache step keeps that folder: a fresh runner
+    then reads each unchanged file's links and summary from it, not from the file."""
+    steps = action()["runs"]["steps"]  # type: ignore[index]
+    install = next(step for step in steps if step.get("id") == "install")
+    (line,) = [line for line in install["run"].splitlines() if "results-cache=" in line]
+    output = tmp_path / "output.txt"
+    env = {**os.environ, "GITHUB_OUTPUT": os.fspath(output), "py": sys.executable}
+    env["CHUNKGATE_CACHE_DIR"] = os.fspath(tmp_path / "mine")
+    if disabled:
+        env["CHUNKGATE_NO_CACHE"] = "1"
+    proc = subprocess.run(
+        ["bash", "-c", line], env=env, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    expected = "" if disabled else os.fspath(tmp_path / "mine")
+    assert output.read_text() == f"results-cache={expected}\n"
+    (cache,) = [step for step in steps if step["name"] == "Cache chunkgate's results"]
+    assert steps.index(install) < steps.index(cache) < len(steps) - 1  # before the run
+    assert cache["uses"] == "actions/cache@v4"
+    assert cache["with"]["path"] == "${{ steps.install.outputs.results-cache }}"
+    assert "inputs.cache == 'true'" in cache["if"]
+    assert "steps.install.outputs.results-cache != ''" in cache["if"]
+    assert "github.sha" in cache["with"]["key"]
+    assert cache["with"]["restore-keys"].splitlines()[-1] == "chunkgate-results-${{ runner.os }}-"
