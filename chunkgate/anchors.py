@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from chunkgate.routes import GITHUB, Site
 
 if TYPE_CHECKING:
+    from chunkgate.chunking.base import ChunkOptions
     from chunkgate.chunking.markdown import _Heading
 
 _HTML_ID = re.compile(r"""<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*["']([^"'<>]+)["']""")
@@ -38,10 +39,17 @@ _MAX_DEPTH = 4  # includes of includes; deeper (or circular) ones are left out
 
 
 def file_anchors(
-    text: str, path: str, site: Site = GITHUB, read: Callable[[str], str | None] | None = None
+    text: str,
+    path: str,
+    site: Site = GITHUB,
+    read: Callable[[str], str | None] | None = None,
+    *,
+    options: ChunkOptions | None = None,
 ) -> set[str] | None:
     """The anchors of the page ``path`` whose source is ``text``; ``read(path)`` gives
-    another corpus file's text (or None), for the files it includes.
+    another corpus file's text (or None), for the files it includes. ``options`` are the
+    chunking options whose anchor flavour the headings get (the configuration's, with the
+    site generators found: its chunk IDs' anchors); by default GitHub's.
 
     None when the page's anchors are made by its template: a page without
     headings whose body calls the template language (Hugo's glossary page is
@@ -49,10 +57,11 @@ def file_anchors(
     """
     from chunkgate.chunking import context_for
     from chunkgate.chunking.markdown import headings
+    from chunkgate.sizes import estimate_tokens
 
     if read is not None and ("include" in text or "--8<--" in text):
         text = expand_includes(text, path, site, read)
-    _, found = headings(context_for(text, path))
+    _, found = headings(context_for(text, path, options=options, counter=estimate_tokens))
     if not found and _TEMPLATE.search(text):
         return None
     if site.term_ids and "\n:" in text:

@@ -208,3 +208,46 @@ def test_a_cold_corpus_reads_its_links_in_workers_with_the_same_findings(
     # A warm run reads no file for its links.
     assert check_json("--jobs", "2") == reports[0]
     assert started.count("_links_of") == 2
+
+
+PAGE = f"# Guide\n\n{BODY}\n## Install & Run\n\n{BODY}\n## Über Größe\n\n{BODY}"
+
+
+@pytest.mark.parametrize("hook", [False, True])
+def test_links_are_checked_against_the_anchors_the_site_publishes(
+    repo: Path, hook: bool
+) -> None:
+    """On an MkDocs site a heading's anchor is MkDocs' (the chunk ID's), not GitHub's:
+    a link to what the site publishes passes, a link to GitHub's spelling is broken,
+    and the fix names the site's anchor."""
+    write(repo, "mkdocs.yml", "site_name: Docs\n")
+    write(repo, "docs/guide.md", PAGE)
+    committed(repo)
+    assert '"id": "docs/guide.md#install-run"' in shard(repo, "docs/guide.md").read_text()
+    good = "[a](guide.md#install-run) [b](guide.md#uber-groe)\n"
+    bad = "[c](guide.md#install--run)\n"  # GitHub's anchor of the heading
+    write(repo, "docs/other.md", f"# Other\n\n{BODY}\n{good}\n{bad}")
+    git(repo, "add", "-A")
+    code, data = check_json("--hook", "docs/other.md") if hook else check_json()
+    assert broken(data) == [
+        (
+            "docs/other.md",
+            7,
+            "link guide.md#install--run: docs/guide.md has no anchor #install--run",
+        )
+    ]
+    (violation,) = [v for v in data["violations"] if v["rule"] == "CG404"]  # type: ignore[union-attr]
+    assert "#install-run" in violation["fix"]
+    assert code == 1
+
+
+def test_the_configured_anchor_flavour_is_the_one_links_are_checked_against(
+    repo: Path,
+) -> None:
+    write(repo, ".chunkgate.yaml", "markdown: {anchors: mkdocs}\n")
+    write(repo, "docs/guide.md", PAGE)
+    committed(repo)
+    write(repo, "docs/other.md", f"# Other\n\n{BODY}\n[a](guide.md#uber-groe) [b](#other)\n")
+    assert invoke("update").exit_code == 0  # nothing broken to record
+    code, data = check_json()
+    assert (code, broken(data), data["known"]) == (0, [], [])

@@ -28,8 +28,8 @@ from chunkgate.blobcache import BlobCache
 from chunkgate.links import Link
 from chunkgate.rules.references import BrokenLink, Target
 
-_VERSION = "chunkgate-links-2"  # 2: "includes" means an include line, not the word
-_BROKEN_VERSION = "chunkgate-broken-links-1"
+_VERSION = "chunkgate-links-3"  # 3: anchors in the site's flavour (2: GitHub's for all)
+_BROKEN_VERSION = "chunkgate-broken-links-2"
 
 
 class FileLinks(NamedTuple):

@@ -108,7 +108,7 @@ def _broken_links(
         item = found.get(path)
         if item is None or not item.includes:
             return None if item is None else item.anchors
-        return file_anchors(disk.text(path) or "", path, site, disk.text)
+        return file_anchors(disk.text(path) or "", path, site, disk.text, options=config.chunking)
 
     broken = check_references(
         {path: list(item.links) for path, item in found.items() if item.links},
@@ -134,7 +134,7 @@ def _links_of(config: Config, path: str, *, site: Site) -> FileLinks | None:
     if text is None:
         return None
     includes = has_includes(text)
-    anchors = None if includes else file_anchors(text, path, site)
+    anchors = None if includes else file_anchors(text, path, site, options=config.chunking)
     return FileLinks(
         tuple(extract_links(text, local_only=True)),
         None if anchors is None else frozenset(anchors),
@@ -165,15 +165,16 @@ def committed_files(
     links = {
         path: extract_links(text, local_only=True) for path in named if (text := files.text(path))
     }
+    anchors = functools.partial(file_anchors, site=site, read=files.text, options=config.chunking)
     lost: set[tuple[str, str]] = set()
     for path in named:
         entry = before.get(path)
         old = _old_text(reader, entry)
         if old is None:
             continue
-        was = file_anchors(old, path, site, files.text) or set()
+        was = anchors(old, path) or set()
         text = files.text(path)
-        now = (file_anchors(text, path, site, files.text) or set()) if text is not None else set()
+        now = (anchors(text, path) or set()) if text is not None else set()
         gone = was - now
         lost.update((path, anchor) for anchor in gone)
         # The links a recorded move kept working land on a lost anchor too.
@@ -190,7 +191,7 @@ def committed_files(
 
     def anchors_of(path: str) -> set[str] | None:
         text = files.text(path)
-        return None if text is None else file_anchors(text, path, site, files.text)
+        return None if text is None else anchors(text, path)
 
     broken = check_references(
         {path: found for path, found in links.items() if found},
