@@ -3,6 +3,7 @@ recorded moves, on real git repositories."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -214,9 +215,7 @@ PAGE = f"# Guide\n\n{BODY}\n## Install & Run\n\n{BODY}\n## Über Größe\n\n{BOD
 
 
 @pytest.mark.parametrize("hook", [False, True])
-def test_links_are_checked_against_the_anchors_the_site_publishes(
-    repo: Path, hook: bool
-) -> None:
+def test_links_are_checked_against_the_anchors_the_site_publishes(repo: Path, hook: bool) -> None:
     """On an MkDocs site a heading's anchor is MkDocs' (the chunk ID's), not GitHub's:
     a link to what the site publishes passes, a link to GitHub's spelling is broken,
     and the fix names the site's anchor."""
@@ -251,3 +250,52 @@ def test_the_configured_anchor_flavour_is_the_one_links_are_checked_against(
     assert invoke("update").exit_code == 0  # nothing broken to record
     code, data = check_json()
     assert (code, broken(data), data["known"]) == (0, [], [])
+
+
+TRICKY = (
+    "# Über Größe & Co.\n\nSome words that introduce this page of the documentation.\n\n"
+    + "".join(
+        f"## {title}\n\n{BODY}\n"
+        for title in [
+            'Foo & Bar: "quoted" (v2.0)',
+            'Foo & Bar: "quoted" (v2.0)',
+            "日本語の見出し",
+            "`code` and *emph* -- dashes",
+            "Trailing punctuation!!!",
+        ]
+    )
+)
+SITES = {
+    "github": ("", "", "docs"),
+    "mkdocs": ("mkdocs.yml", "site_name: x\n", "docs"),
+    "hugo": ("hugo.toml", 'title = "x"\n', "content"),
+    "jekyll": ("_config.yml", "title: x\n", "docs"),
+    "starlight": (
+        "astro.config.mjs",
+        "import starlight from '@astrojs/starlight';\n"
+        "export default { integrations: [starlight({ title: 'x' })] };\n",
+        "src/content/docs",
+    ),
+    "mdbook": ("book.toml", '[book]\ntitle = "x"\n', "src"),
+}
+
+
+@pytest.mark.parametrize("site", sorted(SITES))
+def test_every_chunk_id_is_a_link_target_on_every_site(cli_repo: Path, site: str) -> None:
+    """A chunk ID's anchor is the one the site publishes, and CG404 checks links against
+    the same anchors: a page linking to every chunk of another passes, whatever the
+    generator (punctuation, repeats, non-Latin headings)."""
+    config, text, folder = SITES[site]
+    if config:
+        write(cli_repo, config, text)
+    write(cli_repo, f"{folder}/page.md", TRICKY)
+    listed = invoke("chunks", "--format", "jsonl", f"{folder}/page.md")
+    anchors = [json.loads(line)["id"].partition("#")[2] for line in listed.output.splitlines()]
+    assert len(set(anchors)) == 6
+    links = "".join(f"- [x](page.md#{anchor})\n" for anchor in anchors)
+    write(cli_repo, f"{folder}/links.md", f"# Links\n\n{BODY}\n{links}")
+    git(cli_repo, "add", "-A")
+    code, data = check_json("--select", "CG404")
+    assert (code, broken(data)) == (0, [])
+    code, data = check_json("--select", "CG404", "--hook", f"{folder}/links.md")
+    assert (code, broken(data)) == (0, [])
