@@ -22,6 +22,7 @@ import html
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from chunkgate.chunking import cmark
 from chunkgate.chunking.frontmatter import parse_front_matter
@@ -34,6 +35,26 @@ class Link(NamedTuple):
     destination: str
     line: int
     written: str
+
+
+# Percent-encoded UTF-8 beyond ASCII: what a renderer makes of "#über".
+_ENCODED_TEXT = re.compile(r"(?:%[89A-Fa-f][0-9A-Fa-f])+")
+
+
+def readable(destination: str) -> str:
+    """``destination`` with its percent-encoded non-ASCII text decoded, as it was most
+    likely written (``page.md#%C3%BCber`` is ``page.md#über``); ASCII escapes such as
+    ``%20`` and ``%23`` stay, so that it still names the same URL."""
+    if "%" not in destination:
+        return destination
+
+    def decoded(match: re.Match[str]) -> str:
+        try:
+            return unquote(match.group(0), errors="strict")
+        except UnicodeDecodeError:
+            return match.group(0)  # not UTF-8: leave it as written
+
+    return _ENCODED_TEXT.sub(decoded, destination)
 
 
 _HREF = re.compile(rb'<a href="([^"]*)"')

@@ -299,3 +299,22 @@ def test_every_chunk_id_is_a_link_target_on_every_site(cli_repo: Path, site: str
     assert (code, broken(data)) == (0, [])
     code, data = check_json("--select", "CG404", "--hook", f"{folder}/links.md")
     assert (code, broken(data)) == (0, [])
+
+
+def test_a_broken_non_ascii_link_is_shown_as_written_and_stays_known(repo: Path) -> None:
+    """cmark percent-encodes a link's non-ASCII text; the finding shows it as written,
+    and a finding recorded in the encoded form (an older chunkgate's) is still known."""
+    write(repo, "docs/other.md", f"# Other\n\n{BODY}\nSee [it](setup.md#über-größe).\n")
+    git(repo, "add", "-A")
+    code, data = check_json()
+    message = "link setup.md#über-größe: docs/setup.md has no anchor #über-größe"
+    assert (code, broken(data)) == (1, [("docs/other.md", 5, message)])
+    assert invoke("update").exit_code == 0
+    recorded = shard(repo, "docs/other.md")
+    old = message.replace("setup.md#über-größe:", "setup.md#%C3%BCber-gr%C3%B6%C3%9Fe:")
+    assert json.dumps(message, ensure_ascii=False) in recorded.read_text()
+    recorded.write_text(recorded.read_text().replace(message, old))
+    commit_all(repo)
+    code, data = check_json()
+    assert (code, broken(data)) == (0, [])
+    assert [v["message"] for v in data["known"]] == [message]

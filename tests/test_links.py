@@ -100,3 +100,20 @@ def test_every_rendered_link_is_found_on_a_line_of_the_text(markdown: str) -> No
         assert html.unescape(href) in destinations
     local = {link.destination for link in extract_links(markdown, local_only=True)}
     assert local == {d for d in destinations if "#" in d and not re.match(r"[a-z]+:|//", d)}
+
+
+@pytest.mark.parametrize(
+    ("destination", "shown"),
+    [
+        ("page.md#%C3%BCber-gr%C3%B6%C3%9Fe", "page.md#über-größe"),
+        ("#%E6%97%A5%E6%9C%AC", "#日本"),
+        ("a%20b.md#x%23y", "a%20b.md#x%23y"),  # ASCII escapes name the same URL only so
+        ("#%FF%FE", "#%FF%FE"),  # not UTF-8
+        ("#caf%C3%A9%20bar", "#café%20bar"),
+        ("plain.md#anchor", "plain.md#anchor"),
+    ],
+)
+def test_a_link_is_shown_as_it_was_written(destination: str, shown: str) -> None:
+    from chunkgate.links import readable
+
+    assert readable(destination) == shown

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
+from chunkgate.links import readable
 from chunkgate.manifest import FileEntry
 from chunkgate.model import Violation
 from chunkgate.moves import unit_id
@@ -71,8 +72,9 @@ def split_known(
 
 def _key(rule: str, chunk_id: str | None, message: str) -> tuple[str, str]:
     # A broken link is told by the link and the anchor it names (its message), wherever
-    # the lines above it move.
-    return (rule, message) if rule == "CG404" else (rule, _unit(chunk_id))
+    # the lines above it move; a message recorded with the link percent-encoded (before
+    # messages showed it as written) is the same one.
+    return (rule, readable(message)) if rule == "CG404" else (rule, _unit(chunk_id))
 
 
 def _unit(chunk_id: str | None) -> str:

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 from chunkgate.anchors import file_anchors, include_graph
-from chunkgate.links import Link, extract_links
+from chunkgate.links import Link, extract_links, readable
 from chunkgate.routes import GITHUB, MARKDOWN_SUFFIXES, Site, candidates
 from chunkgate.rules.base import Rule
 
@@ -87,7 +87,8 @@ class BrokenLink(NamedTuple):
     @property
     def message(self) -> str:
         where = "this file" if self.target.path == self.path else self.target.path
-        return f"link {self.link.destination}: {where} has no anchor #{self.target.fragment}"
+        link = readable(self.link.destination)
+        return f"link {link}: {where} has no anchor #{self.target.fragment}"
 
     @property
     def fix(self) -> str:
