@@ -58,6 +58,8 @@ ANCHORED = {
     "chunkgate.manifest.storage._TEMPORARY": "fullmatch of a file name",
     "chunkgate.rules.references._EXTERNAL": "match at the start of a link destination",
     "chunkgate.chunking.mdparts._FENCE": "match at the start of a line",
+    "chunkgate.chunking.mdparts._ELEMENT_START": "match at the start of a line",
+    "chunkgate.chunking.mdparts._OPENING_LINE": "fullmatch of one line",
     "chunkgate.rules.exports._TABLE_SEPARATOR": "match at the start of a line",
     "chunkgate.chunking.syntax._JSX": "fullmatch of a stripped line",
     "chunkgate.chunking.anchors.kramdown._IAL_SHAPE": "fullmatch of one line",

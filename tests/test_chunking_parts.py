@@ -90,7 +90,9 @@ def test_a_fenced_code_block_is_never_cut() -> None:
     [
         pytest.param("\n".join(f"    code_line({n})" for n in range(30)), "indented code block"),
         pytest.param(
-            "<div>\n" + "\n".join(f"<p>row {n} of the html</p>" for n in range(20)) + "\n</div>",
+            "<div>\n"
+            + "\n".join(f"row {n} of the html, text alone" for n in range(20))
+            + "\n</div>",
             "HTML block",
         ),
         pytest.param("~~~\n" + "x = 1\n" * 60 + "~~~", "fenced code block"),
@@ -102,6 +104,57 @@ def test_code_and_html_blocks_are_never_cut(block: str, name: str) -> None:
     assert second.text == block
     assert second.unsplittable.startswith(f"{name} (lines 5-")
     assert first.text.endswith(SENTENCE)
+
+
+def card(n: int, indent: str = "\t") -> str:
+    return (
+        f'{indent}<LinkCard\n{indent}\thref="https://example.com/plugin-{n}"\n'
+        f'{indent}\ttitle="plugin-{n}"\n{indent}\tdescription="What plugin {n} adds to a site."\n'
+        f"{indent}/>"
+    )
+
+
+def test_an_mdx_card_grid_is_cut_between_its_cards() -> None:
+    """An element with its children on lines of their own (Starlight's ``<CardGrid>``,
+    one HTML block to CommonMark) is cut between children; the opening line goes with
+    the first, the closing line with the last."""
+    grid = "<CardGrid>\n" + "\n".join(card(n) for n in range(12)) + "\n</CardGrid>"
+    text = f"# Plugins\n\n{paragraph()}\n\n{grid}\n"
+    found = chunk_text(text, "docs/plugins.mdx", options=ChunkOptions(max=400, min=0))
+    assert_spans(text, found)
+    assert len(found) > 2
+    assert all(c.chars <= 400 and not c.unsplittable for c in found)
+    cards = [c for c in found if "<LinkCard" in c.text]
+    assert cards[0].text.count("<CardGrid>") == 1
+    assert cards[-1].text.endswith("\t/>\n</CardGrid>")
+    for chunk in cards[1:]:
+        assert chunk.text.startswith("\t<LinkCard")  # never inside a card
+    assert sum(c.text.count("<LinkCard") for c in found) == 12
+
+
+def test_an_html_table_is_cut_between_rows_and_a_run_of_blocks_between_blocks() -> None:
+    rows = "\n".join(f"  <tr><td>option_{n}</td><td>{SENTENCE}</td></tr>" for n in range(8))
+    table = f"<table>\n{rows}\n</table>"
+    found = parts(f"# Options\n\n{table}\n", max=300)
+    assert len(found) > 2
+    assert all(c.chars <= 300 for c in found)
+    assert found[0].text.startswith("# Options\n\n<table>\n  <tr>")
+    assert all(c.text.startswith("  <tr>") for c in found[1:])
+    # HTML blocks one after the other (a blank line ends each) are cut between them.
+    divs = "\n\n".join(f'<div class="note">\n{SENTENCE}\n</div>' for _ in range(6))
+    found = parts(f"# Notes\n\n{divs}\n", max=300)
+    assert len(found) > 1
+    assert all(c.chars <= 300 and not c.unsplittable for c in found)
+    assert all(c.text.startswith('<div class="note">') for c in found[1:])
+
+
+def test_one_child_over_the_limit_is_an_html_element_that_cannot_be_split() -> None:
+    big = "\t<Card>\n" + "\n".join(f"\t\t{SENTENCE}" for _ in range(8)) + "\n\t</Card>"
+    grid = f"<CardGrid>\n{card(0)}\n{big}\n{card(1)}\n</CardGrid>"
+    found = chunk_text(f"# Cards\n\n{grid}\n", "docs/c.mdx", options=ChunkOptions(max=300, min=0))
+    (over,) = [c for c in found if c.chars > 300]
+    assert over.unsplittable.startswith("HTML element (lines 9-18, ")
+    assert over.text.startswith("\t<Card>")
 
 
 def test_a_heading_alone_is_never_a_part() -> None:
@@ -303,6 +356,7 @@ def test_property_parts_fit_unless_a_block_cannot_be_split(
             assert chunk.unsplittable.split(" (")[0] in (
                 "fenced code block",
                 "HTML block",
+                "HTML element",
                 "table row",
                 "sentence",
             )

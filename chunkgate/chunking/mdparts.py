@@ -14,7 +14,13 @@ do in the whole file) and its block tree is read back from the
   then, in a line too long on its own, between sentences (those parts carry
   columns).
 
-Fenced and indented code, HTML blocks and thematic breaks are never cut.
+- in a run of HTML blocks, between the blocks; in one HTML block that is an
+  element with its children on their own lines (MDX's ``<CardGrid>`` of
+  ``<LinkCard>``s, a ``<table>`` of rows), between those children (its opening
+  line goes with the first, its closing line with the last).
+
+Fenced and indented code, an HTML element with nothing on lines of its own
+inside, and thematic breaks are never cut.
 Plain CommonMark has no tables: a table is a paragraph whose second line is a
 delimiter row, as GitHub's table extension reads it.
 """
@@ -55,6 +61,10 @@ _DELIMITER_ROW = re.compile(
     r"[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?"
 )
 _LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
+# An HTML or JSX opening tag alone on its line (not self-closing): the element may
+# hold children on lines of their own.
+_ELEMENT_START = re.compile(r"[ \t]*<[A-Za-z!]")  # an element or a comment, not a closing tag
+_OPENING_LINE = re.compile(r"[ \t]*<([A-Za-z][\w.:-]*)(?:\s[^<>]*)?(?<!/)>[ \t]*")
 # A sentence ends at . ! ? or an ellipsis, with closing quotes, brackets or
 # emphasis after it, before a space and something that is not a lower-case
 # letter ("e.g. this" goes on); CJK full stops need no space.
@@ -202,7 +212,51 @@ def _refine(ctx: ChunkContext, block: Block) -> list[Block]:
     if node.tag in ("p", "li"):
         # A tight list item has its text directly, without a paragraph.
         return _split_paragraph(ctx, block, _Paragraph(node.first, node.last, False))
-    return []  # code, HTML, a thematic break, a heading: never cut
+    if node.tag == "html":
+        return _html_pieces(ctx, block, node)
+    return []  # code, a thematic break, a heading: never cut
+
+
+def _html_pieces(ctx: ChunkContext, block: Block, node: _Node) -> list[Block]:
+    """A run of HTML blocks cut between them (at blank lines), else one element cut
+    between the children it holds on lines of their own: at each line that opens an
+    element at the children's indentation, the first child's excepted."""
+    lines = ctx.lines
+    top, bottom = node.first, node.last
+    cuts = [n for n in range(top + 1, bottom + 1) if lines[n].strip() and not lines[n - 1].strip()]
+    what = "HTML block"
+    if not cuts:
+        cuts = _child_starts(lines, top, bottom)[1:]
+        what = "HTML element"
+    if not cuts:
+        return []
+    bounds = [top, *cuts, bottom + 1]
+    blocks = []
+    for index in range(len(bounds) - 1):
+        first, last = bounds[index], bounds[index + 1] - 1
+        while not lines[last].strip():
+            last -= 1
+        begin = block.start if index == 0 else Pos(first, 0)
+        stop = block.end if index == len(bounds) - 2 else Pos(bounds[index + 1], 0)
+        blocks.append(Block(begin, stop, what, first + 1, last + 1, _Node("html", first, last, ())))
+    return blocks
+
+
+def _child_starts(lines: Sequence[str], top: int, bottom: int) -> list[int]:
+    """The lines that open the children of the element on lines ``top..bottom`` (an
+    opening tag alone on the first line, its closing tag alone on the last)."""
+    opening = _OPENING_LINE.fullmatch(lines[top])
+    if opening is None or lines[bottom].strip() != f"</{opening[1]}>" or bottom - top < 2:
+        return []
+    inner = [n for n in range(top + 1, bottom) if lines[n].strip()]
+    if not inner:
+        return []
+    depth = min(_indent(lines[n]) for n in inner)
+    return [n for n in inner if _indent(lines[n]) == depth and _ELEMENT_START.match(lines[n])]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def _table_rows(block: Block, node: _Node, second: int, what: str) -> list[Block]:
