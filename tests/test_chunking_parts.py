@@ -148,6 +148,36 @@ def test_an_html_table_is_cut_between_rows_and_a_run_of_blocks_between_blocks() 
     assert all(c.text.startswith('<div class="note">') for c in found[1:])
 
 
+def test_html_is_never_cut_inside_pre_script_style_or_a_comment() -> None:
+    spans_ = "\n".join(f"<span>code_line({n}) + more_code({n})</span>" for n in range(12))
+    code = f"<pre><code>{spans_}\n\n{spans_}\n</code></pre>"
+    for raw in (
+        f"<div>\n<pre><code>{spans_}\n</code></pre>\n</div>",  # the children are code lines
+        code,  # blank lines inside a <pre> do not end its HTML block
+        f"<!--\n{spans_}\n-->",
+        f"<script>\n{spans_}\n\n{spans_}\n</script>",
+    ):
+        found = parts(f"# Code\n\n{paragraph()}\n\n{raw}\n", max=200)
+        assert found[-1].text == raw
+        assert found[-1].unsplittable.startswith("HTML block (lines 5-")
+
+
+def test_top_level_elements_of_an_unwrapped_block_are_cut_between_them() -> None:
+    """A block after a blank line that opens with deeper elements and ends with the
+    closing tag of an element opened above (FastAPI's opinion panels), and a comment
+    on its first line: cut before each element at the least indentation."""
+    panels = "\n".join(
+        f'  <div class="panel" id="p{n}">\n    <blockquote>{paragraph()}</blockquote>\n  </div>'
+        for n in range(4)
+    )
+    html = f'<!-- only-mkdocs -->\n<div class="tabs">\n  <button>a</button>\n\n{panels}\n</div>'
+    found = parts(f"# Opinions\n\n{html}\n", max=250)
+    assert all(not c.unsplittable for c in found)
+    starts = [c.text.split("\n")[0] for c in found]
+    assert starts == ["# Opinions", *(f'  <div class="panel" id="p{n}">' for n in range(4))]
+    assert found[-1].text.endswith("  </div>\n</div>")
+
+
 def test_one_child_over_the_limit_is_an_html_element_that_cannot_be_split() -> None:
     big = "\t<Card>\n" + "\n".join(f"\t\t{SENTENCE}" for _ in range(8)) + "\n\t</Card>"
     grid = f"<CardGrid>\n{card(0)}\n{big}\n{card(1)}\n</CardGrid>"

@@ -63,6 +63,13 @@ _DELIMITER_ROW = re.compile(
 _LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
 # An HTML or JSX opening tag alone on its line (not self-closing): the element may
 # hold children on lines of their own.
+# Elements whose content is kept as written (CommonMark's HTML blocks 1 and 2): no
+# cut inside them.
+_RAW_OPENING = re.compile(r"<(?:(?i:pre|script|style|textarea)(?=[\s>]|$)|(!--))")
+_RAW_CLOSING = {
+    "element": re.compile(r"(?i)</(?:pre|script|style|textarea)>"),
+    "comment": re.compile(r"-->"),
+}
 _ELEMENT_START = re.compile(r"[ \t]*<[A-Za-z!]")  # an element or a comment, not a closing tag
 _OPENING_LINE = re.compile(r"[ \t]*<([A-Za-z][\w.:-]*)(?:\s[^<>]*)?(?<!/)>[ \t]*")
 # A sentence ends at . ! ? or an ellipsis, with closing quotes, brackets or
@@ -218,15 +225,21 @@ def _refine(ctx: ChunkContext, block: Block) -> list[Block]:
 
 
 def _html_pieces(ctx: ChunkContext, block: Block, node: _Node) -> list[Block]:
-    """A run of HTML blocks cut between them (at blank lines), else one element cut
-    between the children it holds on lines of their own: at each line that opens an
-    element at the children's indentation, the first child's excepted."""
+    """A run of HTML blocks cut between them (at blank lines), else one block cut before
+    the lines that open its top-level elements (the children of an element whose
+    opening and closing tags are alone on the first and last lines); never inside a
+    ``<pre>``, ``<script>``, ``<style>``, ``<textarea>`` or comment."""
     lines = ctx.lines
     top, bottom = node.first, node.last
-    cuts = [n for n in range(top + 1, bottom + 1) if lines[n].strip() and not lines[n - 1].strip()]
+    raw = _inside_raw(lines, top, bottom)
+    cuts = [
+        n
+        for n in range(top + 1, bottom + 1)
+        if lines[n].strip() and not lines[n - 1].strip() and n not in raw
+    ]
     what = "HTML block"
     if not cuts:
-        cuts = _child_starts(lines, top, bottom)[1:]
+        cuts = [n for n in _element_starts(lines, top, bottom) if n not in raw]
         what = "HTML element"
     if not cuts:
         return []
@@ -242,17 +255,42 @@ def _html_pieces(ctx: ChunkContext, block: Block, node: _Node) -> list[Block]:
     return blocks
 
 
-def _child_starts(lines: Sequence[str], top: int, bottom: int) -> list[int]:
-    """The lines that open the children of the element on lines ``top..bottom`` (an
-    opening tag alone on the first line, its closing tag alone on the last)."""
+def _inside_raw(lines: Sequence[str], top: int, bottom: int) -> set[int]:
+    """The lines of ``top..bottom`` that begin inside a ``<pre>``, ``<script>``,
+    ``<style>``, ``<textarea>`` or comment opened on a line above them."""
+    inside = set()
+    ending: re.Pattern[str] | None = None  # what closes the element the scan is in
+    for n in range(top, bottom + 1):
+        line, position = lines[n], 0
+        if ending is not None:
+            inside.add(n)
+            closed = ending.search(line)
+            if closed is None:
+                continue
+            position, ending = closed.end(), None
+        while (opened := _RAW_OPENING.search(line, position)) is not None:
+            ending = _RAW_CLOSING["element" if opened[1] is None else "comment"]
+            closed = ending.search(line, opened.end())
+            if closed is None:
+                break
+            position, ending = closed.end(), None
+    return inside
+
+
+def _element_starts(lines: Sequence[str], top: int, bottom: int) -> list[int]:
+    """The lines after the first that open a top-level element of the block on lines
+    ``top..bottom``: element-opening lines at the least indentation such lines have,
+    inside the element when its opening and closing tags are alone on the outer lines
+    (the first child then stays with the opening line)."""
+    low, high = top, bottom
     opening = _OPENING_LINE.fullmatch(lines[top])
-    if opening is None or lines[bottom].strip() != f"</{opening[1]}>" or bottom - top < 2:
+    if opening is not None and lines[bottom].strip() == f"</{opening[1]}>":
+        low, high = top + 1, bottom - 1
+    opens = [n for n in range(low, high + 1) if _ELEMENT_START.match(lines[n])]
+    if not opens:
         return []
-    inner = [n for n in range(top + 1, bottom) if lines[n].strip()]
-    if not inner:
-        return []
-    depth = min(_indent(lines[n]) for n in inner)
-    return [n for n in inner if _indent(lines[n]) == depth and _ELEMENT_START.match(lines[n])]
+    depth = min(_indent(lines[n]) for n in opens)
+    return [n for n in opens if _indent(lines[n]) == depth and n > low]
 
 
 def _indent(line: str) -> int:
