@@ -48,6 +48,22 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
             id="unsplittable-fence",
         ),
         pytest.param(
+            "# Cards\n\n<Grid>\n  <Card>\n"
+            + "    A sentence about the card.\n" * 12
+            + "  </Card>\n  <Card>Short.</Card>\n</Grid>\n",
+            "docs/cards.mdx",
+            {"max": 300},
+            (
+                "CG201",
+                1,
+                "section part 1 of 2 is 406 chars, over size.max 300: its HTML element "
+                "(lines 3-17, 397 chars) cannot be split",
+                "shorten the HTML element, or move it out of the page; or raise size.max if "
+                "your embedding model takes larger chunks",
+            ),
+            id="unsplittable-html-element",
+        ),
+        pytest.param(
             "# Guide\n\n" + "A sentence that goes on " * 20 + "and ends.\n",
             "docs/guide.md",
             {"max": 300},

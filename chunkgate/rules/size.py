@@ -175,7 +175,7 @@ _UNSPLITTABLE_FIXES = {
     "(a code block is never split)",
     "indented": "shorten the code block, or move it to a file and link it "
     "(a code block is never split)",
-    "HTML": "shorten the HTML block, or move it out of the page",
+    "HTML": "shorten the {name}, or move it out of the page",  # block or element
     "table": "shorten the row, or move the table's data to a file and link it",
     "sentence": "break the sentence up",
     "assignment": "move the data to a file and load it, or shorten the statement",
@@ -188,7 +188,8 @@ def _unsplittable_fix(chunk: Chunk) -> str:
     if tests is not None:
         # Test fixtures are not documentation: the tests leave the corpus.
         return f"exclude the tests in .chunkgate.yaml: {exclude_hint(tests)}"
-    fix = _UNSPLITTABLE_FIXES.get(chunk.unsplittable.partition(" ")[0], "shorten it")
+    name = chunk.unsplittable.partition(" (")[0]
+    fix = _UNSPLITTABLE_FIXES.get(name.partition(" ")[0], "shorten it").format(name=name)
     if chunk.language == "python" and chunk.kind == "module":
         fix += f", or exclude a data module: {exclude_hint(literal_glob(chunk.path))}"
     return f"{fix}; or raise size.max if your embedding model takes larger chunks"
