@@ -44,12 +44,12 @@ def file_anchors(
     site: Site = GITHUB,
     read: Callable[[str], str | None] | None = None,
     *,
-    options: ChunkOptions | None = None,
+    options: ChunkOptions,
 ) -> set[str] | None:
     """The anchors of the page ``path`` whose source is ``text``; ``read(path)`` gives
     another corpus file's text (or None), for the files it includes. ``options`` are the
-    chunking options whose anchor flavour the headings get (the configuration's, with the
-    site generators found: its chunk IDs' anchors); by default GitHub's.
+    configuration's chunking options (with the site generators found): the headings get
+    the anchors their chunk IDs have, in the flavour of the site that publishes them.
 
     None when the page's anchors are made by its template: a page without
     headings whose body calls the template language (Hugo's glossary page is

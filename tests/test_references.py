@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from helpers import commit_all, pin_git_env, write
 
 from chunkgate.anchors import file_anchors, has_includes
+from chunkgate.chunking import ChunkOptions
 from chunkgate.cli import cli
 from chunkgate.config import Config, load_config
 from chunkgate.references import corpus_reference_violations, site_of
@@ -166,7 +167,10 @@ def test_a_page_written_by_its_template_is_not_checked() -> None:
         "content/en/b.md": "# B\n\n[t](/glossary/#term)\n",
     }
     assert _check(texts, HUGO) == []
-    assert file_anchors(texts["content/en/glossary/_index.md"], "x.md", HUGO) is None
+    assert (
+        file_anchors(texts["content/en/glossary/_index.md"], "x.md", HUGO, options=ChunkOptions())
+        is None
+    )
 
 
 def test_hugo_paths_are_matched_in_lowercase() -> None:

@@ -61,8 +61,6 @@ _DELIMITER_ROW = re.compile(
     r"[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?"
 )
 _LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
-# An HTML or JSX opening tag alone on its line (not self-closing): the element may
-# hold children on lines of their own.
 # Elements whose content is kept as written (CommonMark's HTML blocks 1 and 2): no
 # cut inside them.
 _RAW_OPENING = re.compile(r"<(?:(?i:pre|script|style|textarea)(?=[\s>]|$)|(!--))")
@@ -71,6 +69,8 @@ _RAW_CLOSING = {
     "comment": re.compile(r"-->"),
 }
 _ELEMENT_START = re.compile(r"[ \t]*<[A-Za-z!]")  # an element or a comment, not a closing tag
+# An HTML or JSX opening tag alone on its line (not self-closing): the element may
+# hold children on lines of their own.
 _OPENING_LINE = re.compile(r"[ \t]*<([A-Za-z][\w.:-]*)(?:\s[^<>]*)?(?<!/)>[ \t]*")
 # A sentence ends at . ! ? or an ellipsis, with closing quotes, brackets or
 # emphasis after it, before a space and something that is not a lower-case

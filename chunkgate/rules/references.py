@@ -213,11 +213,9 @@ def reference_violations(
 
     def anchors_of(path: str) -> set[str] | None:
         text = markdown.get(path)
-        return (
-            None
-            if text is None
-            else file_anchors(text, path, site, markdown.get, options=config.chunking)
-        )
+        if text is None:
+            return None
+        return file_anchors(text, path, site, markdown.get, options=config.chunking)
 
     moved = {old: new for new, old in (moved_from or {}).items()}
     out: list[Violation] = []
