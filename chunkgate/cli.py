@@ -18,6 +18,7 @@ from chunkgate.errors import ChunkgateError
 from chunkgate.report import formats
 
 if TYPE_CHECKING:
+    from chunkgate import git
     from chunkgate.chunking import ChunkedFile
     from chunkgate.config import Config
     from chunkgate.listing import Failure
@@ -320,6 +321,8 @@ def check(
     status: 0 clean (warnings allowed), 1 errors found or (with --update) the
     manifest changed, 2 usage, config or git errors.
     """
+    # First, before the imports and the configuration: the hook's git listings.
+    listing = _hook_listing(paths) if hook and config_path is None else None
     from chunkgate.config import with_rules
     from chunkgate.gate import run_check
     from chunkgate.parallel import default_jobs
@@ -337,6 +340,7 @@ def check(
         jobs=jobs or default_jobs(),
         baseline=revision,
         hold_moves=update,  # the hook: an autofix commit must not make a move pass
+        listing=listing,
     )
     if note and result.violations:
         result = result._replace(notes=(*result.notes, note))
@@ -344,6 +348,31 @@ def check(
         result = result.with_known()
     _write_report(result, fmt, output, quiet)
     sys.exit(1 if result.errors or (update and result.manifest_changed) else 0)
+
+
+# A hook run on more files does not start its listings early: git matches every
+# index entry against every path, and those the configuration leaves out would cost.
+EARLY_PATHS = 64
+
+
+def _hook_listing(paths: Sequence[str]) -> git.NamedListing | None:
+    """What git says about the files the hook was given, started now (``NamedListing``):
+    files only, at most ``EARLY_PATHS``, in the work tree that holds the working folder."""
+    from chunkgate import git
+    from chunkgate.paths import relative_paths
+
+    if not paths or len(paths) > EARLY_PATHS:
+        return None
+    root = git.find_root(Path.cwd())
+    if root is None:
+        return None
+    try:
+        given = relative_paths(root, paths)
+    except ChunkgateError:
+        return None  # the run says why
+    if any(path == "." or os.path.isdir(root / path) for path in given):
+        return None
+    return git.NamedListing(root, given)
 
 
 def _baseline(root: Path, given: str | None) -> tuple[str, str]:

@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import functools
 import os
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     import pathspec
 
 from chunkgate import git
 from chunkgate.config import Config
-from chunkgate.errors import ChunkgateError
-
-_T = TypeVar("_T")
+from chunkgate.parallel import in_background
+from chunkgate.paths import relative_paths
 
 
 class SelectedFile(NamedTuple):
@@ -54,12 +52,16 @@ def select_files(
 
 
 def select_with_tree(
-    config: Config, paths: Sequence[str] | None = None
+    config: Config,
+    paths: Sequence[str] | None = None,
+    *,
+    listing: git.NamedListing | None = None,
 ) -> tuple[Selection, git.WorkTree | None]:
     """``select_files``, and (the whole corpus, in git) the work tree as git listed it, of
-    which the manifest folder's listing is a part."""
+    which the manifest folder's listing is a part. ``listing``: git's answers about
+    ``paths``, asked for already (the hook's)."""
     trees: list[git.WorkTree] = []
-    return _select(config, paths, True, trees), trees[0] if trees else None
+    return _select(config, paths, True, trees, listing), trees[0] if trees else None
 
 
 def _select(
@@ -67,15 +69,19 @@ def _select(
     paths: Sequence[str] | None,
     include_untracked: bool,
     trees: list[git.WorkTree],
+    listing: git.NamedListing | None = None,
 ) -> Selection:
     root = config.root
     named = None
     unselected: list[str] = []
     if paths is not None:
+        given = relative_paths(root, paths)
+        if listing is not None and (listing.root, listing.paths) != (root, given):
+            listing = None
         # Pre-commit passes every staged text file: drop the ones the config never
         # selects before asking git about them. Folders stay, to be expanded.
         named = []
-        for path in _normalise(root, paths):
+        for path in given:
             if config.selects(path) or path == "." or (root / path).is_dir():
                 named.append(path)
             elif os.path.lexists(root / path):
@@ -83,7 +89,12 @@ def _select(
     sparse: set[str] = set()
     if _is_work_tree(root):
         found, missing = _from_git(
-            root, named, include_untracked=include_untracked, sparse=sparse, trees=trees
+            root,
+            named,
+            include_untracked=include_untracked,
+            sparse=sparse,
+            trees=trees,
+            listing=listing,
         )
     else:
         found, missing = _from_walk(root, named)
@@ -113,35 +124,6 @@ def _is_work_tree(root: Path) -> bool:
     return os.path.lexists(root / ".git") and git.installed()
 
 
-def _normalise(root: Path, paths: Sequence[str]) -> list[str]:
-    """Root-relative POSIX paths; refuses anything outside the root, symlinks included."""
-    result: dict[str, None] = {}
-    for given in paths:
-        full = Path(os.path.abspath(given))
-        # Resolve the folders (symlinked ones included) but not the name itself, so a
-        # symlinked file is seen as the link it is.
-        located = full.parent.resolve() / full.name if full.name else full.resolve()
-        relative = _relative_to(located, root)
-        if relative is not None and located.is_symlink():
-            try:
-                target = located.resolve()
-            except (OSError, RuntimeError):  # a loop (RuntimeError before Python 3.13)
-                raise ChunkgateError(f"{given}: a symlink loop; fix or remove it") from None
-            relative = relative if _relative_to(target, root) is not None else None
-        if relative is None:
-            raise ChunkgateError(f"path outside the repository: {given}")
-        result[relative] = None
-    return list(result)
-
-
-def _relative_to(path: Path, root: Path) -> str | None:
-    try:
-        relative = path.relative_to(root)
-    except ValueError:
-        return None
-    return relative.as_posix()
-
-
 def _from_git(
     root: Path,
     named: list[str] | None,
@@ -149,17 +131,22 @@ def _from_git(
     include_untracked: bool,
     sparse: set[str],
     trees: list[git.WorkTree],
+    listing: git.NamedListing | None,
 ) -> tuple[dict[str, str | None], set[str]]:
     if named is not None and not named:
         return {}, set()
     pathspecs = None if named is None or "." in named else named
-    # The listings are independent; each git process mostly waits on the file system,
-    # so running them side by side costs about as much as the slowest one.
-    modified = in_background(git.modified_paths, root, pathspecs)
     untracked = None
-    if include_untracked and pathspecs is None:
-        untracked = in_background(git.untracked_paths, root, None)
-    blobs, skipped = git.index_entries(root, pathspecs)
+    if listing is not None:  # of every path given: what the selection leaves out drops
+        modified = listing.modified
+        blobs, skipped = listing.entries()
+    else:
+        # The listings are independent; each git process mostly waits on the file
+        # system, so running them side by side costs about as much as the slowest one.
+        modified = in_background(git.modified_paths, root, pathspecs)
+        if include_untracked and pathspecs is None:
+            untracked = in_background(git.untracked_paths, root, None)
+        blobs, skipped = git.index_entries(root, pathspecs)
     found: dict[str, str | None] = dict(blobs)
     missing: set[str] = set()
     # os.path on strings: a pathlib join per file costs more than the lstat.
@@ -197,29 +184,6 @@ def _from_git(
         if pathspecs is None:
             trees.append(git.WorkTree(blobs, modified(), untracked()))
     return found, missing
-
-
-def in_background(function: Callable[..., _T], *args: object) -> Callable[[], _T]:
-    """Start ``function(*args)`` in a thread; the returned callable waits for its result."""
-    outcome: list[_T] = []
-    failure: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            outcome.append(function(*args))
-        except BaseException as exc:  # handed to the caller by wait()
-            failure.append(exc)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-
-    def wait() -> _T:
-        thread.join()
-        if failure:
-            raise failure[0]
-        return outcome[0]
-
-    return wait
 
 
 def _from_walk(root: Path, named: list[str] | None) -> tuple[dict[str, str | None], set[str]]:

@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import IO, NamedTuple
 
 from chunkgate.errors import GitError
+from chunkgate.parallel import in_background
 
 _ENV = {
     "GIT_TERMINAL_PROMPT": "0",
@@ -384,6 +385,26 @@ def gitattributes_flags(
         if value.lower() in (b"set", b"true"):
             flags.setdefault(_decode(path), set()).add(_decode(attr))
     return flags
+
+
+class NamedListing:
+    """What git says about the files a hook run names, asked for before the run needs it.
+
+    Each of these git processes reads the whole index (0.05-0.08 s at 100,000
+    files, where the index holds the shards too); started first, they run
+    beside the imports and the configuration, which take a core for about as
+    long. The paths are every one given, root-relative: those the
+    configuration leaves out are dropped from the answers by the selection,
+    as from any listing.
+    """
+
+    def __init__(self, root: Path, paths: list[str]) -> None:
+        self.root = root
+        self.paths = paths
+        self.entries = in_background(index_entries, root, paths)
+        self.modified = in_background(modified_paths, root, paths)
+        self.deletions = in_background(staged_deletions, root)
+        self.attributes = in_background(gitattributes_flags, root, paths)
 
 
 def read_blob(root: Path, oid: str) -> bytes | None:

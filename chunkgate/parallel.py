@@ -34,6 +34,7 @@ CODE_BYTE_SECONDS = 500e-9  # tree-sitter languages: 0.17-0.67 s/MB
 # How often a worker checks that its parent still runs.
 WATCHDOG_SECONDS = 0.5
 
+_T = TypeVar("_T")
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
 
@@ -143,3 +144,26 @@ def _sigint_held() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def in_background(function: Callable[..., _T], *args: object) -> Callable[[], _T]:
+    """Start ``function(*args)`` in a thread; the returned callable waits for its result."""
+    outcome: list[_T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            outcome.append(function(*args))
+        except BaseException as exc:  # handed to the caller by wait()
+            failure.append(exc)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+
+    def wait() -> _T:
+        thread.join()
+        if failure:
+            raise failure[0]
+        return outcome[0]
+
+    return wait

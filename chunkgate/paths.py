@@ -15,6 +15,7 @@ import errno
 import os
 import re
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -172,3 +173,33 @@ def cache_file_allowed(base: Path, file: Path) -> bool:
     except (PathError, ValueError):
         return False
     return True
+
+
+def relative_paths(root: Path, paths: Sequence[str]) -> list[str]:
+    """Root-relative POSIX paths of ``paths`` (relative to cwd, or absolute), each once;
+    refuses anything outside the root, symlinks included."""
+    result: dict[str, None] = {}
+    for given in paths:
+        full = Path(os.path.abspath(given))
+        # Resolve the folders (symlinked ones included) but not the name itself, so a
+        # symlinked file is seen as the link it is.
+        located = full.parent.resolve() / full.name if full.name else full.resolve()
+        relative = _relative_to(located, root)
+        if relative is not None and located.is_symlink():
+            try:
+                target = located.resolve()
+            except (OSError, RuntimeError):  # a loop (RuntimeError before Python 3.13)
+                raise ChunkgateError(f"{given}: a symlink loop; fix or remove it") from None
+            relative = relative if _relative_to(target, root) is not None else None
+        if relative is None:
+            raise ChunkgateError(f"path outside the repository: {given}")
+        result[relative] = None
+    return list(result)
+
+
+def _relative_to(path: Path, root: Path) -> str | None:
+    try:
+        relative = path.relative_to(root)
+    except ValueError:
+        return None
+    return relative.as_posix()

@@ -78,14 +78,16 @@ def plan_whole(
     return Plan(work, _sorted(cached), deleted, gone, found, dict(summaries.broken))
 
 
-def plan_files(config: Config, loaded: Loaded, selection: Selection) -> Plan:
-    """The named files, and the deletions a commit of them makes."""
+def plan_files(
+    config: Config, loaded: Loaded, selection: Selection, staged_deletions: Iterable[str]
+) -> Plan:
+    """The named files, and the deletions a commit of them makes (``staged_deletions``:
+    git's, in a repository)."""
     selected = {file.path: file.blob for file in selection.files}
     deleted = set(selection.missing)
-    if loaded.reader is not None:
-        # What the commit deletes: a rename split over several hook runs still shows
-        # its old path in each, so the move is seen in the run that has the new one.
-        deleted.update(path for path in git.staged_deletions(config.root) if config.selects(path))
+    # What the commit deletes: a rename split over several hook runs still shows its
+    # old path in each, so the move is seen in the run that has the new one.
+    deleted.update(path for path in staged_deletions if config.selects(path))
     for folder in selection.named:
         deleted.update(_gone_under(config, loaded, folder))
     deleted -= selection.sparse
