@@ -47,6 +47,8 @@ def reports_errors(command: F) -> F:
         except KeyboardInterrupt:
             click.echo("chunkgate: interrupted", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            raise  # the reader stopped (`| head`): Click ends quietly, as a pipe's writer should
         except OSError as exc:  # disk full, read-only, permissions: the environment's
             from chunkgate.errors import os_error_message
 

@@ -259,6 +259,27 @@ def test_exit_codes_and_whole_output_as_a_subprocess(repo: Path) -> None:
     assert (usage.returncode, "No such command" in usage.stderr) == (2, True)
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "text"])
+def test_a_reader_that_stops_early_gets_no_error(repo: Path, fmt: str) -> None:
+    """`chunkgate chunks docs | head -1`: the closed pipe ends the run quietly (Click's
+    exit status 1), with no "error: Broken pipe" and no traceback."""
+    for index in range(400):
+        write(repo, f"docs/{index}.md", f"# Page {index}\n\n{SECTION}\n## More\n\nText.\n")
+    command = [sys.executable, "-m", "chunkgate", "chunks", "--format", fmt, "docs"]
+    proc = subprocess.Popen(
+        command, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=git_env()
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # as `head -1` does, with far more than a pipe's buffer to come
+    stderr = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert first.startswith(b"{" if fmt == "jsonl" else b"ID")
+    assert proc.wait(timeout=120) == 1
+    assert stderr == ""
+
+
 def test_the_console_script_is_the_module_entry_point() -> None:
     """The installed ``chunkgate`` and ``python -m chunkgate`` run the same function."""
     (script,) = importlib.metadata.entry_points(group="console_scripts", name="chunkgate")
