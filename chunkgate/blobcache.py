@@ -1,4 +1,4 @@
-"""Values by git blob ID, kept between runs in one JSON file under the user's cache folder.
+"""Values by git blob ID, kept between runs in one file under the user's cache folder.
 
 Content-addressed: an entry is never stale, deleting the cache is always
 safe, and any failure to read or write it is ignored (a file that cannot be
@@ -6,6 +6,10 @@ read as the entries it should hold is read as no entries). A run keeps what it
 used: ``save`` writes those entries, and only when they are not the ones it
 read, through a temporary file and a rename, so a reader sees the old file or
 the new one.
+
+How the entries become bytes is the subclass's: ``JsonCache`` holds one JSON
+object, entry by entry; the shard summaries of a 100,000-file corpus are
+columns instead (``manifest/summary.py``).
 """
 
 from __future__ import annotations
@@ -21,26 +25,31 @@ from chunkgate import configcache, paths
 
 T = TypeVar("T")
 
+# What reading a damaged file may raise (the decoders raise the last three).
+DAMAGED = (OSError, EOFError, ValueError, TypeError, KeyError)
+
 
 class BlobCache(Generic[T]):
     """One cache file: ``folder`` under the cache folder, named by ``key`` (which holds
-    the format version, so that a chunkgate that stores other values starts afresh).
-    ``decode`` raises ``ValueError``, ``TypeError`` or ``KeyError`` on a damaged entry."""
+    the format version, so that a chunkgate that stores other values starts afresh)."""
 
-    def __init__(
-        self,
-        folder: str,
-        key: str,
-        decode: Callable[[object], T],
-        encode: Callable[[T], object],
-    ) -> None:
+    suffix = ".json"
+
+    def __init__(self, folder: str, key: str) -> None:
         base = configcache.folder()
         name = hashlib.sha256(key.encode()).hexdigest()[:24]
-        self._file = None if base is None else base / folder / f"{name}.json"
-        self._decode, self._encode = decode, encode
+        self._file = None if base is None else base / folder / f"{name}{self.suffix}"
         self._known: dict[str, T] = {}
         self._used: dict[str, T] = {}
         self._loaded = False
+
+    def _unpack(self, data: bytes) -> dict[str, T]:
+        """The entries of the file's bytes; raises one of ``DAMAGED`` when it is damaged."""
+        raise NotImplementedError
+
+    def _pack(self, entries: dict[str, T]) -> bytes:
+        """The bytes of ``entries`` (in blob order)."""
+        raise NotImplementedError
 
     def get(self, blob: str) -> T | None:
         if not self._loaded:
@@ -58,11 +67,8 @@ class BlobCache(Generic[T]):
         if self._file is None:
             return
         try:
-            raw = json.loads(self._file.read_bytes())
-            if not isinstance(raw, dict):
-                raise TypeError("not an object")
-            self._known = {blob: self._decode(item) for blob, item in raw.items()}
-        except (OSError, ValueError, TypeError, KeyError):
+            self._known = self._unpack(self._file.read_bytes())
+        except DAMAGED:
             self._known = {}  # missing or damaged: an optimisation only
 
     def save(self) -> None:
@@ -72,8 +78,7 @@ class BlobCache(Generic[T]):
         base = configcache.folder()
         if base is None or not paths.cache_file_allowed(base, self._file):
             return
-        entries = {blob: self._encode(value) for blob, value in sorted(self._used.items())}
-        data = json.dumps(entries).encode("ascii")  # escapes even an undecodable path's bytes
+        data = self._pack(dict(sorted(self._used.items())))
         temp = self._file.with_name(f".{self._file.name}.{os.urandom(6).hex()}.tmp")
         try:
             self._file.parent.mkdir(parents=True, exist_ok=True)
@@ -82,3 +87,28 @@ class BlobCache(Generic[T]):
         except OSError:
             with contextlib.suppress(OSError):
                 temp.unlink(missing_ok=True)
+
+
+class JsonCache(BlobCache[T]):
+    """Entries as one JSON object by blob; ``decode`` raises ``ValueError``, ``TypeError``
+    or ``KeyError`` on a damaged entry."""
+
+    def __init__(
+        self,
+        folder: str,
+        key: str,
+        decode: Callable[[object], T],
+        encode: Callable[[T], object],
+    ) -> None:
+        super().__init__(folder, key)
+        self._decode, self._encode = decode, encode
+
+    def _unpack(self, data: bytes) -> dict[str, T]:
+        raw = json.loads(data)
+        if not isinstance(raw, dict):
+            raise TypeError("not an object")
+        return {blob: self._decode(item) for blob, item in raw.items()}
+
+    def _pack(self, entries: dict[str, T]) -> bytes:
+        encoded = {blob: self._encode(value) for blob, value in entries.items()}
+        return json.dumps(encoded).encode("ascii")  # escapes even an undecodable path's bytes

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkgate.blobcache import BlobCache
+from chunkgate.blobcache import JsonCache
 
 
 def _decode(item: object) -> list[int]:
@@ -20,8 +20,8 @@ def _encode(value: list[int]) -> object:
     return value
 
 
-def cache(key: str = "test-cache-1\0repo") -> BlobCache[list[int]]:
-    return BlobCache("numbers", key, _decode, _encode)
+def cache(key: str = "test-cache-1\0repo") -> JsonCache[list[int]]:
+    return JsonCache("numbers", key, _decode, _encode)
 
 
 @pytest.fixture(autouse=True)

@@ -4,8 +4,10 @@ git's objects agreeing, with a damaged cache ignored and a corrupt shard reporte
 
 from __future__ import annotations
 
+import marshal
 import os
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -248,7 +250,7 @@ def expected_summaries() -> dict[str, object]:
 
 
 def cache_files(tmp_path: Path) -> list[Path]:
-    return sorted((tmp_path / "cache" / "summaries").glob("*.json"))
+    return sorted((tmp_path / "cache" / "summaries").glob("*.bin"))
 
 
 def test_summaries_from_git_from_the_cache_and_from_disk_agree(repo: Path, tmp_path: Path) -> None:
@@ -313,22 +315,32 @@ def test_a_corrupt_shard_is_reported_and_the_others_read(repo: Path) -> None:
         assert result.found == others
 
 
+def _sealed(value: object) -> bytes:
+    """``value`` as a cache file that passes the CRC: damage only its shape can show."""
+    payload = marshal.dumps(value, 4)
+    return zlib.crc32(payload).to_bytes(4, "big") + payload
+
+
 @pytest.mark.parametrize(
     "damage",
     [
         pytest.param(None, id="deleted"),
-        pytest.param(b"", id="empty"),
-        pytest.param(b"\x00garbage{", id="garbage"),
-        pytest.param(b"[]", id="a-list"),
-        pytest.param(b"7", id="a-number"),
-        pytest.param(b'{"x": 5}', id="an-entry-not-a-list"),
-        pytest.param(b'{"x": ["a.md", null, 1, false]}', id="an-entry-too-short"),
-        pytest.param(b'{"x": ["a.md", null, "1", false, ""]}', id="a-count-string"),
-        pytest.param(b'{"x": ["a.md", null, 1, false, "0123"]}', id="hashes-too-short"),
-        pytest.param(b'{"x": ["a.md", 5, 0, 0, ""]}', id="wrong-types"),
+        pytest.param(lambda good: b"", id="empty"),
+        pytest.param(lambda good: b"\x00garbage{", id="garbage"),
+        pytest.param(lambda good: good[:-1], id="truncated"),
+        pytest.param(
+            lambda good: good[:40] + bytes([good[40] ^ 1]) + good[41:], id="a-bit-flipped"
+        ),
+        pytest.param(lambda good: good[:4] + b"\x00" + good[4:], id="a-byte-added"),
+        pytest.param(lambda good: _sealed([]), id="a-list"),
+        pytest.param(lambda good: _sealed(7), id="a-number"),
+        pytest.param(lambda good: _sealed(([],) * 3), id="too-few-columns"),
+        pytest.param(lambda good: _sealed((["x"], *([] for _ in range(8)))), id="uneven-columns"),
     ],
 )
-def test_a_damaged_cache_is_ignored(repo: Path, tmp_path: Path, damage: bytes | None) -> None:
+def test_a_damaged_cache_is_ignored(
+    repo: Path, tmp_path: Path, damage: Callable[[bytes], bytes] | None
+) -> None:
     written(repo)
     commit_all(repo)
     with gitlib.BlobReader(repo) as reader:
@@ -339,7 +351,7 @@ def test_a_damaged_cache_is_ignored(repo: Path, tmp_path: Path, damage: bytes | 
         if damage is None:
             cache.unlink()
         else:
-            cache.write_bytes(damage)
+            cache.write_bytes(damage(cache.read_bytes()))
         again = SummaryCache(repo, MANIFEST)
         result = worktree(repo).summaries(again, reader)
         again.save()

