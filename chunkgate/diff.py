@@ -31,7 +31,7 @@ from pathlib import Path
 from chunkgate import git
 from chunkgate.chunking import ChunkOptions, chunk_bytes
 from chunkgate.config import Config, load_config, load_config_at
-from chunkgate.corpus import select_files
+from chunkgate.corpus import select_with_tree
 from chunkgate.errors import ChunkgateError, GitError, ManifestError, UnreadableError
 from chunkgate.manifest import (
     RevisionManifest,
@@ -199,6 +199,7 @@ class _Side:
     read: Callable[[str], bytes | None]  # any root-relative path, corpus or not
     rev: str | None = None  # None: the working tree
     tree: dict[str, str] | None = None  # a revision's every file and its blob
+    work_tree: git.WorkTree | None = None  # the working side's, as git listed it
     manifest: WorkTreeManifest | RevisionManifest | None = None
     summaries: dict[str, Summary] | None = None  # the manifest's, when made as this side chunks
 
@@ -268,7 +269,8 @@ def _revision_side(
 
 def _working_side(root: Path, config_path: Path | None) -> _Side:
     config = load_config(root, config_path=config_path)
-    files = {file.path: file.blob for file in select_files(config).files}
+    selection, work_tree = select_with_tree(config)
+    files = {file.path: file.blob for file in selection.files}
 
     def read(path: str) -> bytes | None:
         try:
@@ -276,7 +278,7 @@ def _working_side(root: Path, config_path: Path | None) -> _Side:
         except OSError:
             return None
 
-    return _Side(config, files, read)
+    return _Side(config, files, read, work_tree=work_tree)
 
 
 def _manifest(root: Path, side: _Side, reader: git.BlobReader, notes: list[str]) -> None:
@@ -289,6 +291,8 @@ def _manifest(root: Path, side: _Side, reader: git.BlobReader, notes: list[str])
     if side.rev is None:
         in_git = git.installed()
         manifest = WorkTreeManifest(root, folder, in_git=in_git)
+        if side.work_tree is not None and in_git:
+            manifest.list_from(side.work_tree)  # the selection listed the folder too
     else:
         manifest = RevisionManifest(root, side.rev, folder, reader, tree=side.tree)
     try:

@@ -395,6 +395,40 @@ def test_unchanged_files_are_not_chunked_when_the_head_manifest_knows_them(
     assert sorted(chunked) == ["a.md", "a.md", "b.md"]
 
 
+def test_the_working_side_lists_its_manifest_from_its_own_selection(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunkgate.manifest import WorkTreeManifest
+
+    write(git_repo, "a.md", doc(("Install", INSTALL)))
+    write(git_repo, "b.md", doc(("Usage", USAGE)))
+    write(git_repo, "c.md", doc(("Notes", para("notes"))))
+    write_manifest(git_repo, ["a.md", "b.md", "c.md"])
+    commit_all(git_repo)
+    # In the working tree: a shard edited, one new and untracked, one deleted.
+    write(git_repo, "b.md", doc(("Usage", USAGE), ("More", para("more"))))
+    write(git_repo, "d.md", doc(("Extra", para("extra"))))
+    write_manifest(git_repo, ["b.md", "d.md"])
+    (git_repo / "c.md").unlink()
+    (git_repo / MANIFEST / "c.md.jsonl").unlink()
+    before = cg_git.process_count()
+    taken = diff_revisions(git_repo)
+    asked = cg_git.process_count() - before
+    # The folder listed on its own, as before: the same answer from four more git
+    # processes (its ls-files, diff-files, the edited shard's hash-object, untracked).
+    monkeypatch.setattr(WorkTreeManifest, "list_from", lambda self, tree: None)
+    before = cg_git.process_count()
+    listed = diff_revisions(git_repo)
+    assert cg_git.process_count() - before == asked + 4
+    assert taken.to_dict() == listed.to_dict()
+    assert summary(taken) == expect(
+        added=["b.md#more", "d.md#extra"],
+        removed=["c.md#notes"],
+        moved=[("c.md#guide", "d.md#guide", "identical")],
+        unchanged=4,  # a.md's two chunks, counted from its summary, and b.md's two
+    )
+
+
 def shallow_clone(tmp_path: Path, origin: Path, name: str = "clone") -> Path:
     clone = tmp_path / name
     subprocess.run(
