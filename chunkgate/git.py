@@ -245,6 +245,20 @@ def staged_deletions(root: Path) -> list[str]:
     return list(_records(out))
 
 
+def index_matches(root: Path, rev: str, folder: str) -> bool:
+    """Whether the index holds exactly ``rev``'s tree under ``folder`` (``diff --cached
+    --quiet``: it stops at the first difference; a conflict is one)."""
+    args = ("--literal-pathspecs", "diff", "--cached", "--quiet", "--no-renames")
+    proc = _popen(
+        root,
+        (*args, "--end-of-options", rev, "--", folder),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return proc.wait() == 0
+
+
 def untracked_paths(root: Path, paths: Sequence[str] | None = None) -> list[str]:
     """Untracked files that no ignore rule excludes (nested repositories left out)."""
     listing = _list(root, ("ls-files", "-z", "-o", "--exclude-standard"), paths)

@@ -232,6 +232,37 @@ def test_whole_corpus_check_reads_no_unchanged_file(
     assert rules_of(report) == [("CG401", "docs/section 0/päge-0.md")]
 
 
+def test_the_committed_manifest_is_listed_from_the_index_when_it_holds_the_commit(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole-corpus check takes the baseline's listing from the work tree's listing while
+    the index holds HEAD's manifest folder; once a shard change is staged, from git's tree.
+    The answers are the same either way."""
+    from chunkgate import git as cg_git
+
+    write(repo, "guide.md", page("Install", "Usage"))
+    write(repo, "other.md", page("Other"))
+    committed(repo)
+    listed: list[str] = []
+    original = cg_git.tree_blobs
+
+    def counting(root: Path, rev: str, paths: tuple[str, ...] = ()) -> dict[str, str]:
+        listed.append(rev)
+        return original(root, rev, paths)
+
+    monkeypatch.setattr(cg_git, "tree_blobs", counting)
+    assert (check_json()[0], listed) == (0, [])
+    write(repo, "guide.md", page("Installation", "Usage"))
+    (repo / "other.md").unlink()
+    assert run("update", "--accept-moves").exit_code == 0  # shards changed and deleted
+    expected = [("CG403", "other.md#other")]
+    code, report = check_json()
+    assert (code, rules_of(report), listed) == (0, expected, [])  # a warning
+    git(repo, "add", "-A")
+    code, report = check_json()
+    assert (code, rules_of(report), listed) == (0, expected, ["HEAD"])
+
+
 def test_cold_update_is_the_same_with_several_jobs(repo: Path) -> None:
     for index in range(120):
         write(repo, f"d/{index}.md", page(f"T{index}", "Shared"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import subprocess
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -395,6 +396,62 @@ def test_the_listing_taken_from_the_whole_work_tree_is_the_folder_own(repo: Path
     assert listed["docs/new.md"].blob is None
     assert "README.md" not in listed
     assert listed["docs/b.md"].blob is not None
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["as-committed", "changes-staged"])
+def test_the_baseline_listing_taken_from_the_index_is_the_commit_own(
+    repo: Path, staged: bool
+) -> None:
+    from chunkgate.config import Config
+    from chunkgate.corpus import select_with_tree
+
+    written(repo)
+    write(repo, f"{MANIFEST}/README.md", "what this folder is\n")  # not a shard
+    corrupt = "docs/~" + "0" * 32 + ".jsonl"  # a shortened name whose first line is unreadable
+    write(repo, f"{MANIFEST}/{corrupt}", "<<<<<<< ours\n")
+    commit_all(repo)
+    manifest = worktree(repo)
+    manifest.write({"docs/a.md": entry("docs/a.md", "changed")})  # modified
+    manifest.write({"docs/new.md": entry("docs/new.md", "n")})  # untracked
+    (repo / MANIFEST / shard_name("README.md")).unlink()  # deleted
+    (repo / MANIFEST / shard_name(LONG)).unlink()  # deleted, a shortened name
+    os.utime(repo / MANIFEST / shard_name("docs/b.md"))  # touched, not changed
+    if staged:
+        git(repo, "add", "-A", MANIFEST)
+    assert gitlib.index_matches(repo, "HEAD", MANIFEST) is not staged
+    _, tree = select_with_tree(Config(root=repo))
+    assert tree is not None
+    current = worktree(repo)
+    current.list_from(tree)
+    with gitlib.BlobReader(repo) as reader:
+        listed = RevisionManifest(repo, "HEAD", MANIFEST, reader)
+        taken = RevisionManifest(repo, "HEAD", MANIFEST, reader)
+        taken.list_from_index(current, tree)
+        assert sorted(listed.listing()) == sorted([*BY_PATH, corrupt])  # no README
+        if not staged:
+            assert taken.listing() == listed.listing()
+            assert taken.shard_of(corrupt) == listed.shard_of(corrupt) == corrupt
+            assert taken.entry(LONG) == BY_PATH[LONG]
+        else:  # the index is not HEAD's: what it lists is not the commit's
+            assert taken.listing() != listed.listing()
+
+
+def test_a_conflicted_or_unknown_baseline_is_not_the_index(repo: Path) -> None:
+    written(repo)
+    commit_all(repo)
+    assert gitlib.index_matches(repo, "HEAD", MANIFEST)
+    assert not gitlib.index_matches(repo, "no-such-revision", MANIFEST)
+    git(repo, "checkout", "-q", "-b", "side")
+    worktree(repo).write({"docs/a.md": entry("docs/a.md", "side")})
+    commit_all(repo)
+    git(repo, "checkout", "-q", "-")
+    worktree(repo).write({"docs/a.md": entry("docs/a.md", "main")})
+    commit_all(repo)
+    merged = subprocess.run(
+        ["git", "merge", "-q", "side"], cwd=repo, capture_output=True, check=False
+    )
+    assert merged.returncode == 1
+    assert not gitlib.index_matches(repo, "HEAD", MANIFEST)  # its shard is unmerged
 
 
 # -- the committed manifest ---------------------------------------------------------------------

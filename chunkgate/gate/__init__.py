@@ -100,6 +100,13 @@ def run_check(
             deletions = listing.deletions
         elif in_git:
             deletions = in_background(git.staged_deletions, config.root)
+        # A whole-corpus run takes the baseline's listing from the work tree's when the
+        # index holds the baseline's folder as it is (no `ls-tree` of every shard).
+        as_staged = None
+        if not explicit and loaded.baseline is not None:
+            as_staged = in_background(
+                git.index_matches, config.root, loaded.baseline.rev, config.manifest
+            )
         selection, tree = select_with_tree(config, paths if explicit else None, listing=listing)
         cache = SummaryCache(config.root, config.manifest)
         attributes = None
@@ -114,6 +121,8 @@ def run_check(
         else:
             if tree is not None and loaded.current.in_git:
                 loaded.current.list_from(tree)
+                if loaded.baseline is not None and as_staged is not None and as_staged():
+                    loaded.baseline.list_from_index(loaded.current, tree)
             summaries = loaded.current.summaries(cache, loaded.reader)
             plan = plan_whole(
                 config,

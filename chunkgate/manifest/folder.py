@@ -19,7 +19,7 @@ from chunkgate.errors import ManifestError
 from chunkgate.manifest import journal
 from chunkgate.manifest.codec import parse_block, parse_header, render_block, render_header
 from chunkgate.manifest.journal import remove_shard
-from chunkgate.manifest.layout import HEADER, shard_name, source_name
+from chunkgate.manifest.layout import HEADER, SUFFIX, shard_name, source_name
 from chunkgate.manifest.lines import ManifestSyntaxError
 from chunkgate.manifest.records import FileEntry, Header
 from chunkgate.manifest.storage import (
@@ -216,7 +216,7 @@ class WorkTreeManifest(_Manifest):
         for shard in shards:
             path = source_name(shard.name)
             if path is None:
-                if not shard.name.endswith(".jsonl"):
+                if not shard.name.endswith(SUFFIX):
                     continue  # not a shard (a README someone put there)
                 data = self._read(shard.name, None)
                 path = _path_in(data) if data is not None else None
@@ -348,14 +348,33 @@ class RevisionManifest(_Manifest):
             )
             self._listing = {}
             for shard in shards:
-                path = source_name(shard.name)
-                if path is None:
-                    data = self._read(shard.name, shard.blob)
-                    path = (_path_in(data) if data is not None else None) or shard.name
-                    if shard_name(path) != shard.name:
-                        self._names[path] = shard.name
-                self._listing[path] = shard
+                self._add(self._listing, shard)
         return self._listing
+
+    def _add(self, listing: dict[str, Shard], shard: Shard) -> None:
+        path = source_name(shard.name)
+        if path is None:
+            if not shard.name.endswith(SUFFIX):
+                return  # not a shard (a README someone put there), as in the work tree
+            data = self._read(shard.name, shard.blob)
+            path = (_path_in(data) if data is not None else None) or shard.name
+            if shard_name(path) != shard.name:
+                self._names[path] = shard.name
+        listing[path] = shard
+
+    def list_from_index(self, current: WorkTreeManifest, tree: git.WorkTree) -> None:
+        """Take the listing from the work tree manifest's, when the index holds exactly
+        this revision's folder (``git.index_matches``): no ``ls-tree`` of every shard. The
+        shards the work tree changed or deleted are the index's."""
+        prefix = self.folder + "/"
+        listed = current.listing()
+        listing = {path: shard for path, shard in listed.items() if shard.blob is not None}
+        self._names.update((path, name) for path, name in current._names.items() if path in listing)
+        for changed in sorted(tree.modified):
+            blob = tree.blobs.get(changed)
+            if changed.startswith(prefix) and blob is not None and changed != prefix + HEADER:
+                self._add(listing, Shard(changed[len(prefix) :], blob))
+        self._listing = listing
 
     def prefetch(self, paths: Iterable[str]) -> None:
         """Read the shards of ``paths`` in one stream from git, ahead of ``entry``."""
