@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from itertools import chain
 
 from chunkgate.gate.plan import Plan
 from chunkgate.manifest import ChunkEntry, FileEntry, ManifestSyntaxError, WorkTreeManifest
@@ -27,9 +28,8 @@ def duplicate_rows(
     rows = [_row(path, chunk) for path, entry in entries.items() if entry for chunk in entry.chunks]
     if explicit:
         return rows
-    counts = Counter(row[0] for row in rows)
-    for path in plan.cached:
-        counts.update(plan.summaries[path].hashes)
+    known = chain.from_iterable(plan.summaries[path].hashes for path in plan.cached)
+    counts = Counter(chain((row[0] for row in rows), known))
     repeated = {digest for digest, times in counts.items() if times > 1}
     found = [row for row in rows if row[0] in repeated]
     for path in plan.cached:
