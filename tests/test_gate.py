@@ -263,6 +263,62 @@ def test_the_committed_manifest_is_listed_from_the_index_when_it_holds_the_commi
     assert (code, rules_of(report), listed) == (0, expected, ["HEAD"])
 
 
+def test_cross_file_duplicates_from_the_hash_index_are_those_of_a_full_count(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole-corpus run looks up, in the cache's index of the last run's hashes, only
+    what differs from that run; over random edits, updates and commits it finds what
+    counting every hash (no cache) finds."""
+    import random
+
+    from chunkgate.config import load_config
+    from chunkgate.gate import duplicates, run_check
+    from chunkgate.manifest import Summary
+
+    rng = random.Random(501)
+
+    def random_page() -> str:  # 48 sections of 40 topics: most once or twice
+        return page(*rng.sample([f"Topic {n}" for n in range(40)], 2))
+
+    for n in range(24):
+        write(repo, f"docs/p{n}.md", random_page())
+    assert run("update").exit_code == 0
+    commit_all(repo)
+    indexed: list[bool] = []
+    real = duplicates._repeated
+
+    def spy(checked: list[str], cached: list[Summary], counted: object) -> set[str]:
+        indexed.append(counted is not None)
+        found = real(checked, cached, counted)  # type: ignore[arg-type]
+        assert found == real(checked, cached, None)  # exactly the hashes there twice or more
+        return found
+
+    monkeypatch.setattr(duplicates, "_repeated", spy)
+
+    def copies() -> list[tuple[str, str]]:
+        result = run_check(load_config(repo))
+        found = [*result.violations, *result.known]
+        return sorted((v.chunk_id or v.path, v.message) for v in found if v.rule == "CG501")
+
+    for _ in range(16):
+        for n in rng.sample(range(30), 4):
+            if rng.random() < 0.2 and (repo / f"docs/p{n}.md").exists():
+                (repo / f"docs/p{n}.md").unlink()
+            else:
+                write(repo, f"docs/p{n}.md", random_page())
+        step = rng.choice(["edit", "update", "commit"])
+        if step in ("update", "commit"):
+            run("update")
+        if step == "commit":
+            commit_all(repo)
+        monkeypatch.setenv("CHUNKGATE_NO_CACHE", "1")
+        counted = copies()
+        monkeypatch.delenv("CHUNKGATE_NO_CACHE")
+        assert copies() == counted
+        assert counted  # the pages share sections
+    assert indexed.count(True) >= 15  # every cached run but the first had an index
+
+
 def test_cold_update_is_the_same_with_several_jobs(repo: Path) -> None:
     for index in range(120):
         write(repo, f"d/{index}.md", page(f"T{index}", "Shared"))

@@ -322,6 +322,12 @@ def _sealed(value: object) -> bytes:
     return zlib.crc32(payload).to_bytes(4, "big") + payload
 
 
+def _resealed(good: bytes, *, ordered: Callable[[str], object]) -> bytes:
+    """The cache file ``good`` with its hash index's string changed, sealed again."""
+    *columns, text, repeats = marshal.loads(good[4:])
+    return _sealed((*columns, ordered(text), repeats))
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -336,7 +342,9 @@ def _sealed(value: object) -> bytes:
         pytest.param(lambda good: _sealed([]), id="a-list"),
         pytest.param(lambda good: _sealed(7), id="a-number"),
         pytest.param(lambda good: _sealed(([],) * 3), id="too-few-columns"),
-        pytest.param(lambda good: _sealed((["x"], *([] for _ in range(8)))), id="uneven-columns"),
+        pytest.param(lambda good: _sealed((["x"], *([] for _ in range(8)), "", {})), id="uneven"),
+        pytest.param(lambda good: _resealed(good, ordered=lambda o: o[16:]), id="index-short"),
+        pytest.param(lambda good: _resealed(good, ordered=lambda o: 5), id="index-not-text"),
     ],
 )
 def test_a_damaged_cache_is_ignored(

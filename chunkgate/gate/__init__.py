@@ -131,6 +131,7 @@ def run_check(
                 summaries,
                 cache=state.findings_ok and not loaded.legacy,
                 settings=expected.digest(),
+                hashes=cache.hash_index(),
             )
         if writing and not explicit and loaded.baseline is None and not plan.cached:
             from chunkgate.gate.rebuild import rebuild

@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from itertools import chain
 
 from chunkgate.gate.plan import Plan
-from chunkgate.manifest import ChunkEntry, FileEntry, ManifestSyntaxError, WorkTreeManifest
+from chunkgate.manifest import (
+    ChunkEntry,
+    FileEntry,
+    ManifestSyntaxError,
+    Summary,
+    WorkTreeManifest,
+)
+from chunkgate.manifest.hashindex import HashIndex
+from chunkgate.manifest.summary import digests
 
 Row = tuple[str, str, str, int, tuple[str, ...]]  # hash, id, path, first line, suppressed
 
@@ -28,9 +36,8 @@ def duplicate_rows(
     rows = [_row(path, chunk) for path, entry in entries.items() if entry for chunk in entry.chunks]
     if explicit:
         return rows
-    known = chain.from_iterable(plan.summaries[path].hashes for path in plan.cached)
-    counts = Counter(chain((row[0] for row in rows), known))
-    repeated = {digest for digest, times in counts.items() if times > 1}
+    cached = [plan.summaries[path] for path in plan.cached]
+    repeated = _repeated([row[0] for row in rows], cached, plan.hashes)
     found = [row for row in rows if row[0] in repeated]
     for path in plan.cached:
         if repeated.isdisjoint(plan.summaries[path].hashes):
@@ -42,6 +49,24 @@ def duplicate_rows(
         if entry is not None:
             found.extend(_row(path, chunk) for chunk in entry.chunks if chunk.hash in repeated)
     return found
+
+
+def _repeated(
+    checked: list[str], cached: list[Summary], counted: tuple[HashIndex, list[Summary]] | None
+) -> set[str]:
+    """The hashes that occur more than once among ``checked`` and the ``cached`` files'.
+    ``counted``: an index of the hashes of some summaries (the last run's), and those
+    summaries: only what differs from them is counted."""
+    if counted is None:
+        counts = Counter(chain(checked, digests(cached)))
+        return {digest for digest, times in counts.items() if times > 1}
+    index, indexed = counted
+    # The same objects where a summary came from the cache: told apart by identity.
+    ours, theirs = set(map(id, cached)), set(map(id, indexed))
+    change = Counter(chain(checked, digests(s for s in cached if id(s) not in theirs)))
+    change.subtract(digests(s for s in indexed if id(s) not in ours))
+    candidates = {*index.repeats, *change}
+    return {digest for digest in candidates if index.count(digest) + change[digest] > 1}
 
 
 def _row(path: str, chunk: ChunkEntry) -> Row:

@@ -22,6 +22,7 @@ from chunkgate.config import Config
 from chunkgate.corpus import Selection
 from chunkgate.gate.load import Loaded
 from chunkgate.manifest import ManifestSyntaxError, Summaries, Summary, path_key
+from chunkgate.manifest.hashindex import HashIndex
 
 
 class Plan(NamedTuple):
@@ -31,6 +32,9 @@ class Plan(NamedTuple):
     gone: set[str]  # those of them that are not on disk any more
     summaries: dict[str, Summary]  # whole-corpus runs: the current manifest's, by path
     broken: dict[str, ManifestSyntaxError]  # shards that could not be read, by path
+    # Whole-corpus runs: the summary cache's count of chunk hashes and the summaries it
+    # counts (CG501 looks up what differs from them instead of counting every hash).
+    hashes: tuple[HashIndex, list[Summary]] | None = None
 
 
 def plan_whole(
@@ -41,6 +45,7 @@ def plan_whole(
     *,
     cache: bool,
     settings: str,
+    hashes: tuple[HashIndex, list[Summary]] | None = None,
 ) -> Plan:
     """Every corpus file: cached when its blob is the recorded one and its shard was made
     under ``settings`` (a format-2 shard, under its header's), else work."""
@@ -75,7 +80,7 @@ def plan_whole(
     known = set(found) | set(summaries.broken) | set(committed)
     deleted = _sorted(known - selected.keys() - selection.sparse)
     gone = {path for path in deleted if not os.path.lexists(config.root / path)}
-    return Plan(work, _sorted(cached), deleted, gone, found, dict(summaries.broken))
+    return Plan(work, _sorted(cached), deleted, gone, found, dict(summaries.broken), hashes)
 
 
 def plan_files(

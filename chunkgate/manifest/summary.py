@@ -15,15 +15,19 @@ runs read only the shards that changed.
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import re
 import sys
 import zlib
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate.blobcache import BlobCache
 from chunkgate.manifest.codec import parse_block
+from chunkgate.manifest.hashindex import WIDTH, HashIndex
 from chunkgate.manifest.lines import listed_codes
 from chunkgate.moves import unit_id
 from chunkgate.paths import problem
@@ -47,7 +51,7 @@ _ROW = re.compile(
 )
 _SUPPRESSED = re.compile(r'"suppressed": \[([^\]]*)\]')
 _IDENTITY = re.compile(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
-_CACHE_VERSION = "chunkgate-summaries-7"  # 7: columns (6: paths validated, settings kept)
+_CACHE_VERSION = "chunkgate-summaries-8"  # 8: the hash index; 7: columns; 6: settings
 
 
 class Summary(NamedTuple):
@@ -120,9 +124,10 @@ def suppressed_lists(text: str) -> list[str]:
 
 class SummaryCache(BlobCache[Summary]):
     """Summaries by shard blob ID, kept between runs in one file per repository: one
-    marshal record of columns (a column a field), behind a CRC-32 of it, so that a damaged
-    file is refused before it is unmarshalled. A 100,000-file corpus loads in about 0.07 s
-    (1.0-1.2 s as a JSON object of entries)."""
+    marshal record of columns (a column a field) and the ``HashIndex`` of their chunk
+    hashes, behind a CRC-32 of it, so that a damaged file is refused before it is
+    unmarshalled. 100,000 summaries load in 0.3-0.4 s (1.0-1.2 s as a JSON object of
+    entries)."""
 
     suffix = ".bin"
 
@@ -130,20 +135,53 @@ class SummaryCache(BlobCache[Summary]):
         # marshal's format is the running Python's: another one starts afresh.
         python = ".".join(map(str, sys.version_info[:2]))
         super().__init__("summaries", f"{_CACHE_VERSION}\0{python}\0{root}\0{folder}")
+        self._index: HashIndex | None = None
+
+    def hash_index(self) -> tuple[HashIndex, list[Summary]] | None:
+        """The index of the hashes of the summaries the file held, and those summaries
+        (the objects ``get`` returns); None when it held none."""
+        if not self._loaded:
+            self._load()
+        return None if self._index is None else (self._index, list(self._known.values()))
 
     def _unpack(self, data: bytes) -> dict[str, Summary]:
         check, payload = data[:4], data[4:]
         if len(check) != 4 or int.from_bytes(check, "big") != zlib.crc32(payload):
             raise ValueError("a damaged cache file")
         columns = marshal.loads(payload)
-        if not (isinstance(columns, tuple) and len(columns) == 1 + len(Summary._fields)):
+        if not (isinstance(columns, tuple) and len(columns) == 3 + len(Summary._fields)):
             raise ValueError("a damaged cache file")
-        blobs, *fields = columns
+        blobs, *fields, ordered, repeats = columns
+        index = HashIndex(ordered, repeats)
+        hashes = fields[Summary._fields.index("hashes")]
+        if not (isinstance(ordered, str) and isinstance(repeats, dict)) or len(ordered) != (
+            WIDTH * sum(map(len, hashes))
+        ):
+            raise ValueError("a damaged cache file")
         summaries = map(Summary._make, zip(*fields, strict=True))
-        return dict(zip(blobs, summaries, strict=True))
+        known = dict(zip(blobs, summaries, strict=True))
+        self._index = index
+        return known
 
     def _pack(self, entries: dict[str, Summary]) -> bytes:
         values = entries.values()
         fields = ([summary[i] for summary in values] for i in range(len(Summary._fields)))
-        payload = marshal.dumps((list(entries), *fields), 4)
+        index = self._index_of(entries)
+        payload = marshal.dumps((list(entries), *fields, index.ordered, index.repeats), 4)
         return zlib.crc32(payload).to_bytes(4, "big") + payload
+
+    def _index_of(self, entries: dict[str, Summary]) -> HashIndex:
+        """The index of ``entries``: the file's own, updated by what changed, when that is
+        little (sorting 750,000 hashes afresh takes 0.4-0.6 s)."""
+        if self._index is not None:
+            removed = [summary for blob, summary in self._known.items() if blob not in entries]
+            added = [summary for blob, summary in entries.items() if blob not in self._known]
+            if 8 * (len(removed) + len(added)) <= len(entries):
+                with contextlib.suppress(ValueError):  # it did not hold them: start afresh
+                    return self._index.updated(digests(removed), digests(added))
+        return HashIndex.of(digests(entries.values()))
+
+
+def digests(summaries: Iterable[Summary]) -> Iterator[str]:
+    """The chunk hashes of ``summaries``, one after the other."""
+    return chain.from_iterable(summary.hashes for summary in summaries)
