@@ -8,8 +8,10 @@ read, through a temporary file and a rename, so a reader sees the old file or
 the new one.
 
 How the entries become bytes is the subclass's: ``JsonCache`` holds one JSON
-object, entry by entry; the shard summaries of a 100,000-file corpus are
-columns instead (``manifest/summary.py``).
+object, entry by entry; ``MarshalCache`` one ``marshal`` record, which the
+shard summaries and the files' links make of columns, a column a field (at
+100,000 files: 0.3-0.4 s to load, against 1.0-1.2 s of JSON, and about as
+much less to write).
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import marshal
 import os
+import sys
+import zlib
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from chunkgate import configcache, paths
 
@@ -112,3 +117,34 @@ class JsonCache(BlobCache[T]):
     def _pack(self, entries: dict[str, T]) -> bytes:
         encoded = {blob: self._encode(value) for blob, value in entries.items()}
         return json.dumps(encoded).encode("ascii")  # escapes even an undecodable path's bytes
+
+
+class MarshalCache(BlobCache[T]):
+    """Entries as one ``marshal`` record (``_record`` makes it, ``_entries`` reads it),
+    behind a CRC-32 of it, so that a damaged file is refused before it is unmarshalled.
+    marshal's format is the running Python's: the key holds its version, so another
+    Python starts afresh."""
+
+    suffix = ".bin"
+
+    def __init__(self, folder: str, key: str) -> None:
+        python = ".".join(map(str, sys.version_info[:2]))
+        super().__init__(folder, f"{key}\0python {python}")
+
+    def _record(self, entries: dict[str, T]) -> tuple[Any, ...]:
+        """The record of ``entries``: a tuple of what marshal writes (no subclasses)."""
+        raise NotImplementedError
+
+    def _entries(self, record: object) -> dict[str, T]:
+        """The entries of a record; raises one of ``DAMAGED`` when it is not one."""
+        raise NotImplementedError
+
+    def _unpack(self, data: bytes) -> dict[str, T]:
+        check, payload = data[:4], data[4:]
+        if len(check) != 4 or int.from_bytes(check, "big") != zlib.crc32(payload):
+            raise ValueError("a damaged cache file")
+        return self._entries(marshal.loads(payload))
+
+    def _pack(self, entries: dict[str, T]) -> bytes:
+        payload = marshal.dumps(self._record(entries), 4)
+        return zlib.crc32(payload).to_bytes(4, "big") + payload

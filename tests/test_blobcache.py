@@ -1,8 +1,11 @@
-"""The blob-keyed JSON cache behind the shard summaries and the CG404 links."""
+"""The blob-keyed caches: JSON (the broken links), marshal columns (the CG404 links)."""
 
 from __future__ import annotations
 
 import json
+import marshal
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -122,3 +125,59 @@ def test_broken_links_go_through_their_json_and_damage_is_refused() -> None:
     for damaged in ([["a.md", "3", ["b", 3, "w"], ["b", "x"], None, None]], {"a": 1}, [[1]]):
         with pytest.raises((ValueError, TypeError)):
             _broken(damaged)
+
+
+def _links() -> dict[str, object]:
+    from chunkgate.gate.linkcache import FileLinks
+    from chunkgate.links import Link
+
+    return {
+        "b1": FileLinks((Link("b.md#x", 3, "[b](b.md#x)"), Link("#z", 9, "[z](#z)")), None, True),
+        "b2": FileLinks((), frozenset({"install", "usage"}), False),
+        "b3": FileLinks((Link("c.md", 1, "[c](c.md)"),), frozenset(), False),
+    }
+
+
+def test_links_go_through_their_columns(tmp_path: Path) -> None:
+    from chunkgate.gate.linkcache import LinkCache
+
+    first = LinkCache(tmp_path, "settings")
+    for blob, found in _links().items():
+        first.put(blob, found)  # type: ignore[arg-type]
+    first.save()
+    [written] = (tmp_path / "links").glob("*.bin")
+    again = LinkCache(tmp_path, "settings")
+    assert {blob: again.get(blob) for blob in _links()} == _links()
+    assert LinkCache(tmp_path, "other settings").get("b1") is None  # another file
+    assert [p.name for p in written.parent.iterdir()] == [written.name]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda good: good[:-3], id="truncated"),
+        pytest.param(lambda good: good[:9] + bytes([good[9] ^ 4]) + good[10:], id="a-bit-flipped"),
+        pytest.param(lambda good: _sealed(([], [])), id="too-few-columns"),
+        pytest.param(
+            lambda good: _sealed((["b1"], [((1, 2),)], [None], [True])), id="a-short-link"
+        ),
+        pytest.param(lambda good: _sealed((["b1", "b2"], [()], [None], [True])), id="uneven"),
+    ],
+)
+def test_a_damaged_links_file_reads_as_no_entries(
+    tmp_path: Path, damage: Callable[[bytes], bytes]
+) -> None:
+    from chunkgate.gate.linkcache import LinkCache
+
+    first = LinkCache(tmp_path, "settings")
+    for blob, found in _links().items():
+        first.put(blob, found)  # type: ignore[arg-type]
+    first.save()
+    [written] = (tmp_path / "links").glob("*.bin")
+    written.write_bytes(damage(written.read_bytes()))
+    assert LinkCache(tmp_path, "settings").get("b1") is None
+
+
+def _sealed(value: object) -> bytes:
+    payload = marshal.dumps(value, 4)
+    return zlib.crc32(payload).to_bytes(4, "big") + payload

@@ -22,13 +22,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from chunkgate.blobcache import JsonCache
+from chunkgate.blobcache import JsonCache, MarshalCache
 from chunkgate.links import Link
 from chunkgate.rules.references import BrokenLink, Target
 
-_VERSION = "chunkgate-links-3"  # 3: anchors in the site's flavour (2: GitHub's for all)
+_VERSION = "chunkgate-links-4"  # 4: columns; 3: anchors in the site's flavour
 _BROKEN_VERSION = "chunkgate-broken-links-2"
 
 
@@ -38,36 +38,24 @@ class FileLinks(NamedTuple):
     includes: bool  # it includes other files: its anchors are not kept
 
 
-class LinkCache(JsonCache[FileLinks]):
+class LinkCache(MarshalCache[FileLinks]):
+    """Columns: the blobs, each file's links (plain tuples), anchors and ``includes``."""
+
     def __init__(self, root: Path, settings: str) -> None:
-        super().__init__("links", f"{_VERSION}\0{root}\0{settings}", _entry, _stored)
+        super().__init__("links", f"{_VERSION}\0{root}\0{settings}")
 
+    def _record(self, entries: dict[str, FileLinks]) -> tuple[Any, ...]:
+        values = entries.values()
+        links = [tuple(map(tuple, found.links)) for found in values]
+        return (list(entries), links, [f.anchors for f in values], [f.includes for f in values])
 
-def _stored(found: FileLinks) -> object:
-    return [
-        [list(link) for link in found.links],
-        None if found.anchors is None else sorted(found.anchors),
-        found.includes,
-    ]
-
-
-def _entry(item: object) -> FileLinks:
-    if not isinstance(item, list) or len(item) != 3:
-        raise ValueError("a damaged cache entry")
-    links, anchors, includes = item
-    if not isinstance(links, list) or not isinstance(includes, bool):
-        raise ValueError("a damaged cache entry")
-    found: list[Link] = []
-    for link in links:
-        destination, line, written = link
-        if not (isinstance(destination, str) and type(line) is int and isinstance(written, str)):
-            raise ValueError("a damaged cache entry")
-        found.append(Link(destination, line, written))
-    if anchors is not None and not (
-        isinstance(anchors, list) and all(isinstance(a, str) for a in anchors)
-    ):
-        raise ValueError("a damaged cache entry")
-    return FileLinks(tuple(found), None if anchors is None else frozenset(anchors), includes)
+    def _entries(self, record: object) -> dict[str, FileLinks]:
+        if not (isinstance(record, tuple) and len(record) == 4):
+            raise ValueError("a damaged cache file")
+        blobs, links, anchors, includes = record
+        columns = zip(links, anchors, includes, strict=True)
+        found = (FileLinks(tuple(map(Link._make, each)), a, i) for each, a, i in columns)
+        return dict(zip(blobs, found, strict=True))
 
 
 class BrokenLinks(JsonCache[tuple[BrokenLink, ...]]):

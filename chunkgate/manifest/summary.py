@@ -16,16 +16,13 @@ runs read only the shards that changed.
 from __future__ import annotations
 
 import contextlib
-import marshal
 import re
-import sys
-import zlib
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from chunkgate.blobcache import BlobCache
+from chunkgate.blobcache import MarshalCache
 from chunkgate.manifest.codec import parse_block
 from chunkgate.manifest.hashindex import WIDTH, HashIndex
 from chunkgate.manifest.lines import listed_codes
@@ -122,19 +119,12 @@ def suppressed_lists(text: str) -> list[str]:
     return _SUPPRESSED.findall(text[: text.rfind("]") + 1])
 
 
-class SummaryCache(BlobCache[Summary]):
-    """Summaries by shard blob ID, kept between runs in one file per repository: one
-    marshal record of columns (a column a field) and the ``HashIndex`` of their chunk
-    hashes, behind a CRC-32 of it, so that a damaged file is refused before it is
-    unmarshalled. 100,000 summaries load in 0.3-0.4 s (1.0-1.2 s as a JSON object of
-    entries)."""
-
-    suffix = ".bin"
+class SummaryCache(MarshalCache[Summary]):
+    """Summaries by shard blob ID, kept between runs in one file per repository: a
+    column a field, and the ``HashIndex`` of their chunk hashes."""
 
     def __init__(self, root: Path, folder: str) -> None:
-        # marshal's format is the running Python's: another one starts afresh.
-        python = ".".join(map(str, sys.version_info[:2]))
-        super().__init__("summaries", f"{_CACHE_VERSION}\0{python}\0{root}\0{folder}")
+        super().__init__("summaries", f"{_CACHE_VERSION}\0{root}\0{folder}")
         self._index: HashIndex | None = None
 
     def hash_index(self) -> tuple[HashIndex, list[Summary]] | None:
@@ -144,15 +134,10 @@ class SummaryCache(BlobCache[Summary]):
             self._load()
         return None if self._index is None else (self._index, list(self._known.values()))
 
-    def _unpack(self, data: bytes) -> dict[str, Summary]:
-        check, payload = data[:4], data[4:]
-        if len(check) != 4 or int.from_bytes(check, "big") != zlib.crc32(payload):
+    def _entries(self, record: object) -> dict[str, Summary]:
+        if not (isinstance(record, tuple) and len(record) == 3 + len(Summary._fields)):
             raise ValueError("a damaged cache file")
-        columns = marshal.loads(payload)
-        if not (isinstance(columns, tuple) and len(columns) == 3 + len(Summary._fields)):
-            raise ValueError("a damaged cache file")
-        blobs, *fields, ordered, repeats = columns
-        index = HashIndex(ordered, repeats)
+        blobs, *fields, ordered, repeats = record
         hashes = fields[Summary._fields.index("hashes")]
         if not (isinstance(ordered, str) and isinstance(repeats, dict)) or len(ordered) != (
             WIDTH * sum(map(len, hashes))
@@ -160,15 +145,14 @@ class SummaryCache(BlobCache[Summary]):
             raise ValueError("a damaged cache file")
         summaries = map(Summary._make, zip(*fields, strict=True))
         known = dict(zip(blobs, summaries, strict=True))
-        self._index = index
+        self._index = HashIndex(ordered, repeats)
         return known
 
-    def _pack(self, entries: dict[str, Summary]) -> bytes:
+    def _record(self, entries: dict[str, Summary]) -> tuple[Any, ...]:
         values = entries.values()
         fields = ([summary[i] for summary in values] for i in range(len(Summary._fields)))
         index = self._index_of(entries)
-        payload = marshal.dumps((list(entries), *fields, index.ordered, index.repeats), 4)
-        return zlib.crc32(payload).to_bytes(4, "big") + payload
+        return (list(entries), *fields, index.ordered, index.repeats)
 
     def _index_of(self, entries: dict[str, Summary]) -> HashIndex:
         """The index of ``entries``: the file's own, updated by what changed, when that is
