@@ -146,5 +146,10 @@ class MarshalCache(BlobCache[T]):
         return self._entries(marshal.loads(payload))
 
     def _pack(self, entries: dict[str, T]) -> bytes:
-        payload = marshal.dumps(self._record(entries), 4)
-        return zlib.crc32(payload).to_bytes(4, "big") + payload
+        return sealed(self._record(entries))
+
+
+def sealed(record: Any) -> bytes:
+    """A ``MarshalCache`` file's bytes: the CRC-32 of the marshalled record, then it."""
+    payload = marshal.dumps(record, 4)
+    return zlib.crc32(payload).to_bytes(4, "big") + payload

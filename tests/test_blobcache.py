@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import marshal
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from chunkgate.blobcache import JsonCache
+from chunkgate.blobcache import JsonCache, sealed
 
 
 def _decode(item: object) -> list[int]:
@@ -157,11 +155,9 @@ def test_links_go_through_their_columns(tmp_path: Path) -> None:
     [
         pytest.param(lambda good: good[:-3], id="truncated"),
         pytest.param(lambda good: good[:9] + bytes([good[9] ^ 4]) + good[10:], id="a-bit-flipped"),
-        pytest.param(lambda good: _sealed(([], [])), id="too-few-columns"),
-        pytest.param(
-            lambda good: _sealed((["b1"], [((1, 2),)], [None], [True])), id="a-short-link"
-        ),
-        pytest.param(lambda good: _sealed((["b1", "b2"], [()], [None], [True])), id="uneven"),
+        pytest.param(lambda good: sealed(([], [])), id="too-few-columns"),
+        pytest.param(lambda good: sealed((["b1"], [((1, 2),)], [None], [True])), id="a-short-link"),
+        pytest.param(lambda good: sealed((["b1", "b2"], [()], [None], [True])), id="uneven"),
     ],
 )
 def test_a_damaged_links_file_reads_as_no_entries(
@@ -176,8 +172,3 @@ def test_a_damaged_links_file_reads_as_no_entries(
     [written] = (tmp_path / "links").glob("*.bin")
     written.write_bytes(damage(written.read_bytes()))
     assert LinkCache(tmp_path, "settings").get("b1") is None
-
-
-def _sealed(value: object) -> bytes:
-    payload = marshal.dumps(value, 4)
-    return zlib.crc32(payload).to_bytes(4, "big") + payload

@@ -7,7 +7,6 @@ from __future__ import annotations
 import marshal
 import os
 import subprocess
-import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from helpers import MANIFEST, commit_all, git, pin_git_env, write
 from manifest_samples import HEADER, entry, finding, summary_of
 
 from chunkgate import git as gitlib
+from chunkgate.blobcache import sealed
 from chunkgate.errors import ManifestError
 from chunkgate.manifest import (
     FileEntry,
@@ -316,16 +316,10 @@ def test_a_corrupt_shard_is_reported_and_the_others_read(repo: Path) -> None:
         assert result.found == others
 
 
-def _sealed(value: object) -> bytes:
-    """``value`` as a cache file that passes the CRC: damage only its shape can show."""
-    payload = marshal.dumps(value, 4)
-    return zlib.crc32(payload).to_bytes(4, "big") + payload
-
-
 def _resealed(good: bytes, *, ordered: Callable[[str], object]) -> bytes:
     """The cache file ``good`` with its hash index's string changed, sealed again."""
     *columns, text, repeats = marshal.loads(good[4:])
-    return _sealed((*columns, ordered(text), repeats))
+    return sealed((*columns, ordered(text), repeats))
 
 
 @pytest.mark.parametrize(
@@ -339,10 +333,10 @@ def _resealed(good: bytes, *, ordered: Callable[[str], object]) -> bytes:
             lambda good: good[:40] + bytes([good[40] ^ 1]) + good[41:], id="a-bit-flipped"
         ),
         pytest.param(lambda good: good[:4] + b"\x00" + good[4:], id="a-byte-added"),
-        pytest.param(lambda good: _sealed([]), id="a-list"),
-        pytest.param(lambda good: _sealed(7), id="a-number"),
-        pytest.param(lambda good: _sealed(([],) * 3), id="too-few-columns"),
-        pytest.param(lambda good: _sealed((["x"], *([] for _ in range(8)), "", {})), id="uneven"),
+        pytest.param(lambda good: sealed([]), id="a-list"),
+        pytest.param(lambda good: sealed(7), id="a-number"),
+        pytest.param(lambda good: sealed(([],) * 3), id="too-few-columns"),
+        pytest.param(lambda good: sealed((["x"], *([] for _ in range(8)), "", {})), id="uneven"),
         pytest.param(lambda good: _resealed(good, ordered=lambda o: o[16:]), id="index-short"),
         pytest.param(lambda good: _resealed(good, ordered=lambda o: 5), id="index-not-text"),
     ],

@@ -55,8 +55,9 @@ class HashIndex(NamedTuple):
         pieces: list[str] = []
         cursor = 0  # the next place of the old string to copy
         for place, kind, digest in events:
+            # No insert falls inside a cut: it would be the cut digest, placed before it.
             pieces.append(self.ordered[cursor * WIDTH : place * WIDTH])
-            cursor = max(cursor, place)
+            cursor = place
             if kind == 0:
                 pieces.append(digest)
             else:
