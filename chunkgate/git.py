@@ -232,17 +232,39 @@ class WorkTree(NamedTuple):
     untracked: list[str]  # ``untracked_paths``
 
 
-def staged_deletions(root: Path) -> list[str]:
-    """Paths the index no longer has that HEAD has (a rename's old path included): what a
-    commit deletes. Compares the index with HEAD's tree, so its cost follows the change."""
-    args = ("diff", "--cached", "--name-only", "--no-renames", "--diff-filter=D", "-z")
+class Staged(NamedTuple):
+    """One path the index holds differently from HEAD (``diff-index --cached`` raw)."""
+
+    status: str  # A, M, T (the index's mode and blob follow), D (gone), U (unmerged)
+    mode: str
+    blob: str
+
+
+def staged_changes(root: Path) -> dict[str, Staged] | None:
+    """Every path whose index entry differs from HEAD's, a rename as a deletion and an
+    addition; None before the first commit. Compares the index with HEAD's tree, so its
+    cost follows the change."""
+    args = ("diff-index", "--cached", "--no-renames", "-z", "HEAD")
     try:
-        out = _run(root, *args)  # before the first commit: against the empty tree
+        out = _run(root, *args)
     except GitCommandError as exc:
         if exc.returncode == 128:  # no HEAD to compare with
-            return []
+            return None
         raise
-    return list(_records(out))
+    records = list(_records(out))
+    changes: dict[str, Staged] = {}
+    for meta, path in zip(records[::2], records[1::2], strict=True):  # meta, path
+        # ":<HEAD mode> <index mode> <HEAD blob> <index blob> <status>"
+        _, mode, _, blob, status = meta[1:].split(" ")
+        changes[path] = Staged(status[:1], mode, blob)
+    return changes
+
+
+def staged_deletions(root: Path) -> list[str]:
+    """Paths the index no longer has that HEAD has (a rename's old path included): what a
+    commit deletes."""
+    changes = staged_changes(root) or {}
+    return [path for path, change in changes.items() if change.status == "D"]
 
 
 def index_matches(root: Path, rev: str, folder: str) -> bool:
@@ -404,21 +426,98 @@ def gitattributes_flags(
 class NamedListing:
     """What git says about the files a hook run names, asked for before the run needs it.
 
-    Each of these git processes reads the whole index (0.05-0.08 s at 100,000
-    files, where the index holds the shards too); started first, they run
-    beside the imports and the configuration, which take a core for about as
-    long. The paths are every one given, root-relative: those the
-    configuration leaves out are dropped from the answers by the selection,
-    as from any listing.
+    The paths are every one given, root-relative: those the configuration leaves
+    out are dropped from the answers by the selection, as from any listing.
+
+    Each git process that reads the index reads all of it (0.04-0.07 s of CPU at
+    100,000 files, where the index holds the shards too), so the hook starts
+    two, beside the imports and the configuration: the staged changes (what the
+    commit deletes, and the index's blob of each staged file) and the attributes.
+    A named file the commit leaves as it is has HEAD's blob, from HEAD's tree
+    (``ls-tree``, which reads no index). Whether the work tree file differs from
+    its index blob is decided by hashing its bytes, and by git's filters (one
+    ``hash-object``) only for the files whose bytes differ. A named path this
+    cannot settle (no HEAD; not a regular file; missing; unmerged; neither in
+    HEAD nor staged) sends the listing to ``index_entries`` and
+    ``modified_paths``, which ask the index itself.
     """
 
     def __init__(self, root: Path, paths: list[str]) -> None:
         self.root = root
         self.paths = paths
-        self.entries = in_background(index_entries, root, paths)
-        self.modified = in_background(modified_paths, root, paths)
-        self.deletions = in_background(staged_deletions, root)
+        self._staged = in_background(staged_changes, root)
+        self._committed = in_background(_head_blobs, root, paths)
         self.attributes = in_background(gitattributes_flags, root, paths)
+        self._answers: tuple[dict[str, str], set[str]] | None = None
+
+    def deletions(self) -> list[str]:
+        """``staged_deletions``."""
+        changes = self._staged() or {}
+        return [path for path, change in changes.items() if change.status == "D"]
+
+    def entries(self) -> tuple[dict[str, str], set[str]]:
+        """``index_entries`` of the paths."""
+        return self._answer()[0], set()
+
+    def modified(self) -> set[str]:
+        """``modified_paths`` of the paths."""
+        return self._answer()[1]
+
+    def _answer(self) -> tuple[dict[str, str], set[str]]:
+        if self._answers is None:
+            self._answers = self._settled() or self._asked()
+        return self._answers
+
+    def _asked(self) -> tuple[dict[str, str], set[str]]:
+        modified = in_background(modified_paths, self.root, self.paths)
+        blobs, _ = index_entries(self.root, self.paths)
+        return blobs, modified()
+
+    def _settled(self) -> tuple[dict[str, str], set[str]] | None:
+        changes, committed = self._staged(), self._committed()
+        if changes is None or committed is None:
+            return None
+        blobs: dict[str, str] = {}
+        for path in self.paths:
+            change = changes.get(path)
+            if change is None:
+                blob = committed.get(path)
+            elif change.status == "D":
+                continue  # not in the index (a file there now is untracked)
+            elif change.status in ("A", "M", "T") and change.mode in _REGULAR_MODES:
+                blob = change.blob
+            else:
+                return None
+            if blob is None or len(blob) != 40:  # neither in HEAD nor staged; or SHA-256
+                return None
+            blobs[path] = blob
+        differing = []
+        for path, blob in blobs.items():
+            digest = _file_blob(self.root / path)
+            if digest is None:
+                return None
+            if digest != blob:
+                differing.append(path)
+        hashed = hash_blobs(self.root, differing) if differing else {}
+        return blobs, {path for path in differing if hashed.get(path) != blobs[path]}
+
+
+def _head_blobs(root: Path, paths: list[str]) -> dict[str, str] | None:
+    try:
+        return tree_blobs(root, "HEAD", paths)
+    except GitError:  # no HEAD yet
+        return None
+
+
+def _file_blob(path: Path) -> str | None:
+    """The blob id of a regular file's bytes as they are (no filters); None when the path
+    is not a regular file."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        return hash_bytes(path.read_bytes())
+    except OSError:
+        return None
 
 
 def read_blob(root: Path, oid: str) -> bytes | None:

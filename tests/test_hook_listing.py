@@ -3,11 +3,12 @@ the same report as asking git when the run needs it, for every kind of named fil
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
 import pytest
-from helpers import check_json, commit_all, git, manifest_snapshot, write
+from helpers import check_json, commit_all, git, manifest_snapshot, pin_git_env, write
 from helpers import invoke as run
 
 from chunkgate import cli
@@ -61,20 +62,25 @@ def _index_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, list[str] 
 
 
 @pytest.mark.parametrize("update", [False, True])
+@pytest.mark.parametrize("untracked", [False, True])
 def test_the_early_listing_gives_the_report_of_the_late_one(
-    repo: Path, monkeypatch: pytest.MonkeyPatch, update: bool
+    repo: Path, monkeypatch: pytest.MonkeyPatch, update: bool, untracked: bool
 ) -> None:
-    args = ["--hook", *(["--update"] if update else []), *NAMED]
+    # An untracked file among those given: the early listing asks the index after all.
+    named = [*NAMED, *(["docs/new.md"] if untracked else [])]
+    write(repo, "docs/new.md", "## New\n\nA page of its own, in words no other page here holds.\n")
+    args = ["--hook", *(["--update"] if update else []), *named]
     calls = _index_calls(monkeypatch)
     early = check_json(*args)
-    assert calls == [(False, list(NAMED))]  # every path given, asked for off the main thread
+    assert calls == ([(True, named)] if untracked else [])  # settled without the index
     written = manifest_snapshot(repo)
     git(repo, "checkout", "-q", "--", "chunkgate.manifest")  # what --update wrote
     git(repo, "clean", "-q", "-f", "--", "chunkgate.manifest")
     monkeypatch.setattr(cli, "_hook_listing", lambda paths: None)
     calls.clear()
     late = check_json(*args)
-    assert calls == [(True, ["docs/a.md", "docs/b.md", "docs/gen.md", "docs/gone.md"])]
+    selected = ["docs/a.md", "docs/b.md", "docs/gen.md", "docs/gone.md"]
+    assert calls == [(True, [*selected, *(["docs/new.md"] if untracked else [])])]
     assert early == late
     assert manifest_snapshot(repo) == written
     code, report = early
@@ -111,3 +117,123 @@ def test_the_hook_lists_early_only_files_and_few_of_them(repo: Path) -> None:
     assert cli._hook_listing([f"docs/{n}.md" for n in range(cli.EARLY_PATHS + 1)]) is None
     assert cli._hook_listing(["../outside.md"]) is None  # the run itself says why
     assert run("check", "--hook", "../outside.md").exit_code == 2
+
+
+# Every kind of path a hook can be given, and how the listing settles it: from the
+# staged changes, HEAD's tree and the file's bytes ("settled"), or by asking the index.
+KINDS = {
+    "same.md": "settled",  # committed, unchanged
+    "staged.md": "settled",  # edited and staged
+    "restaged.md": "settled",  # staged, then edited again
+    "edited.md": "settled",  # edited, not staged
+    "touched.md": "settled",  # the same bytes, a new mtime: git's stat data is stale
+    "added.md": "settled",  # new and staged
+    "crlf.md": "settled",  # CRLF in the work tree, LF in the index (eol=crlf)
+    "intent.md": "settled",  # git add -N: the index holds the empty blob
+    "ünïcödé 文档.md": "settled",
+    "gone.md": "settled",  # deleted and staged: not in the index
+    "untracked.md": "asked",  # neither in HEAD nor staged
+    "deleted.md": "asked",  # deleted, not staged
+    "sparse.md": "asked",  # skip-worktree, not in the work tree
+    "link.md": "asked",  # a symlink in HEAD
+    "tolink.md": "asked",  # a file in HEAD, a symlink now
+    "nothing.md": "asked",  # no such path anywhere
+}
+
+
+@pytest.fixture
+def kinds(git_repo: Path) -> Path:
+    repo = git_repo
+    write(repo, ".gitattributes", "crlf.md text eol=crlf\n")
+    for name in ("same", "staged", "restaged", "edited", "touched", "crlf", "ünïcödé 文档"):
+        write(repo, f"{name}.md", page(name))
+    for name in ("gone", "deleted", "sparse", "tolink", "chmod"):
+        write(repo, f"{name}.md", page(name))
+    (repo / "link.md").symlink_to("same.md")
+    commit_all(repo)
+    for name in ("staged", "restaged"):
+        write(repo, f"{name}.md", page(name, "Staged"))
+    write(repo, "added.md", page("Added"))
+    write(repo, "intent.md", page("Intent"))
+    git(repo, "add", "staged.md", "restaged.md", "added.md")
+    git(repo, "add", "-N", "intent.md")
+    write(repo, "restaged.md", page("restaged", "Not staged"))
+    write(repo, "edited.md", page("edited", "Edited"))
+    os.utime(repo / "touched.md", (1_000_000_000, 1_000_000_000))
+    write(repo, "crlf.md", page("crlf").replace("\n", "\r\n"))
+    git(repo, "rm", "-q", "gone.md")
+    (repo / "deleted.md").unlink()
+    git(repo, "update-index", "--skip-worktree", "sparse.md")
+    (repo / "sparse.md").unlink()
+    (repo / "tolink.md").unlink()
+    (repo / "tolink.md").symlink_to("same.md")
+    (repo / "chmod.md").chmod(0o755)
+    write(repo, "untracked.md", page("Untracked"))
+    return repo
+
+
+def _asked(listing: gitmodule.NamedListing, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Whether the listing had to ask the index for its answers."""
+    with monkeypatch.context() as patched:
+        calls = _index_calls(patched)
+        listing.entries()
+        listing.modified()
+    return bool(calls)
+
+
+def _exact(repo: Path, paths: list[str]) -> tuple[dict[str, str], set[str], list[str]]:
+    return (
+        gitmodule.index_entries(repo, paths)[0],
+        gitmodule.modified_paths(repo, paths),
+        gitmodule.staged_deletions(repo),
+    )
+
+
+@pytest.mark.parametrize("path", sorted(KINDS))
+def test_the_listing_of_each_kind_of_path_is_the_index_s(
+    kinds: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    pin_git_env(monkeypatch)
+    listing = gitmodule.NamedListing(kinds, [path])
+    asked = _asked(listing, monkeypatch)
+    assert asked == (KINDS[path] == "asked")
+    assert (listing.entries()[0], listing.modified(), listing.deletions()) == _exact(kinds, [path])
+
+
+def test_the_settled_kinds_together_and_a_file_whose_mode_alone_changed(
+    kinds: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pin_git_env(monkeypatch)
+    settled = [path for path, how in KINDS.items() if how == "settled"]
+    listing = gitmodule.NamedListing(kinds, settled)
+    assert not _asked(listing, monkeypatch)
+    blobs, modified, deletions = _exact(kinds, settled)
+    assert (listing.entries()[0], listing.modified(), listing.deletions()) == (
+        blobs,
+        modified,
+        deletions,
+    )
+    assert modified == {"restaged.md", "edited.md", "intent.md"}
+    # With one path to ask about, the whole listing asks, and agrees.
+    listing = gitmodule.NamedListing(kinds, [*settled, "deleted.md"])
+    assert _asked(listing, monkeypatch)
+    assert listing.entries()[0] == gitmodule.index_entries(kinds, [*settled, "deleted.md"])[0]
+    # A mode change alone: git calls the file modified; its bytes are the index blob's,
+    # which is all the run takes from the answer (the blob it records is the same).
+    listing = gitmodule.NamedListing(kinds, ["chmod.md"])
+    assert not _asked(listing, monkeypatch)
+    assert listing.entries()[0] == gitmodule.index_entries(kinds, ["chmod.md"])[0]
+    assert listing.modified() == set()
+    assert gitmodule.modified_paths(kinds, ["chmod.md"]) == {"chmod.md"}
+
+
+def test_before_the_first_commit_the_listing_asks_the_index(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pin_git_env(monkeypatch)
+    write(git_repo, "a.md", page("A"))
+    git(git_repo, "add", "a.md")
+    listing = gitmodule.NamedListing(git_repo, ["a.md"])
+    assert _asked(listing, monkeypatch)
+    assert listing.entries()[0] == gitmodule.index_entries(git_repo, ["a.md"])[0]
+    assert listing.deletions() == []
