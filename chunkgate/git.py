@@ -263,8 +263,12 @@ def staged_changes(root: Path) -> dict[str, Staged] | None:
 def staged_deletions(root: Path) -> list[str]:
     """Paths the index no longer has that HEAD has (a rename's old path included): what a
     commit deletes."""
-    changes = staged_changes(root) or {}
-    return [path for path, change in changes.items() if change.status == "D"]
+    return deleted(staged_changes(root))
+
+
+def deleted(changes: dict[str, Staged] | None) -> list[str]:
+    """The deletions among ``staged_changes``."""
+    return [path for path, change in (changes or {}).items() if change.status == "D"]
 
 
 def index_matches(root: Path, rev: str, folder: str) -> bool:
@@ -452,8 +456,7 @@ class NamedListing:
 
     def deletions(self) -> list[str]:
         """``staged_deletions``."""
-        changes = self._staged() or {}
-        return [path for path, change in changes.items() if change.status == "D"]
+        return deleted(self._staged())
 
     def entries(self) -> tuple[dict[str, str], set[str]]:
         """``index_entries`` of the paths."""
@@ -498,7 +501,7 @@ class NamedListing:
                 return None
             if digest != blob:
                 differing.append(path)
-        hashed = hash_blobs(self.root, differing) if differing else {}
+        hashed = hash_blobs(self.root, differing)
         return blobs, {path for path in differing if hashed.get(path) != blobs[path]}
 
 
@@ -512,9 +515,9 @@ def _head_blobs(root: Path, paths: list[str]) -> dict[str, str] | None:
 def _file_blob(path: Path) -> str | None:
     """The blob id of a regular file's bytes as they are (no filters); None when the path
     is not a regular file."""
+    if not _is_regular_file(path):
+        return None
     try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
-            return None
         return hash_bytes(path.read_bytes())
     except OSError:
         return None
