@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from chunkgate.cli import main
+import sys
+
+
+def main() -> None:
+    # First of all, before click's import: the pre-commit hook's git listing.
+    from chunkgate import hookstart
+
+    hookstart.start(sys.argv[1:])
+    from chunkgate.cli import main as run
+
+    run()
+
 
 if __name__ == "__main__":
     main()

@@ -19,22 +19,23 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from chunkgate.regex import lazy
 from chunkgate.routes import GITHUB, Site
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
     from chunkgate.chunking.markdown import _Heading
 
-_HTML_ID = re.compile(r"""<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*["']([^"'<>]+)["']""")
-_INCLUDE = re.compile(
+_HTML_ID = lazy(r"""<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*["']([^"'<>]+)["']""")
+_INCLUDE = lazy(
     r"""^[ \t]*(?:\{\{[%<]\s*include\s+["']([^"']+)["']\s*[%>]\}\}"""
     r"""|--8<--\s+["']([^"']+)["'])[ \t]*$""",
     re.M,
 )
 # A definition term: a line of text, then (after at most one blank line) ": definition".
-_TERM = re.compile(r"^(?!```|~~~)([^\s:>|#-][^\n]*)\n(?:[ \t]*\n)?:[ \t]", re.M)
+_TERM = lazy(r"^(?!```|~~~)([^\s:>|#-][^\n]*)\n(?:[ \t]*\n)?:[ \t]", re.M)
 # Template calls that can write a page's whole body: shortcodes, Liquid, MDX components.
-_TEMPLATE = re.compile(r"\{\{[%<]|\{%|^<[A-Z]\w*[\s/>]", re.M)
+_TEMPLATE = lazy(r"\{\{[%<]|\{%|^<[A-Z]\w*[\s/>]", re.M)
 _MAX_DEPTH = 4  # includes of includes; deeper (or circular) ones are left out
 
 

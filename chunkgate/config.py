@@ -26,19 +26,20 @@ from chunkgate.chunking.base import ChunkOptions
 from chunkgate.embedtext import SIZES_OF, EmbedSettings
 from chunkgate.errors import ChunkgateError, ConfigError
 from chunkgate.patterns import PathPatterns
+from chunkgate.regex import lazy
 from chunkgate.rules import RULES, SEVERITIES, Option, Severity
 from chunkgate.rules.datadump import MAX_FILE_BYTES
 
 YAML_NAMES = (".chunkgate.yaml", ".chunkgate.yml")
 DEFAULT_MANIFEST = "chunkgate.manifest"  # a folder: one shard per corpus file
 LEGACY_MANIFEST = "chunkgate.manifest.jsonl"  # format 1, one file: migrated by `update`
-_TOKENIZER = re.compile(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
+_TOKENIZER = lazy(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
 _T = TypeVar("_T")
 # Changelogs are left out of the corpus: a concatenated history of releases
 # matches every question about a feature and steals top-k slots from its docs.
 # CHANGELOG*, CHANGES*, RELEASE*NOTES* with any suffix; HISTORY and NEWS only as
 # the whole name ("history-design-future.md" is a page).
-_CHANGELOG = re.compile(
+_CHANGELOG = lazy(
     r"(?:change[-_]?log|changes|release[-_ ]?notes)(?:[-_.][^/]*)?"
     r"|(?:history|news)(?:\.[^/.]*)?",
     re.IGNORECASE,

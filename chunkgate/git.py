@@ -13,7 +13,6 @@ import contextlib
 import fnmatch
 import hashlib
 import os
-import re
 import stat
 import subprocess
 import threading
@@ -24,6 +23,7 @@ from typing import IO, NamedTuple
 
 from chunkgate.errors import GitError
 from chunkgate.parallel import in_background
+from chunkgate.regex import lazy
 
 _ENV = {
     "GIT_TERMINAL_PROMPT": "0",
@@ -39,7 +39,7 @@ _ARGV_BUDGET = 24_000
 # `ls-files -s -t` records: "<tag> <mode> <object> <stage>\t<path>", NUL-separated; the
 # tag S marks a skip-worktree entry (outside a sparse checkout's cone).
 _LS_STAGE = ("ls-files", "-z", "-s", "-t")
-_STAGE_RECORD = re.compile(r"(\S) (\d+) ([0-9a-f]+) (\d)\t([^\0]*)")
+_STAGE_RECORD = lazy(r"(\S) (\d+) ([0-9a-f]+) (\d)\t([^\0]*)")
 
 _started = {"processes": 0}
 _count_lock = threading.Lock()

@@ -26,6 +26,7 @@ from urllib.parse import unquote
 
 from chunkgate.chunking import cmark
 from chunkgate.chunking.frontmatter import parse_front_matter
+from chunkgate.regex import lazy
 
 
 class Link(NamedTuple):
@@ -38,7 +39,7 @@ class Link(NamedTuple):
 
 
 # Percent-encoded UTF-8 beyond ASCII: what a renderer makes of "#über".
-_ENCODED_TEXT = re.compile(r"(?:%[89A-Fa-f][0-9A-Fa-f])+")
+_ENCODED_TEXT = lazy(r"(?:%[89A-Fa-f][0-9A-Fa-f])+")
 
 
 def readable(destination: str) -> str:
@@ -57,17 +58,17 @@ def readable(destination: str) -> str:
     return _ENCODED_TEXT.sub(decoded, destination)
 
 
-_HREF = re.compile(rb'<a href="([^"]*)"')
+_HREF = lazy(rb'<a href="([^"]*)"')
 # A link that may name an anchor of the corpus: a fragment and no scheme.
-_LOCAL_HREF = re.compile(rb'<a href="((?![A-Za-z][A-Za-z0-9+.-]*:|//)[^"#]*#[^"]*)"')
+_LOCAL_HREF = lazy(rb'<a href="((?![A-Za-z][A-Za-z0-9+.-]*:|//)[^"#]*#[^"]*)"')
 # Every block cmark renders is positioned; a link belongs to the innermost
 # (the last opened) block before it.
-_POSITION = re.compile(rb'data-sourcepos="(\d+):\d+-(\d+):\d+"')
+_POSITION = lazy(rb'data-sourcepos="(\d+):\d+-(\d+):\d+"')
 # CommonMark 4.7: up to three spaces (more inside containers, which are stripped
 # first), a label without unescaped brackets, a colon, the destination.
 # The quote markers before it, ``[ \t]*(?:>[ \t]?)*[ \t]*``, written so that no two
 # adjacent quantifiers take the same blanks (that was quadratic on a line of blanks).
-_DEFINITION = re.compile(r"^[ \t]*(?:(?:>[ \t]?)*>[ \t]*)?\[((?:[^\[\]\\\n]|\\.){1,999})\]:", re.M)
+_DEFINITION = lazy(r"^[ \t]*(?:(?:>[ \t]?)*>[ \t]*)?\[((?:[^\[\]\\\n]|\\.){1,999})\]:", re.M)
 
 
 def _href(destination: str) -> bytes:
@@ -213,5 +214,5 @@ def _definitions(lines: Sequence[str], skip: int, text: str, rendered: bytes) ->
     return links
 
 
-_LEAF = re.compile(rb'<(?:p|h[1-6]|pre|hr)\b[^>]*?data-sourcepos="(\d+):\d+-(\d+):\d+"')
-_PROBE = re.compile(rb'<p data-sourcepos="(\d+):1-\d+:\d+"><a href="([^"]*)"[^>]*>[^<]*</a></p>')
+_LEAF = lazy(rb'<(?:p|h[1-6]|pre|hr)\b[^>]*?data-sourcepos="(\d+):\d+-(\d+):\d+"')
+_PROBE = lazy(rb'<p data-sourcepos="(\d+):1-\d+:\d+"><a href="([^"]*)"[^>]*>[^<]*</a></p>')

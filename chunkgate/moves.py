@@ -48,13 +48,13 @@ from __future__ import annotations
 import hashlib
 import math
 import posixpath
-import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from chunkgate.model import Chunk
+from chunkgate.regex import lazy
 
 SIMILARITY_THRESHOLD = 0.5
 SHINGLE_WORDS = 5
@@ -64,12 +64,12 @@ _MAX_GROUP_PAIRS = 100_000
 MoveHow = Literal["identical", "body", "similar"]
 
 # A CJK character is a word of its own: those scripts do not put spaces between words.
-_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\w+")
+_WORD = lazy(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\w+")
 
 
 # A part suffix: "~" and a number from 2 after a non-empty identity. A text
 # window's "~1", "~2" have no parent identity: windows are chunks of their own.
-_PART = re.compile(r"(?<=[^#])~([2-9]|[1-9]\d+)\Z")
+_PART = lazy(r"(?<=[^#])~([2-9]|[1-9]\d+)\Z")
 
 
 def unit_id(chunk_id: str) -> str:

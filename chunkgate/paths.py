@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chunkgate.errors import ChunkgateError
+from chunkgate.regex import lazy
 
 if TYPE_CHECKING:
     from chunkgate.config import Config
 
-_DRIVE = re.compile(r"[A-Za-z]:")
+_DRIVE = lazy(r"[A-Za-z]:")
 
 
 class PathError(ChunkgateError):

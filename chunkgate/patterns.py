@@ -12,12 +12,14 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from chunkgate.regex import lazy
+
 if TYPE_CHECKING:
     import pathspec
 
 # "*.md" or "**/*.md": gitignore matches such a pattern against every path
 # component, so a file below a folder named "x.md" matches too.
-_SUFFIX_ONLY = re.compile(r"(?:\*\*/)?\*(\.[A-Za-z0-9_+-]+)")
+_SUFFIX_ONLY = lazy(r"(?:\*\*/)?\*(\.[A-Za-z0-9_+-]+)")
 
 
 class PathPatterns:

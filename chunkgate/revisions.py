@@ -19,9 +19,10 @@ from typing import NamedTuple
 
 from chunkgate import git
 from chunkgate.errors import ChunkgateError, GitError
+from chunkgate.regex import lazy
 
 WORKING_TREE = "working tree"
-_FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_FULL_SHA = lazy(r"[0-9a-f]{40}|[0-9a-f]{64}")
 # Deepen a shallow history this far, step by step, looking for a merge base.
 DEEPEN = (50, 500, 5000)
 FULL_HISTORY = "set `fetch-depth: 0` on actions/checkout, so that the whole history is there"
@@ -124,7 +125,7 @@ def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
     raise first
 
 
-_ANCESTRY = re.compile(r"(?:[~^][0-9]*)+$")  # HEAD~3, main^2, v1^^
+_ANCESTRY = lazy(r"(?:[~^][0-9]*)+$")  # HEAD~3, main^2, v1^^
 
 
 def _shallow_words(root: Path, rev: str, words: str) -> str:

@@ -23,7 +23,6 @@ import fnmatch
 import json
 import os
 import posixpath
-import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -31,6 +30,7 @@ from typing import Any, NamedTuple
 from chunkgate import configcache
 from chunkgate import git as _git
 from chunkgate.chunking.anchors import AnchorStyle, Site
+from chunkgate.regex import lazy
 
 Reader = Callable[[str], "bytes | None"]
 
@@ -48,7 +48,7 @@ GENERATOR_FILES = (
 )
 _GENERATOR_NAMES = frozenset(GENERATOR_FILES)
 # Never a site of the repository's own: dependencies and tool folders.
-_SKIPPED = re.compile(r"(?:^|/)(?:node_modules|vendor|\.[^/]*)/")
+_SKIPPED = lazy(r"(?:^|/)(?:node_modules|vendor|\.[^/]*)/")
 _CACHE_KEY = b"chunkgate-site-settings-1\0"
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 import sys
 from collections.abc import Callable
 from typing import Any
+
+from chunkgate.regex import lazy
 
 Settings = dict[str, Any]
 Reader = Callable[[str], "bytes | None"]
@@ -193,7 +194,7 @@ def _hugo(name: str, raw: bytes) -> Settings | None:
     }
 
 
-_HUGO_KEYS = re.compile(r"baseurl|languagecode|markup|params|menus?|theme|module|taxonomies")
+_HUGO_KEYS = lazy(r"baseurl|languagecode|markup|params|menus?|theme|module|taxonomies")
 
 
 def _looks_like_hugo(data: dict[str, Any]) -> bool:

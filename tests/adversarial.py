@@ -1,9 +1,10 @@
 """Every regular expression in chunkgate, and inputs built to make each one backtrack.
 
 The patterns are found two ways, so that a new one cannot escape the test: the
-compiled patterns each module holds (module attributes, and those inside
-module-level tuples, lists and dicts), and every ``re.<function>("literal")``
-call in the package's source. For each pattern the inputs are long runs of
+compiled patterns each module holds (module attributes, ``lazy`` ones
+compiled here, and those inside module-level tuples, lists and dicts), and
+every ``re.<function>("literal")`` and ``lazy("literal")`` call in the
+package's source. For each pattern the inputs are long runs of
 every character its literals and classes touch, each literal fragment repeated,
 and each fragment (an opener) followed by a long run of each character and
 never closed.
@@ -28,6 +29,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse  # type: ignore[no-redef]
 
 import chunkgate
+from chunkgate.regex import Lazy
 
 PACKAGE = Path(chunkgate.__file__).parent
 _RE_FUNCTIONS = {
@@ -72,6 +74,8 @@ def _modules() -> Iterator[Any]:
 
 
 def _compiled(value: object, depth: int = 0) -> Iterator[re.Pattern[str]]:
+    if isinstance(value, Lazy):
+        value = value.compiled
     if isinstance(value, re.Pattern):
         if isinstance(value.pattern, str):
             yield value
@@ -87,11 +91,15 @@ def _literal_calls() -> Iterator[tuple[str, str, int]]:
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            if not isinstance(node, ast.Call) or not node.args:
                 continue
-            if not (isinstance(node.func.value, ast.Name) and node.func.value.id == "re"):
-                continue
-            if node.func.attr not in _RE_FUNCTIONS or not node.args:
+            lazy = isinstance(node.func, ast.Name) and node.func.id == "lazy"
+            if not lazy and not (
+                isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "re"
+                and node.func.attr in _RE_FUNCTIONS
+            ):
                 continue
             first = node.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):

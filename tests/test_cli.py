@@ -450,3 +450,32 @@ def test_json_lines_are_exactly_json_dumps_of_to_dict(chunk: Chunk, text: bool) 
     from chunkgate.report.listing import json_line
 
     assert json_line(chunk, text=text) == json.dumps(chunk.to_dict(text=text), ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [(["--version"], 0), (["--no-such-option"], 2), (["chunks", "no-such-file.md"], 2)],
+)
+def test_the_console_script_ends_as_python_would(
+    tmp_path: Path, args: list[str], status: int
+) -> None:
+    """``main`` ends the process itself: with the command's status, its output flushed
+    (also when it is a pipe), and every atexit function run first."""
+    script = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('atexit ran', flush=True))\n"
+        f"sys.argv = ['chunkgate', *{args!r}]\n"
+        "from chunkgate.__main__ import main\n"
+        "main()\n"
+        "print('not reached')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == status, done.stderr
+    assert done.stdout.endswith("atexit ran\n")
+    assert "not reached" not in done.stdout
+    if status == 0:
+        assert done.stdout.startswith("chunkgate, version")
+    else:
+        assert done.stderr.strip()  # the usage error or the error line

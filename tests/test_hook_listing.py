@@ -4,15 +4,17 @@ the same report as asking git when the run needs it, for every kind of named fil
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import pytest
-from helpers import check_json, commit_all, git, manifest_snapshot, pin_git_env, write
+from helpers import check_json, commit_all, git, git_env, manifest_snapshot, pin_git_env, write
 from helpers import invoke as run
 
-from chunkgate import cli
 from chunkgate import git as gitmodule
+from chunkgate import hookstart
 from chunkgate.config import load_config
 from chunkgate.gate import run_check
 
@@ -76,7 +78,7 @@ def test_the_early_listing_gives_the_report_of_the_late_one(
     written = manifest_snapshot(repo)
     git(repo, "checkout", "-q", "--", "chunkgate.manifest")  # what --update wrote
     git(repo, "clean", "-q", "-f", "--", "chunkgate.manifest")
-    monkeypatch.setattr(cli, "_hook_listing", lambda paths: None)
+    monkeypatch.setattr(hookstart, "named_listing", lambda paths: None)
     calls.clear()
     late = check_json(*args)
     selected = ["docs/a.md", "docs/b.md", "docs/gen.md", "docs/gone.md"]
@@ -111,12 +113,79 @@ def test_a_listing_of_other_paths_or_another_root_is_not_used(
 
 
 def test_the_hook_lists_early_only_files_and_few_of_them(repo: Path) -> None:
-    assert cli._hook_listing(["docs/a.md"]) is not None
-    assert cli._hook_listing(["docs"]) is None  # a folder: its files' attributes differ
-    assert cli._hook_listing(["."]) is None
-    assert cli._hook_listing([f"docs/{n}.md" for n in range(cli.EARLY_PATHS + 1)]) is None
-    assert cli._hook_listing(["../outside.md"]) is None  # the run itself says why
+    assert hookstart.named_listing(["docs/a.md"]) is not None
+    assert hookstart.named_listing(["docs"]) is None  # a folder: its files' attributes differ
+    assert hookstart.named_listing(["."]) is None
+    assert (
+        hookstart.named_listing([f"docs/{n}.md" for n in range(hookstart.EARLY_PATHS + 1)]) is None
+    )
+    assert hookstart.named_listing(["../outside.md"]) is None  # the run itself says why
     assert run("check", "--hook", "../outside.md").exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "paths"),
+    [
+        (["check", "--update", "--hook", "a.md", "b.md"], ["a.md", "b.md"]),
+        (["check", "--hook", "--format=json", "-q", "a.md"], ["a.md"]),
+        (["check", "--hook", "--", "-odd.md", "--hook"], ["-odd.md", "--hook"]),
+        (["check", "--hook"], []),
+        (["check", "--hook", "--format", "json", "a.md"], None),  # "json" is no path
+        (["check", "--hook", "-j", "2", "a.md"], None),
+        (["check", "--hook", "--config", "other.yaml", "a.md"], None),
+        (["check", "--update", "a.md"], None),  # not the hook
+        (["chunks", "--hook", "a.md"], None),
+        ([], None),
+    ],
+)
+def test_the_console_script_reads_only_a_plain_hook_command_line(
+    argv: list[str], paths: list[str] | None
+) -> None:
+    assert hookstart._hook_paths(argv) == paths
+
+
+def test_the_command_takes_the_started_listing_only_for_its_own_paths(repo: Path) -> None:
+    hookstart.start(["check", "--hook", "docs/a.md"])
+    started = hookstart._started
+    assert started is not None
+    assert hookstart.take(["docs/b.md"]) is None  # other paths: not this listing
+    assert hookstart.take(["docs/a.md"]) is None  # and it was handed out once only
+    hookstart.start(["check", "--hook", "docs/a.md"])
+    assert hookstart.take(["docs/a.md"]) is not None
+    hookstart.start(["check", "--hook", "docs"])  # a folder: nothing started
+    assert hookstart._started is None
+
+
+def test_the_console_script_starts_the_listing_before_click(repo: Path) -> None:
+    """As pre-commit runs it: the listing starts before click is imported, the command
+    uses it and starts none of its own, and the report is the late listing's."""
+    script = (
+        "import sys\n"
+        "from chunkgate import hookstart\n"
+        "real = hookstart.start\n"
+        "def start(argv):\n"
+        "    assert 'click' not in sys.modules\n"
+        "    real(argv)\n"
+        "    assert hookstart._started is not None\n"
+        "    hookstart.named_listing = None  # the command must not need its own\n"
+        "hookstart.start = start\n"
+        "from chunkgate.__main__ import main\n"
+        "main()\n"
+    )
+    args = ["check", "--hook", "--format", "json", *NAMED]
+    plain = ["check", "--hook", "--format=json", *NAMED]
+    env = {**os.environ, **git_env(), "NO_COLOR": "1"}
+    late, early = (
+        subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, check=False)
+        for command in (
+            [sys.executable, "-m", "chunkgate", *args],  # "--format json": read by click alone
+            [sys.executable, "-c", script, *plain],
+        )
+    )
+    assert early.stderr == late.stderr
+    assert (early.returncode, early.stdout) == (late.returncode, late.stdout)
+    assert late.returncode == 1
+    assert '"CG403"' in early.stdout
 
 
 # Every kind of path a hook can be given, and how the listing settles it: from the

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -10,6 +9,7 @@ from typing import Literal, NamedTuple
 from chunkgate.chunking.anchors import SETTINGS, Site, describe_settings, settings_key
 from chunkgate.embedtext import DEFAULT_EMBED, EmbedSettings, crumbs, join
 from chunkgate.model import Chunk, Problem
+from chunkgate.regex import lazy
 from chunkgate.sizes import TokenCounter, estimate_tokens, measure
 
 SizeUnit = Literal["chars", "tokens"]
@@ -174,7 +174,7 @@ def span_text(
     return "\n".join(chosen)
 
 
-_SUPPRESSION = re.compile(r"chunkgate:\s*disable=([A-Za-z0-9_, ]+)")
+_SUPPRESSION = lazy(r"chunkgate:\s*disable=([A-Za-z0-9_, ]+)")
 
 
 BLANK_CHARS = " \t\f\v"

@@ -26,19 +26,21 @@ from typing import NamedTuple
 
 from cmarkgfm._cmark import ffi, lib
 
+from chunkgate.regex import lazy
+
 # The HTML is scanned as bytes: decoding all of it would cost more than the
 # scan, and only the headings' text is needed as str.
-_BLOCKS = re.compile(
+_BLOCKS = lazy(
     rb'<(?:h([1-6])|blockquote|ul|ol) data-sourcepos="(\d+):(\d+)-(\d+):(\d+)">'
     rb"(?(1)(.*?)</h[1-6]>)",
     re.DOTALL,
 )
-_HEADING_TEXT = re.compile(rb'<h[1-6] data-sourcepos="\d+:\d+-\d+:\d+">(.*?)</h[1-6]>', re.DOTALL)
-_TAG = re.compile(r"<[^>]*>")
+_HEADING_TEXT = lazy(rb'<h[1-6] data-sourcepos="\d+:\d+-\d+:\d+">(.*?)</h[1-6]>', re.DOTALL)
+_TAG = lazy(r"<[^>]*>")
 # An ATX heading line: up to three spaces, one to six "#", then a space, a tab or the
 # end of the line (CommonMark 4.2). "#foo" above "===" is a setext heading's text.
-_ATX_LINE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
-_SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*$")
+_ATX_LINE = lazy(r" {0,3}#{1,6}(?:[ \t]|$)")
+_SETEXT_UNDERLINE = lazy(r" {0,3}(?:=+|-+)[ \t]*$")
 
 
 class RawHeading(NamedTuple):

@@ -8,14 +8,15 @@ break over a setext heading.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from chunkgate.regex import lazy
+
 # The closing lines each opening line takes.
 _CLOSERS = {"---": ("---", "..."), "+++": ("+++",)}
-_ONLY_COMMENTS = re.compile(r"(?:[ \t]*(?:#[^\n]*)?(?:\n|$))*")
+_ONLY_COMMENTS = lazy(r"(?:[ \t]*(?:#[^\n]*)?(?:\n|$))*")
 
 
 class FrontMatter(NamedTuple):

@@ -14,17 +14,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from chunkgate.regex import lazy
+
 # A comment block is a license header when it claims a copyright or an SPDX
 # license, or names a license together with its legal terms.
-_COPYRIGHT = re.compile(
+_COPYRIGHT = lazy(
     r"copyright|\(c\)\s*\d{4}|©|spdx-license-identifier|all rights reserved", re.IGNORECASE
 )
-_LICENSE = re.compile(r"licen[cs]", re.IGNORECASE)
-_TERMS = re.compile(
+_LICENSE = lazy(r"licen[cs]", re.IGNORECASE)
+_TERMS = lazy(
     r"warrant|permission|terms|distribut|gnu|apache|\bmit\b|\bbsd\b|mozilla|public domain",
     re.IGNORECASE,
 )
-_SHEBANG_OR_COOKIE = re.compile(r"#!|[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")  # PEP 263
+_SHEBANG_OR_COOKIE = lazy(r"#!|[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")  # PEP 263
 
 
 def header_lines(lines: Sequence[str]) -> int:

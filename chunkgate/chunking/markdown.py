@@ -34,18 +34,19 @@ from chunkgate.chunking.base import ChunkContext, Chunked, ChunkOptions, suppres
 from chunkgate.chunking.frontmatter import FrontMatter, parse_front_matter
 from chunkgate.chunking.syntax import Dialect
 from chunkgate.model import Chunk, Heading
+from chunkgate.regex import lazy
 
 if TYPE_CHECKING:
     from chunkgate.languages import Language
 
 PREAMBLE_IDENTITY = "~preamble"
 _NO_CODES: frozenset[str] = frozenset()
-_COMMENTS = re.compile(r"(?:[ \t\n]*<!--(?:(?!-->).)*-->)+[ \t\n]*", re.DOTALL)
+_COMMENTS = lazy(r"(?:[ \t\n]*<!--(?:(?!-->).)*-->)+[ \t\n]*", re.DOTALL)
 # CommonMark 4.1: three or more matching -, * or _ characters, spaces and tabs between.
-_THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
+_THEMATIC_BREAK = lazy(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _RULE_MARKS = frozenset("-*_")
-_ATX_OPENING = re.compile(r" {0,3}#{1,6}(?=[ \t]|$)")
-_ATX_CLOSING = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
+_ATX_OPENING = lazy(r" {0,3}#{1,6}(?=[ \t]|$)")
+_ATX_CLOSING = lazy(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
 # The flavours that read a heading's source as well as its rendered text.
 _READ_SOURCE = frozenset({"kramdown", "hugo"})
 

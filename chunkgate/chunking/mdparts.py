@@ -36,8 +36,9 @@ from chunkgate.chunking.base import ChunkContext
 from chunkgate.chunking.parts import Block, Pos, split_unit
 from chunkgate.chunking.spans import code_spans
 from chunkgate.model import Chunk
+from chunkgate.regex import lazy
 
-_ELEMENT = re.compile(
+_ELEMENT = lazy(
     rb'<(p|h[1-6]|pre|hr|blockquote|ul|ol|li)\b[^>]*? data-sourcepos="(\d+):(\d+)-(\d+):(\d+)"'
 )
 _CONTAINERS = frozenset(("blockquote", "ul", "ol", "li"))
@@ -53,30 +54,28 @@ _NAMES = {
 }
 # ``[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]*(?:```|~~~)``, written so that no
 # two adjacent quantifiers take the same blanks (that was cubic on a line of blanks).
-_FENCE = re.compile(r"[ \t]*(?:(?:>[ \t]?)*>[ \t]*)?(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?(?:```|~~~)")
+_FENCE = lazy(r"[ \t]*(?:(?:>[ \t]?)*>[ \t]*)?(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?(?:```|~~~)")
 # GitHub's table extension: a delimiter row of cells like ---, :--, --: or :-:.
 # Each run of blanks has one place it can go (a pipe comes with the blanks after
 # it), so a long row that is no delimiter row fails in one pass.
-_DELIMITER_ROW = re.compile(
-    r"[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?"
-)
-_LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
+_DELIMITER_ROW = lazy(r"[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?")
+_LINK_DEFINITION = lazy(r" {0,3}\[[^\]]+\]:")
 # Elements whose content is kept as written (CommonMark's HTML blocks 1 and 2): no
 # cut inside them.
-_RAW_OPENING = re.compile(r"<(?:(?i:pre|script|style|textarea)(?=[\s>]|$)|(!--))")
+_RAW_OPENING = lazy(r"<(?:(?i:pre|script|style|textarea)(?=[\s>]|$)|(!--))")
 _RAW_CLOSING = {
     "element": re.compile(r"(?i)</(?:pre|script|style|textarea)>"),
     "comment": re.compile(r"-->"),
 }
-_ELEMENT_START = re.compile(r"[ \t]*<[A-Za-z!]")  # an element or a comment, not a closing tag
+_ELEMENT_START = lazy(r"[ \t]*<[A-Za-z!]")  # an element or a comment, not a closing tag
 # An HTML or JSX opening tag alone on its line (not self-closing): the element may
 # hold children on lines of their own.
-_OPENING_LINE = re.compile(r"[ \t]*<([A-Za-z][\w.:-]*)(?:\s[^<>]*)?(?<!/)>[ \t]*")
+_OPENING_LINE = lazy(r"[ \t]*<([A-Za-z][\w.:-]*)(?:\s[^<>]*)?(?<!/)>[ \t]*")
 # A sentence ends at . ! ? or an ellipsis, with closing quotes, brackets or
 # emphasis after it, before a space and something that is not a lower-case
 # letter ("e.g. this" goes on); CJK full stops need no space.
-_SENTENCE_END = re.compile(r"[.!?…][\"')\]*_’”»]*[ \t]+(?![a-z])(?=\S)|[。！？]+(?=\S)")
-_LINE_END = re.compile(r"[.!?…:。！？][\"')\]*_’”»]*[ \t]*\Z")
+_SENTENCE_END = lazy(r"[.!?…][\"')\]*_’”»]*[ \t]+(?![a-z])(?=\S)|[。！？]+(?=\S)")
+_LINE_END = lazy(r"[.!?…:。！？][\"')\]*_’”»]*[ \t]*\Z")
 
 
 class _Node(NamedTuple):

@@ -38,12 +38,13 @@ from collections.abc import Sequence
 
 from chunkgate.chunking import cmark
 from chunkgate.chunking.cmark import RawHeading
+from chunkgate.regex import lazy
 
 # A line that can open something or be (part of) a heading; others are paragraph text.
 # A setext underline of dashes is found at its last dash (the prefix takes the others,
 # as it did when the pattern said ``-+``, which made every shorter prefix scan the run
 # again: quadratic on a line of dashes).
-_LINE = re.compile(
+_LINE = lazy(
     r"\n(?:"
     r"(?P<atx>\#{1,6})(?=[ \t\n])"
     r"|(?P<indent>[ ]{0,3})(?:(?P<fence>`{3,}|~{3,})|(?P<html><))"
@@ -53,16 +54,16 @@ _LINE = re.compile(
 )
 # A non-blank line indented less than 1, 2 or 3 spaces.
 _LESS_INDENTED = {n: re.compile(rf"\n {{0,{n - 1}}}[^ \t\n]") for n in (1, 2, 3)}
-_BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
-_ATX_CLOSING = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
+_BLANK_LINE = lazy(r"\n[ \t]*(?=\n)")
+_ATX_CLOSING = lazy(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
 # Heading text that renders as itself: no escapes, code, emphasis, links, HTML,
 # entities, NUL (replaced) or whitespace that cmark strips and str.strip(" \t") keeps.
-_INLINE = re.compile(r"[\\`*_\[\]<&!\x00\x0b\x0c]")
+_INLINE = lazy(r"[\\`*_\[\]<&!\x00\x0b\x0c]")
 
 # HTML block start conditions 1-6 (CommonMark 4.6) and the end of types 1-5.
-_HTML_RAW = re.compile(r"<(?:script|pre|style|textarea)(?=[ \t>\n]|$)", re.IGNORECASE)
-_HTML_RAW_END = re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE)
-_HTML_BLOCK_TAG = re.compile(
+_HTML_RAW = lazy(r"<(?:script|pre|style|textarea)(?=[ \t>\n]|$)", re.IGNORECASE)
+_HTML_RAW_END = lazy(r"</(?:script|pre|style|textarea)>", re.IGNORECASE)
+_HTML_BLOCK_TAG = lazy(
     r"</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup"
     r"|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset"
     r"|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol"
@@ -72,8 +73,8 @@ _HTML_BLOCK_TAG = re.compile(
 )
 _HTML_ENDS = (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>"))
 # Type 4 opens with an uppercase letter up to spec 0.30 and any letter since 0.31.
-_DECLARATION = re.compile(r"<![A-Z]")
-_DECLARATION_LOWER = re.compile(r"<![a-z]")
+_DECLARATION = lazy(r"<![A-Z]")
+_DECLARATION_LOWER = lazy(r"<![a-z]")
 
 
 class _Unproven(Exception):

@@ -8,11 +8,11 @@ repeats ``-1``, ``-2``, ... in document order.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from typing import ClassVar
 
 from chunkgate.chunking._slug_table import REMOVED_RANGES
+from chunkgate.regex import lazy
 
 # The identity of a heading that GitHub gives no anchor (its text slugs to "").
 # "~" is removed by the slugger, so no slug can collide with it.
@@ -20,8 +20,8 @@ EMPTY_SLUG_IDENTITY = "~section"
 
 # `{#id}`, `{ #id }`, `{: #id .class key=value }` at the very end of a heading.
 # The common case, `{#id}` or `{: #id }`, matched from the last "{" in one step.
-_SIMPLE_ID = re.compile(r"\{:?[ \t]*#([^\s#.{}=]+)[ \t]*\}")
-_ATTRIBUTE_TOKEN = re.compile(r"""#[^\s#.{}=]+|\.[^\s#.{}=]+|[^\s#.{}=]+=(?:"[^"]*"|'[^']*'|\S+)""")
+_SIMPLE_ID = lazy(r"\{:?[ \t]*#([^\s#.{}=]+)[ \t]*\}")
+_ATTRIBUTE_TOKEN = lazy(r"""#[^\s#.{}=]+|\.[^\s#.{}=]+|[^\s#.{}=]+=(?:"[^"]*"|'[^']*'|\S+)""")
 
 
 class _SlugTable(dict[int, "int | None"]):

@@ -11,11 +11,12 @@ in the text; tests/test_spans.py compares them with the old patterns.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
-_WORD = re.compile(r"\w")
-_RUN = re.compile("`+")
+from chunkgate.regex import lazy
+
+_WORD = lazy(r"\w")
+_RUN = lazy("`+")
 
 
 class _Runs:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from chunkgate.chunking.anchors import site_of
 from chunkgate.chunking.base import BLANK_CHARS
 from chunkgate.chunking.spans import blank_code_spans, template_spans
+from chunkgate.regex import lazy
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
@@ -46,15 +47,15 @@ _LINE_PATTERNS = {
     "fence": r":{3,}.*",
     "admonition": r"""(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*(?:[ \t]+"[^"\n]*")?""",
 }
-_SYNTAX_LINE = re.compile("|".join(f"(?:{p})" for p in _LINE_PATTERNS.values()))
-_OUTPUT_LINE = re.compile(rf"(?:(?:{_SHORTCODE}|{_TAG}|{_OUTPUT})[ \t]*)+")
-_DIRECTIVE = re.compile(r":::[ \t]+[\w.:-]+[ \t]*")  # mkdocstrings / mkautodoc: options follow
-_CODE_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
-_OPEN_SHORTCODE = re.compile(r"\{\{[<%](?!.*[>%]\}\})")
-_CLOSE_SHORTCODE = re.compile(r"[>%]\}\}[ \t]*$")
-_IMPORT = re.compile(r"(?:import|export)[ \t{*]")
-_JSX = re.compile(r"</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>|<>|</>|\{/\*.*\*/\}")
-_OPEN_JSX = re.compile(r"<[A-Z][\w.]*(?:[ \t][^<>]*)?")
+_SYNTAX_LINE = lazy("|".join(f"(?:{p})" for p in _LINE_PATTERNS.values()))
+_OUTPUT_LINE = lazy(rf"(?:(?:{_SHORTCODE}|{_TAG}|{_OUTPUT})[ \t]*)+")
+_DIRECTIVE = lazy(r":::[ \t]+[\w.:-]+[ \t]*")  # mkdocstrings / mkautodoc: options follow
+_CODE_FENCE = lazy(r"[ \t]{0,3}(`{3,}|~{3,})")
+_OPEN_SHORTCODE = lazy(r"\{\{[<%](?!.*[>%]\}\})")
+_CLOSE_SHORTCODE = lazy(r"[>%]\}\}[ \t]*$")
+_IMPORT = lazy(r"(?:import|export)[ \t{*]")
+_JSX = lazy(r"</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>|<>|</>|\{/\*.*\*/\}")
+_OPEN_JSX = lazy(r"<[A-Z][\w.]*(?:[ \t][^<>]*)?")
 # A syntax line starts with one of these; most lines start otherwise.
 _STARTS = frozenset("{:!?")
 _MDX_STARTS = frozenset("{:!?<ie")

@@ -27,9 +27,10 @@ from chunkgate.manifest.records import (
     Header,
     StoredFinding,
 )
+from chunkgate.regex import lazy
 
 _MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
-_CONFLICT = re.compile(b"\n(?:" + b"|".join(map(re.escape, _MARKERS)) + b")")
+_CONFLICT = lazy(b"\n(?:" + b"|".join(map(re.escape, _MARKERS)) + b")")
 # What JSONEncoder(ensure_ascii=False).encode does with a string, without its
 # Python-level dispatch: rendering calls it for every chunk's ID and hash.
 _string = json.encoder.encode_basestring

@@ -8,7 +8,6 @@ checked key by key, which also words the errors.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -22,11 +21,12 @@ from chunkgate.manifest.records import (
     path_key,
 )
 from chunkgate.paths import problem
+from chunkgate.regex import lazy
 
 REBUILD = "run `chunkgate update` to rebuild it"
 FILE_PREFIX, CHUNK_PREFIX = '{"file": ', '{"id": '
 
-_BLOB = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 and SHA-256 repositories
+_BLOB = lazy(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 and SHA-256 repositories
 _FILE_KEYS, _FILE_OPTIONAL = ("file", "blob", "chunks"), ("settings", "findings")
 _CHUNK_KEYS = ("id", "lines", "chars", "tokens", "hash")
 _CHUNK_OPTIONAL = ("moved_from", "suppressed")
@@ -36,11 +36,11 @@ _PLAIN = r'"([^"\\\x00-\x1f]+)"'
 # JSON path, which words the error; int() of thousands of digits raises ValueError.
 _NUMBER = "(0|[1-9][0-9]{0,11})"
 _POSITIVE = "([1-9][0-9]{0,11})"
-_FAST_FILE = re.compile(
+_FAST_FILE = lazy(
     rf'\{{"file": {_PLAIN}, "blob": (?:null|"([0-9a-f]{{40}}|[0-9a-f]{{64}})"), '
     rf'"chunks": {_NUMBER}(?:, "settings": "([0-9a-f]{{16}})")?\}}'
 )
-_FAST_CHUNK = re.compile(
+_FAST_CHUNK = lazy(
     rf'\{{"id": {_PLAIN}, "lines": \[{_POSITIVE}, {_POSITIVE}\], "chars": {_NUMBER}, '
     rf'"tokens": {_NUMBER}, "hash": "([0-9a-f]{{16}})"(?:, "moved_from": {_PLAIN})?'
     rf'(?:, "suppressed": \[("CG[0-9]{{3}}"(?:, "CG[0-9]{{3}}")*)\])?\}}'

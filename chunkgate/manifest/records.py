@@ -8,21 +8,21 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from chunkgate.model import Chunk
 from chunkgate.paths import problem
+from chunkgate.regex import lazy
 
 # 3: each shard records the settings it was made under; 2: one shard file per corpus file
 # (read as is: its shards were made under its header); 1: one manifest file.
 FORMAT_VERSION = 3
 READABLE_FORMATS = (2, 3)
 
-HEX16 = re.compile(r"[0-9a-f]{16}")
+HEX16 = lazy(r"[0-9a-f]{16}")
 # [0-9], not \d: \d also matches other scripts' digits.
-RULE_CODE = re.compile(r"CG[0-9]{3}")
+RULE_CODE = lazy(r"CG[0-9]{3}")
 
 
 def path_key(path: str) -> bytes:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import socket
 import stat
 import time
@@ -12,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from chunkgate.errors import ManifestError
+from chunkgate.regex import lazy
 
 LOCK_TIMEOUT = 30.0
 STALE_LOCK_AGE = 600.0
@@ -77,7 +77,7 @@ def naming(exc: BaseException, path: Path) -> BaseException:
 
 
 # What write_atomic names its temporary file: ".NAME.<12 hex digits>.tmp".
-_TEMPORARY = re.compile(r"\..+\.[0-9a-f]{12}\.tmp")
+_TEMPORARY = lazy(r"\..+\.[0-9a-f]{12}\.tmp")
 
 
 def remove_temporaries(folders: Iterable[Path], *, recursive: bool = False) -> int:

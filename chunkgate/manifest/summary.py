@@ -16,7 +16,6 @@ runs read only the shards that changed.
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
@@ -28,13 +27,14 @@ from chunkgate.manifest.hashindex import WIDTH, HashIndex
 from chunkgate.manifest.lines import listed_codes
 from chunkgate.moves import unit_id
 from chunkgate.paths import problem
+from chunkgate.regex import lazy
 
 _STRING = r'"[^"\\\x00-\x1f]+"'
 _NUMBER = r"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
 _POSITIVE = r"[1-9][0-9]{0,11}"
 # Every chunk line's ID is the file line's path (a path that needs no JSON escape is
 # its own JSON form), "#" and a non-empty identity: the \1.
-_SHARD = re.compile(
+_SHARD = lazy(
     r'\{"file": "([^"\\\x00-\x1f]+)", "blob": (null|"[0-9a-f]{40}"|"[0-9a-f]{64}"), '
     r'"chunks": (' + _NUMBER + r')(?:, "settings": "([0-9a-f]{16})")?\}\n'
     r'(?:\{"id": "\1#[^"\\\x00-\x1f]+", "lines": \[' + _POSITIVE + ", " + _POSITIVE + r"\], "
@@ -43,11 +43,11 @@ _SHARD = re.compile(
     r"\}\n)*"
 )
 # One match a chunk line (a string holds no quote, so none inside an ID).
-_ROW = re.compile(
+_ROW = lazy(
     r'"lines": \[([0-9]+), ([0-9]+)\], "chars": [0-9]+, "tokens": [0-9]+, "hash": "([0-9a-f]{16})"'
 )
-_SUPPRESSED = re.compile(r'"suppressed": \[([^\]]*)\]')
-_IDENTITY = re.compile(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
+_SUPPRESSED = lazy(r'"suppressed": \[([^\]]*)\]')
+_IDENTITY = lazy(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
 _CACHE_VERSION = "chunkgate-summaries-8"  # 8: the hash index; 7: columns; 6: settings
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+from chunkgate.regex import lazy
+
+_CONTROL = lazy(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _escaped(found: re.Match[str]) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import IO
@@ -26,6 +25,7 @@ from urllib.parse import quote
 
 from chunkgate import __version__
 from chunkgate.model import CheckResult, Violation
+from chunkgate.regex import lazy
 from chunkgate.report.check import one_line
 from chunkgate.report.github import by_priority
 from chunkgate.rules import RULES, rule_docs
@@ -37,7 +37,7 @@ INFORMATION_URI = "https://github.com/chunkgate/chunkgate"
 FINGERPRINT = "chunkgate/v1"
 SRCROOT = "%SRCROOT%"
 
-_HEADING = re.compile(r"\A#+ ")  # the section's own heading line
+_HEADING = lazy(r"\A#+ ")  # the section's own heading line
 _LEVELS = {"error": "error", "warning": "warning", "off": "none"}
 _FAMILIES = {
     "CG0": "readability",

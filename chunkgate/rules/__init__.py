@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
+from chunkgate.regex import lazy
 from chunkgate.rules.base import (
     SEVERITIES,
     FileCheck,
@@ -101,7 +102,7 @@ def findings_fingerprint(values: dict[str, object]) -> str:
     return f"rules={versions}{settings}"
 
 
-_SECTION = re.compile(r"^(?:## )?(CG\d{3}) [a-z][a-z-]*[ \t]*$", re.MULTILINE)
+_SECTION = lazy(r"^(?:## )?(CG\d{3}) [a-z][a-z-]*[ \t]*$", re.MULTILINE)
 
 
 def rule_docs() -> dict[str, str]:

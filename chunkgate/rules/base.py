@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
 from chunkgate.model import Chunk, Problem, Severity, Violation
+from chunkgate.regex import lazy
 
 if TYPE_CHECKING:
     from chunkgate.config import Config
@@ -120,7 +121,7 @@ def violation(
 
 
 # A gitignore pattern's special characters, and a leading `!` or `#`.
-_GLOB_SPECIAL = re.compile(r"[\\*?\[]|^[!#]")
+_GLOB_SPECIAL = lazy(r"[\\*?\[]|^[!#]")
 
 
 def literal_glob(path: str) -> str:

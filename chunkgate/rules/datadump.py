@@ -49,12 +49,12 @@ Passes:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from chunkgate.model import Chunk
 from chunkgate.moves import unit_groups
+from chunkgate.regex import lazy
 from chunkgate.rules.base import FileContext, Finding, Option, Rule, exclude_hint, literal_glob
 
 MAX_FILE_BYTES: Option[int] = Option(
@@ -97,27 +97,25 @@ MIN_DIGIT_SHARE = 0.2
 FILE_SHARE = 0.5
 
 _B64 = "A-Za-z0-9+/=_-"
-_LONG_RUN = re.compile(rf"(?<![{_B64}])[{_B64}]{{{MIN_BLOB_CHARS},}}")
-_DATA_URI = re.compile(
+_LONG_RUN = lazy(rf"(?<![{_B64}])[{_B64}]{{{MIN_BLOB_CHARS},}}")
+_DATA_URI = lazy(
     rf"data:[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,[A-Za-z0-9+/=]{{{MIN_DATA_URI_CHARS},}}"
 )
 # Starts with a literal newline so that the regex engine jumps from line to
 # line instead of trying every position (seven times faster); a blob on the
 # chunk's first line loses that line, which only matters at the threshold.
-_WRAPPED = re.compile(r"\n((?:[A-Za-z0-9+/]{40,}={0,2}[ \t]*\n)+)")
-_NUMBER = re.compile(
-    r"(?<![\w.])[-+]?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.])"
-)
-_TABLE_ROW = re.compile(r"^[ \t]*\||[^|\n]*\|[^|\n]*\|")
+_WRAPPED = lazy(r"\n((?:[A-Za-z0-9+/]{40,}={0,2}[ \t]*\n)+)")
+_NUMBER = lazy(r"(?<![\w.])[-+]?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.])")
+_TABLE_ROW = lazy(r"^[ \t]*\||[^|\n]*\|[^|\n]*\|")
 # A table is data when at least half its cells' words are values: numbers,
 # dates, versions, percentages, hex, long encoded tokens, or bare punctuation.
 MIN_DATA_SHARE = 0.5
-_CELL_WORD = re.compile(r"[^\s|,\t]+")
+_CELL_WORD = lazy(r"[^\s|,\t]+")
 _WRAPPING = "()[]{}<>'\"`;"
-_VALUE = re.compile(
+_VALUE = lazy(
     r"[-+]?(?:0[xX][0-9a-fA-F]+|[\d.,:/%eE+-]*\d[\d.,:/%eE+-]*)|[A-Za-z0-9+/=_-]{20,}|[^\w\s]+"
 )
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
+_LIST_ITEM = lazy(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 
 
 class _Blob(NamedTuple):

@@ -88,6 +88,7 @@ if TYPE_CHECKING:
     import pathspec
 
 from chunkgate.errors import ConfigError
+from chunkgate.regex import lazy
 from chunkgate.rules.base import (
     FileContext,
     Finding,
@@ -168,12 +169,12 @@ _LOCK_SUFFIXES = (".lock", ".lockb", ".lockfile")
 
 # A license word, then nothing or a separator and anything: LICENSE,
 # LICENSE.md, LICENSE-MIT.txt, COPYING.LESSER; not "licensing.md".
-_LICENSE = re.compile(
+_LICENSE = lazy(
     r"(?:(?:un)?licen[cs]es?|copying|copyright|notice|third[-_]?party[-_]?notices?)"
     r"(?:[-_.].*)?",
     re.IGNORECASE,
 )
-_MINIFIED = re.compile(r".+?(?P<tail>[.-]min\.[a-z0-9]+|\.(?:js|mjs|cjs|css)\.map)", re.IGNORECASE)
+_MINIFIED = lazy(r".+?(?P<tail>[.-]min\.[a-z0-9]+|\.(?:js|mjs|cjs|css)\.map)", re.IGNORECASE)
 
 _VENDORED = "vendored folder"
 _BUILD = "build output folder"

@@ -22,12 +22,12 @@ CG501 duplicate-content
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from chunkgate.model import Violation
+from chunkgate.regex import lazy
 from chunkgate.rules.base import Rule, exclude_hint, literal_name
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def duplicate_violations(
 
 
 # A language folder: "de", "pt-BR", "zh_Hant" (the segments translated sites use).
-_LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?")
+_LANGUAGE = lazy(r"[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?")
 
 
 def _fix(path: str, original: str) -> str:

@@ -123,6 +123,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from chunkgate.regex import lazy
 from chunkgate.rules.base import Finding, Rule
 
 # Faults of chunks other pipelines made (`chunkgate lint EXPORT`): errors first.
@@ -170,17 +171,15 @@ class ExportRow(NamedTuple):
     text: str | None
 
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
-_STRUCTURE = re.compile(
-    r"^(?:#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|\||>|<|!!!|\?\?\?|///|:::|\[[^\]]*\]:)"
-)
+_FENCE = lazy(r"^[ \t]*(`{3,}|~{3,})(.*)$")
+_STRUCTURE = lazy(r"^(?:#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|\||>|<|!!!|\?\?\?|///|:::|\[[^\]]*\]:)")
 _CONNECTORS = frozenset(
     ("and", "but", "or", "nor", "so", "yet", "which", "that", "whose", "whom", "where", "because")
 )
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_ROW = lazy(r"^\s*\|.*\|\s*$")
 # ``^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$`` without two adjacent ``\s*``
 # (that was quadratic on a line of blanks).
-_TABLE_SEPARATOR = re.compile(r"^\s*(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?$")
+_TABLE_SEPARATOR = lazy(r"^\s*(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?$")
 
 
 def check_rows(rows: Sequence[ExportRow]) -> Iterator[Finding]:

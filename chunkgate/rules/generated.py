@@ -53,6 +53,7 @@ import re
 from collections.abc import Iterator
 
 from chunkgate.languages import language_for
+from chunkgate.regex import lazy
 from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
 
 RULES = (
@@ -107,9 +108,9 @@ _MARKER = (
     r"|(?i:\bgenerated (?:by|from)\b.{0,80}\bdo not (?:edit|modify)\b)"
     r"|(?i:\bdo not (?:edit|modify)\b.{0,80}\bgenerated (?:by|from)\b))"
 )
-_MARKDOWN_MARKERS = re.compile(rf"^[ \t]*(?:{_MARKDOWN_COMMENT})[^\n]*?{_MARKER}", re.MULTILINE)
-_CODE_MARKERS = re.compile(rf"^(?:{_CODE_COMMENT})[^\n]*?{_MARKER}", re.MULTILINE)
-_SOURCE_MAP = re.compile(r"^[ \t]*(?://|/\*)[#@][ \t]*source(?:Mapping)?URL=")
+_MARKDOWN_MARKERS = lazy(rf"^[ \t]*(?:{_MARKDOWN_COMMENT})[^\n]*?{_MARKER}", re.MULTILINE)
+_CODE_MARKERS = lazy(rf"^(?:{_CODE_COMMENT})[^\n]*?{_MARKER}", re.MULTILINE)
+_SOURCE_MAP = lazy(r"^[ \t]*(?://|/\*)[#@][ \t]*source(?:Mapping)?URL=")
 
 
 def check(file: FileContext) -> Iterator[Finding]:

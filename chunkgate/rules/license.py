@@ -56,7 +56,6 @@ This project is licensed under the terms of the MIT license, see
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
@@ -64,6 +63,7 @@ from typing import NamedTuple
 from chunkgate import languages
 from chunkgate.model import Chunk
 from chunkgate.moves import unit_id
+from chunkgate.regex import lazy
 from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
 
 RULES = (
@@ -91,7 +91,7 @@ MIN_SHARE = 0.5
 MIN_WORDS = 50
 
 # The license texts are ASCII; a non-ASCII word can never be part of a match.
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = lazy(r"[a-z0-9]+")
 # Every license text contains one of these stems (a test checks it). A file
 # that contains none cannot hold license text, and nearly all files contain
 # none: plain substring searches skip them, three times faster than lower().

@@ -56,6 +56,7 @@ from typing import NamedTuple
 from chunkgate import languages
 from chunkgate.chunking.syntax import Dialect, dialect_of, prose
 from chunkgate.model import Chunk
+from chunkgate.regex import lazy
 from chunkgate.rules.base import FileContext, Finding, Rule
 
 RULES = (
@@ -88,14 +89,12 @@ MIN_LINK_SHARE = 0.7
 
 # The lookahead takes the fence whole (it is never backtracked into), so a long
 # run of backticks with no line break after it is read once, not once per length.
-_FENCED = re.compile(
-    r"^[ \t]{0,3}(?=(`{3,}|~{3,}))\1[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S
-)
+_FENCED = lazy(r"^[ \t]{0,3}(?=(`{3,}|~{3,}))\1[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S)
 # One pattern per link form, tried left to right; the "text" groups are what
 # the reader sees, everything else in a match is markup or a URL. The
 # lookahead names every possible first character, which lets the regex engine
 # skip the other positions quickly (three times faster on FastAPI's docs).
-_LINK = re.compile(
+_LINK = lazy(
     r"(?=[<!\[hH])(?:"
     # An <a> tag's text ends at the next <a ...> at the latest, and its attributes
     # at the next "<": otherwise each of many unclosed tags would scan to the end.
@@ -109,13 +108,13 @@ _LINK = re.compile(
     re.DOTALL,
 )
 # A reference definition is the URL half of a [text][ref] link: no text.
-_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\[\]\n]+\]:[ \t]*\S+[^\n]*$", re.MULTILINE)
-_TAG = re.compile(r"</?[a-zA-Z][^<>\n]*>")
+_DEFINITION = lazy(r"^[ \t]{0,3}\[[^\[\]\n]+\]:[ \t]*\S+[^\n]*$", re.MULTILINE)
+_TAG = lazy(r"</?[a-zA-Z][^<>\n]*>")
 # A badge's image inside the link text: keep its alt text, drop its URL.
-_NESTED = re.compile(r"!?\[([^\[\]]*)\]\([^()]*\)")
-_WORDY = re.compile(r"[^\W_]+")
+_NESTED = lazy(r"!?\[([^\[\]]*)\]\([^()]*\)")
+_WORDY = lazy(r"[^\W_]+")
 # A link, once counted, is replaced by \x00<letters of its text>\x01.
-_PLACEHOLDER = re.compile(r"\x00(\d+)\x01")
+_PLACEHOLDER = lazy(r"\x00(\d+)\x01")
 
 
 class LinkStats(NamedTuple):

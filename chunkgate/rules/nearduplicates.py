@@ -24,11 +24,11 @@ Passes: two sections about the same topic written separately.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from chunkgate.model import Chunk, Violation
+from chunkgate.regex import lazy
 from chunkgate.rules.base import Option, Rule
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ CODE = RULES[0].code
 MIN_WORDS = 20
 SHINGLE = 3  # words per shingle: long enough that shared vocabulary is not a match
 _PERMUTATIONS = 64
-_WORD = re.compile(r"\w+")
+_WORD = lazy(r"\w+")
 
 
 def shingles(text: str) -> set[str]:

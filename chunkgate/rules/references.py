@@ -41,13 +41,13 @@ Read [the setup guide](install.md#installing-it) first; `[not a link](x.md#y)`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 from chunkgate.anchors import file_anchors, include_graph
 from chunkgate.links import Link, extract_links, readable
+from chunkgate.regex import lazy
 from chunkgate.routes import GITHUB, MARKDOWN_SUFFIXES, Site, candidates
 from chunkgate.rules.base import Rule
 
@@ -66,7 +66,7 @@ RULES = (
 )
 CODE = RULES[0].code
 
-_EXTERNAL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+_EXTERNAL = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 
 
 class Target(NamedTuple):

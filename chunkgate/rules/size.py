@@ -82,12 +82,12 @@ The cache is shared between processes; clear it with `example cache clear`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from chunkgate import languages
 from chunkgate.chunking.syntax import Dialect, dialect_of, may_hold_syntax, prose
 from chunkgate.model import Chunk
+from chunkgate.regex import lazy
 from chunkgate.rules.base import (
     FileContext,
     Finding,
@@ -109,7 +109,7 @@ OVERSIZED, UNDERSIZED = (rule.code for rule in RULES)
 # A section whose fenced code makes up at least half of it cannot be fixed with
 # a subheading (a fence is never split), so the fix names the code block.
 _CODE_HEAVY = 0.5
-_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_FENCE = lazy(r"^[ \t]{0,3}(`{3,}|~{3,})")
 
 
 def check(file: FileContext) -> Iterator[Finding]:

@@ -18,15 +18,15 @@ A heading that slugs to nothing is ``heading``; a repeat gets ``-1``, ``-2``
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
+from chunkgate.regex import lazy
 
 # goldmark's attribute list closing a heading: `{#id .class key=value}`.
-_ATTRIBUTES = re.compile(r"(?<![ \t])[ \t]*\{([^{}\n]*)\}[ \t]*$")
-_ID = re.compile(r"(?:^|\s)#([^\s#.{}=]+)")
+_ATTRIBUTES = lazy(r"(?<![ \t])[ \t]*\{([^{}\n]*)\}[ \t]*$")
+_ID = lazy(r"(?:^|\s)#([^\s#.{}=]+)")
 
 
 def _lower(char: str) -> str:

@@ -17,7 +17,6 @@ the first letter, and names an empty slug ``section``.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from typing import ClassVar
@@ -25,21 +24,22 @@ from typing import ClassVar
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
 from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY
 from chunkgate.chunking.spans import code_spans
+from chunkgate.regex import lazy
 
 # kramdown's header ID: `{#id}` at the end of the heading text.
-_HEADER_ID = re.compile(r"(?<![ \t])[ \t]*\{#([A-Za-z][\w:-]*)\}[ \t]*$")
+_HEADER_ID = lazy(r"(?<![ \t])[ \t]*\{#([A-Za-z][\w:-]*)\}[ \t]*$")
 # A block IAL naming an id: `{: #id .class key="v"}` alone on a line.
 # The blanks after "{:" are taken whole (a lookahead and its backreference: an atomic
 # group), and the line must have the shape of an IAL before the ID is looked for: giving
 # blanks back or trying every "#" against a line that cannot match was quadratic.
-_IAL_ID = re.compile(
+_IAL_ID = lazy(
     r"[ \t]{0,3}\{:(?=(?P<blanks>[ \t]*))(?P=blanks)(?:[^{}\n]*?[ \t])?"
     r"#(?P<id>[A-Za-z][\w:-]*)(?=[ \t}])[^{}\n]*\}[ \t]*"
 )
-_IAL_SHAPE = re.compile(r"[ \t]{0,3}\{:[^{}\n]*\}[ \t]*")
-_DASHES = re.compile(r"-{2,3}")
-_NOT_BASIC = re.compile(r"[^a-zA-Z0-9 -]")
-_LEADING_NON_LETTERS = re.compile(r"^[^a-zA-Z]+")
+_IAL_SHAPE = lazy(r"[ \t]{0,3}\{:[^{}\n]*\}[ \t]*")
+_DASHES = lazy(r"-{2,3}")
+_NOT_BASIC = lazy(r"[^a-zA-Z0-9 -]")
+_LEADING_NON_LETTERS = lazy(r"^[^a-zA-Z]+")
 
 
 class _GfmTable(dict[int, "int | None"]):

@@ -23,11 +23,12 @@ from urllib.parse import quote
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
 from chunkgate.chunking.slugs import split_explicit_id
+from chunkgate.regex import lazy
 
-_COUNTED = re.compile(r"^(.*)_([0-9]+)$")
-_NOT_SLUG = re.compile(r"[^\w\s-]")
-_NOT_PYMDOWNX_SLUG = re.compile(r"[^\w\- ]")
-_ASCII_UPPER = re.compile(r"[A-Z]")
+_COUNTED = lazy(r"^(.*)_([0-9]+)$")
+_NOT_SLUG = lazy(r"[^\w\s-]")
+_NOT_PYMDOWNX_SLUG = lazy(r"[^\w\- ]")
+_ASCII_UPPER = lazy(r"[A-Z]")
 
 
 def toc_slug(text: str, separator: str = "-", *, unicode: bool = False) -> str:

@@ -9,14 +9,14 @@ heading attribute syntax, so ``{#id}`` is heading text, slugged with it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
 from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY, Slugger
+from chunkgate.regex import lazy
 
 # Docusaurus' own pattern (utils/markdownUtils): `{#` id `}` closing the heading.
-_DOCUSAURUS_ID = re.compile(r"(?<!\s)\s*\{#([^{}]+?)\}\s*$")
+_DOCUSAURUS_ID = lazy(r"(?<!\s)\s*\{#([^{}]+?)\}\s*$")
 
 
 def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Anchor]:

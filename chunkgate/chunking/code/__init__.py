@@ -14,7 +14,6 @@ extra).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -32,6 +31,7 @@ from chunkgate.chunking.code.tables import TABLES, Table
 from chunkgate.chunking.code.units import Unit, body_of, items, units
 from chunkgate.chunking.linecuts import parts, row_sizer
 from chunkgate.model import Chunk, Problem
+from chunkgate.regex import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 # Lines that only close what the chunk above opened: they join that chunk
 # instead of making a chunk of "}" (a brace, `end`, `#endif`, a PHP `?>`).
-_CLOSING = re.compile(
+_CLOSING = lazy(
     r"[ \t]*(?:[})\]][;,(){}\[\]]*|end|#[ \t]*endif\b.*|\?>|fi|done|esac)[ \t]*"
     r"(?://.*|/\*.*|#.*)?"
 )

@@ -8,11 +8,11 @@ names. A namer returns None when the node is no definition after all (a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking.code.tables import Def
+from chunkgate.regex import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -26,8 +26,8 @@ class Named(NamedTuple):
 
 # Generic arguments, quotes, pointer marks and whitespace are not part of a
 # name that a reader would cite: Wrapper<T> is Wrapper, "m" is m.
-_NOISE = re.compile(r"<[^<>]*>|[\s\"'`*&^]")
-_PATH = re.compile(r"::|\\|/")
+_NOISE = lazy(r"<[^<>]*>|[\s\"'`*&^]")
+_PATH = lazy(r"::|\\|/")
 
 
 def clean(text: str) -> str:

@@ -9,11 +9,11 @@ statements where it can be and deeper only where it must.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from chunkgate.chunking.code.units import end_row
+from chunkgate.regex import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # Breaks inside these are never taken, though the grammar gives them children.
 _TOKENS = ("string", "comment", "heredoc", "template", "raw")
 # A line that only closes what is open above it stays with it: no part of "}".
-_CLOSER = re.compile(r"[ \t]*(?:[})\]]|(?:end|fi|done|esac)\b)")
+_CLOSER = lazy(r"[ \t]*(?:[})\]]|(?:end|fi|done|esac)\b)")
 
 
 class Breaks:

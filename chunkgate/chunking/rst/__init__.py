@@ -20,7 +20,6 @@ anchors, and this module makes the chunks.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -30,6 +29,7 @@ from chunkgate.chunking.linecuts import parts, row_sizer
 from chunkgate.chunking.rst.sections import Section, sections_of
 from chunkgate.chunking.rst.tree import field_list, parse, structure_error
 from chunkgate.model import Chunk, Heading, Problem
+from chunkgate.regex import lazy
 
 if TYPE_CHECKING:
     from docutils import nodes
@@ -40,7 +40,7 @@ __all__ = ["chunk_rst", "outline", "parse"]
 
 # Markdown's reserved form (chunking.markdown, not imported: it loads cmark).
 PREAMBLE_IDENTITY = "~preamble"
-_ITEM = re.compile(r"(?:[-*+\u2022\u2023\u2043]|\d+[.)]|#\.|\(\d+\))[ \t]")
+_ITEM = lazy(r"(?:[-*+\u2022\u2023\u2043]|\d+[.)]|#\.|\(\d+\))[ \t]")
 
 
 SPHINX = "sphinx (docutils' make_id, explicit targets)"  # the anchors outline shows

@@ -10,24 +10,24 @@ comments above are found in the file's lines.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking.base import is_blank
+from chunkgate.regex import lazy
 
 if TYPE_CHECKING:
     from docutils import nodes
 
 # An explicit target (".. _install:") or a one-line comment (".. note to self").
-_HEAD = re.compile(r"\.\.[ \t]+(?:_[^:]|[^ \t\[|])[^\n]*")
-_DIRECTIVE = re.compile(r"\.\.[ \t]+[^ \t:]+::")
+_HEAD = lazy(r"\.\.[ \t]+(?:_[^:]|[^ \t\[|])[^\n]*")
+_DIRECTIVE = lazy(r"\.\.[ \t]+[^ \t:]+::")
 # Sphinx directives that make no node: a target above them labels the next section.
-_NO_NODE = re.compile(
+_NO_NODE = lazy(
     r"\.\.[ \t]+(?:py:)?(?:currentmodule|highlight|default-role|default-domain"
     r"|sectionauthor|moduleauthor|codeauthor)::.*"
 )
-_TARGET = re.compile(r"\.\.[ \t]+_`?([^`:]+)`?:[ \t]*$")
+_TARGET = lazy(r"\.\.[ \t]+_`?([^`:]+)`?:[ \t]*$")
 
 
 class Section(NamedTuple):
@@ -77,11 +77,11 @@ def _is_overline(line: str, underline: str) -> bool:
     return bool(mark) and len(stripped) >= 2 and stripped == mark * len(stripped)
 
 
-_MODULE = re.compile(r"\.\.[ \t]+(?:py:)?module::[ \t]+(\S+)[ \t]*")
-_NO_INDEX = re.compile(r"[ \t]+:no-?index:")
+_MODULE = lazy(r"\.\.[ \t]+(?:py:)?module::[ \t]+(\S+)[ \t]*")
+_NO_INDEX = lazy(r"[ \t]+:no-?index:")
 # Sphinx's _make_id: docutils' make_id, keeping case, dots and underscores.
-_NON_ID = re.compile(r"[^a-zA-Z0-9._]+")
-_NON_ID_AT_ENDS = re.compile(r"^[-0-9._]+|-+$")
+_NON_ID = lazy(r"[^a-zA-Z0-9._]+")
+_NON_ID_AT_ENDS = lazy(r"^[-0-9._]+|-+$")
 
 
 def _module_anchor(lines: Sequence[str], underline: int) -> str | None:
