@@ -15,6 +15,7 @@ from helpers import commit_all, git, git_env, write
 from chunkgate.cli import cli
 from chunkgate.config import load_config
 from chunkgate.ingest import export_records
+from chunkgate.model import Chunk
 
 GUIDE = """\
 ---
@@ -98,21 +99,76 @@ def test_records_are_the_chunks_dicts_reshaped(repo: Path) -> None:
             }
 
 
-def test_a_field_the_chunks_dict_gains_reaches_the_export(
-    repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from chunkgate.model import Chunk
+def reshaped(chunk: Chunk, text: str, **closing: object) -> dict[str, object]:
+    """The record ``ingestrecords`` writes field by field, built the plain way from
+    ``Chunk.to_dict``: the oracle every exported line is held to."""
+    from chunkgate.embedtext import EmbedSettings, breadcrumb
 
+    fields = chunk.to_dict(text=False)
+    head = ("id", "path", "language", "kind", "symbol", "heading_path")
+    record: dict[str, object] = {key: fields.pop(key) for key in head}
+    crumb = breadcrumb(chunk, EmbedSettings())
+    record["breadcrumb"] = crumb
+    record["level"] = fields.pop("level")
+    first, last = fields.pop("start_line"), fields.pop("end_line")
+    record["lines"] = [first, last]
+    column = fields.pop("start_column", 1)
+    fields.pop("end_column", None)
+    lines = text.replace("\r\n", "\n").split("\n")
+    start = sum(len(line) + 1 for line in lines[: first - 1]) + column - 1  # type: ignore[operator]
+    record["start_char"], record["end_char"] = start, start + len(chunk.text)
+    metadata = fields.pop("metadata", {})
+    record.update(fields)
+    record["metadata"] = metadata
+    record.update(closing)
+    record["text"] = chunk.text
+    record["embed_text"] = f"{crumb}\n{chunk.text}" if crumb else chunk.text
+    return record
+
+
+SAMPLES = {
+    "docs/guide.md": GUIDE,
+    "docs/long.md": "# Long \u00e9t\u00e9\n\n" + 'A sentence "quoted" \\ here.\n\n' * 300,
+    "pkg/client.py": CODE,
+    "README.md": "# Project\r\n\r\nSome words about it.\r\n",
+}
+
+
+def exported_lines(path: str, text: str) -> tuple[list[Chunk], list[str]]:
+    from chunkgate.chunking import chunk_document
+    from chunkgate.embedtext import EmbedSettings
+    from chunkgate.ingestrecords import file_lines
+
+    chunks = list(chunk_document(text.replace("\r\n", "\n"), path).chunks)
+    moves = [(chunks[0].id, f"{path}#old")]
+    lines = file_lines(chunks, text, EmbedSettings(), blob="b" * 40, commit=None, moves=moves)
+    return chunks, lines.splitlines()
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES))
+def test_each_line_is_the_chunks_dict_reshaped(path: str) -> None:
+    text = SAMPLES[path]
+    chunks, lines = exported_lines(path, text)
+    assert len(lines) == len(chunks) > 0
+    for number, (chunk, line) in enumerate(zip(chunks, lines, strict=True)):
+        moved = [f"{path}#old"] if number == 0 else []
+        expected = reshaped(chunk, text, moved_from=moved, blob="b" * 40, commit=None)
+        assert line == json.dumps(expected, ensure_ascii=False)
+    if path == "docs/long.md":
+        assert chunks[-1].parts > 1  # parts, relations and non-ASCII text are covered
+
+
+def test_a_field_the_chunks_dict_gains_fails_until_written(monkeypatch: pytest.MonkeyPatch) -> None:
     plain = Chunk.to_dict
 
     def grown(chunk: Chunk, *, text: bool = True) -> dict[str, object]:
         return {**plain(chunk, text=text), "language_version": "3"}
 
     monkeypatch.setattr(Chunk, "to_dict", grown)
-    records = list(export_records(load_config(repo)))
-    assert [r["language_version"] for r in records] == ["3"] * 4
-    tail = ["language_version", "metadata", "moved_from", "blob", "commit", "text", "embed_text"]
-    assert list(records[0])[-7:] == tail
+    chunks, lines = exported_lines("docs/guide.md", GUIDE)
+    expected = reshaped(chunks[0], GUIDE, moved_from=["docs/guide.md#old"], blob="b" * 40)
+    assert expected["language_version"] == "3"
+    assert "language_version" not in json.loads(lines[0])
 
 
 def test_char_offsets_cut_the_normalised_file(repo: Path) -> None:
