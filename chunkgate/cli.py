@@ -20,6 +20,7 @@ from chunkgate.report import formats
 if TYPE_CHECKING:
     from chunkgate.chunking import ChunkedFile
     from chunkgate.config import Config
+    from chunkgate.git import NamedListing, WorkTreeListing
     from chunkgate.listing import Failure
     from chunkgate.model import Heading
 
@@ -96,6 +97,18 @@ def _load(config_path: Path | None, hook_files: Sequence[str] | None = None) -> 
     from chunkgate.config import load_config
 
     return load_config(Path.cwd(), config_path=config_path, hook_files=hook_files)
+
+
+def _load_whole(config_path: Path | None) -> tuple[Config, WorkTreeListing | None]:
+    """The configuration of a run over the whole corpus, and git's listing of the work
+    tree, started first: its untracked files are the untracked site configs the
+    configuration looks for, and the run's corpus (one walk of the tree, not two)."""
+    from chunkgate import git
+    from chunkgate.config import load_config
+
+    root = git.find_root(Path.cwd()) if git.installed() else None
+    listing = git.WorkTreeListing(root) if root is not None else None
+    return load_config(Path.cwd(), config_path=config_path, listing=listing), listing
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -324,7 +337,7 @@ def check(
     """
     # First, before the imports and the configuration: the hook's git listings (started
     # by the console script already, when it could tell the paths).
-    listing = None
+    listing: NamedListing | WorkTreeListing | None = None
     if hook and config_path is None:
         from chunkgate import hookstart
 
@@ -335,7 +348,11 @@ def check(
 
     named = list(paths) if hook else None if whole or not paths else list(paths)
     hook_files = list(paths) if hook else None
-    config = with_rules(_load(config_path, hook_files), select=select, ignore=ignore, strict=strict)
+    if named is None:
+        loaded, listing = _load_whole(config_path)
+    else:
+        loaded = _load(config_path, hook_files)
+    config = with_rules(loaded, select=select, ignore=ignore, strict=strict)
     if output is not None:
         output = _output_path(config, output)
     revision, note = _baseline(config.root, baseline)
@@ -438,10 +455,15 @@ def update(
     from chunkgate.gate import run_check
     from chunkgate.parallel import default_jobs
 
-    config = _load(config_path)
+    listing = None
+    if paths:
+        config = _load(config_path)
+    else:
+        config, listing = _load_whole(config_path)
     result = run_check(
         config,
         list(paths) or None,
+        listing=listing,
         update=True,
         accept_moves=accept_moves,
         jobs=jobs or default_jobs(),

@@ -212,6 +212,7 @@ def load_config(
     *,
     config_path: Path | None = None,
     hook_files: Sequence[str] | None = None,
+    listing: git.WorkTreeListing | None = None,
 ) -> Config:
     """Find the repository root from ``start`` (default: cwd) and load its configuration.
 
@@ -219,12 +220,14 @@ def load_config(
     run takes the site generators' configs from the manifest header's record of the
     last whole-corpus listing, unless one of the files is such a config (or a folder),
     so that its cost does not grow with the work tree: it sees what is staged, and an
-    untracked config added since that listing only once it is staged.
+    untracked config added since that listing only once it is staged. ``listing``: a
+    whole-corpus run's listing of the work tree at the root, started already (its
+    untracked files are the untracked configs).
     """
     begin = Path(start if start is not None else Path.cwd()).resolve()
     if not begin.is_dir():
         begin = begin.parent
-    found_root = git.find_root(begin)
+    found_root = listing.root if listing is not None else git.find_root(begin)
     root = found_root or begin
     source: Path | None
     if config_path is not None:
@@ -243,7 +246,8 @@ def load_config(
     if record is not None:
         generators = sites.recorded_generators(root, *record)
     else:
-        generators = sites.working_tree_generators(root)
+        untracked = listing.untracked if listing is not None else None
+        generators = sites.working_tree_generators(root, untracked)
     return _with_sites(
         replace(config, generator_files=generators.tracked, generators=generators),
         lambda: generators.sites,

@@ -55,11 +55,11 @@ def select_with_tree(
     config: Config,
     paths: Sequence[str] | None = None,
     *,
-    listing: git.NamedListing | None = None,
+    listing: git.NamedListing | git.WorkTreeListing | None = None,
 ) -> tuple[Selection, git.WorkTree | None]:
     """``select_files``, and (the whole corpus, in git) the work tree as git listed it, of
     which the manifest folder's listing is a part. ``listing``: git's answers about
-    ``paths``, asked for already (the hook's)."""
+    ``paths``, or about the whole work tree, asked for already."""
     trees: list[git.WorkTree] = []
     return _select(config, paths, True, trees, listing), trees[0] if trees else None
 
@@ -69,14 +69,19 @@ def _select(
     paths: Sequence[str] | None,
     include_untracked: bool,
     trees: list[git.WorkTree],
-    listing: git.NamedListing | None = None,
+    listing: git.NamedListing | git.WorkTreeListing | None = None,
 ) -> Selection:
     root = config.root
     named = None
     unselected: list[str] = []
+    if isinstance(listing, git.WorkTreeListing) and (paths is not None or listing.root != root):
+        listing = None
     if paths is not None:
         given = relative_paths(root, paths)
-        if listing is not None and (listing.root, listing.paths) != (root, given):
+        if isinstance(listing, git.NamedListing) and (listing.root, listing.paths) != (
+            root,
+            given,
+        ):
             listing = None
         # Pre-commit passes every staged text file: drop the ones the config never
         # selects before asking git about them. Folders stay, to be expanded.
@@ -131,7 +136,7 @@ def _from_git(
     include_untracked: bool,
     sparse: set[str],
     trees: list[git.WorkTree],
-    listing: git.NamedListing | None,
+    listing: git.NamedListing | git.WorkTreeListing | None,
 ) -> tuple[dict[str, str | None], set[str]]:
     if named is not None and not named:
         return {}, set()
@@ -140,6 +145,8 @@ def _from_git(
     if listing is not None:  # of every path given: what the selection leaves out drops
         modified = listing.modified
         blobs, skipped = listing.entries()
+        if include_untracked and isinstance(listing, git.WorkTreeListing):
+            untracked = listing.untracked
     else:
         # The listings are independent; each git process mostly waits on the file
         # system, so running them side by side costs about as much as the slowest one.

@@ -16,7 +16,7 @@ import os
 import stat
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, NamedTuple
@@ -40,6 +40,8 @@ _ARGV_BUDGET = 24_000
 # tag S marks a skip-worktree entry (outside a sparse checkout's cone).
 _LS_STAGE = ("ls-files", "-z", "-s", "-t")
 _STAGE_RECORD = lazy(r"(\S) (\d+) ([0-9a-f]+) (\d)\t([^\0]*)")
+_DIFF_FILES = ("diff-files", "-z", "--no-ext-diff")
+_LS_UNTRACKED = ("ls-files", "-z", "-o", "--exclude-standard")
 
 _started = {"processes": 0}
 _count_lock = threading.Lock()
@@ -178,10 +180,14 @@ def index_entries(
 ) -> tuple[dict[str, str], set[str]]:
     """``index_blobs``, and the paths among them git keeps out of the work tree
     (skip-worktree: a sparse checkout's files outside its cone)."""
+    return _index_entries("\0".join(_list(root, _LS_STAGE, paths)))
+
+
+def _index_entries(listing: str) -> tuple[dict[str, str], set[str]]:
+    """``index_entries`` of an ``ls-files -z -s -t`` listing."""
     blobs: dict[str, str] = {}
     ours: dict[str, str] = {}
     skipped: set[str] = set()
-    listing = "\0".join(_list(root, _LS_STAGE, paths))
     for tag, mode, oid, stage, path in _STAGE_RECORD.findall(listing):
         if mode in (_GITLINK, _SYMLINK):  # a submodule's gitlink is not a corpus file
             continue
@@ -206,9 +212,13 @@ def modified_paths(root: Path, paths: Sequence[str] | None = None) -> set[str]:
     itself is not used because given more than one pathspec it stats every
     tracked file, which on a hook run costs more than the rest of git's work.
     """
+    return _modified(root, _list(root, _DIFF_FILES, paths))
+
+
+def _modified(root: Path, records: Iterator[str]) -> set[str]:
+    """``modified_paths`` of the records of a ``diff-files -z`` listing."""
     modified: set[str] = set()
     touched: dict[str, str] = {}  # path -> index blob, when only stat data differs
-    records = _list(root, ("diff-files", "-z", "--no-ext-diff"), paths)
     for meta, path in zip(records, records, strict=True):  # records alternate: meta, path
         # ":<index mode> <work tree mode> <index blob> <work tree blob> <status>"
         index_mode, tree_mode, index_blob, tree_blob, status = meta[1:].split(" ")
@@ -230,6 +240,46 @@ class WorkTree(NamedTuple):
     blobs: dict[str, str]  # ``index_blobs``
     modified: set[str]  # ``modified_paths``
     untracked: list[str]  # ``untracked_paths``
+
+
+class WorkTreeListing:
+    """What a whole-corpus run asks git about the work tree, asked at once: the index
+    (``ls-files -s -t``), the tracked files that differ from it (``diff-files``) and the
+    untracked ones, three processes side by side (each mostly waits on the file system).
+    ``raw`` is what git printed, by which a run recognises a work tree it has seen."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._index = in_background(_run, root, *_LS_STAGE)
+        self._diff = in_background(_run, root, *_DIFF_FILES)
+        self._others = in_background(_run, root, *_LS_UNTRACKED)
+        self._modified: set[str] | None = None
+        self._untracked: list[str] | None = None
+
+    def raw(self) -> tuple[bytes, bytes, bytes]:
+        return self._index(), self._diff(), self._others()
+
+    def entries(self) -> tuple[dict[str, str], set[str]]:
+        """``index_entries``."""
+        return _index_entries(_decode(self._index()))
+
+    def modified(self) -> set[str]:
+        """``modified_paths``."""
+        if self._modified is None:
+            self._modified = _modified(self.root, _records(self._diff()))
+        return self._modified
+
+    def untracked(self) -> list[str]:
+        """``untracked_paths``."""
+        if self._untracked is None:
+            self._untracked = _untracked(_records(self._others()))
+        return self._untracked
+
+    def differing(self) -> list[str]:
+        """Every path ``diff-files`` names (a file merely touched too) and the untracked
+        ones: the files whose bytes the index does not tell."""
+        records = list(_records(self._diff()))
+        return [*records[1::2], *self.untracked()]
 
 
 class Staged(NamedTuple):
@@ -287,9 +337,12 @@ def index_matches(root: Path, rev: str, folder: str) -> bool:
 
 def untracked_paths(root: Path, paths: Sequence[str] | None = None) -> list[str]:
     """Untracked files that no ignore rule excludes (nested repositories left out)."""
-    listing = _list(root, ("ls-files", "-z", "-o", "--exclude-standard"), paths)
+    return _untracked(_list(root, _LS_UNTRACKED, paths))
+
+
+def _untracked(records: Iterable[str]) -> list[str]:
     # A nested repository is listed as its folder, with a trailing slash.
-    return [record for record in listing if not record.endswith("/")]
+    return [record for record in records if not record.endswith("/")]
 
 
 def _quote_stdin_path(path: str) -> bytes:
@@ -354,6 +407,30 @@ def object_id(root: Path, spec: str) -> str | None:
             return None
         raise
     return out.decode("ascii").strip() or None
+
+
+def describe_objects(root: Path, specs: Sequence[str]) -> bytes:
+    """What ``cat-file --batch-check`` says of each spec, a line each: its object ID, type
+    and size, or that it is missing (one process for all)."""
+    return _run(
+        root, "cat-file", "--batch-check", input=b"".join(_encode(s) + b"\n" for s in specs)
+    )
+
+
+def attributes_files(root: Path) -> list[Path]:
+    """The attributes files outside the work tree that git reads: the repository's
+    ``info/attributes`` and the user's (``core.attributesFile``, else the XDG one)."""
+    common = _decode(_run(root, "rev-parse", "--git-common-dir")).rstrip("\n")
+    found = [root / common / "info" / "attributes"]
+    configured = _decode(
+        _run(root, "config", "--path", "--get", "core.attributesFile", check=False)
+    )
+    if configured.strip():
+        found.append(Path(configured.rstrip("\n")))
+    else:
+        base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        found.append(Path(base, "git", "attributes"))
+    return found
 
 
 def merge_base(root: Path, a: str, b: str) -> str:
@@ -710,9 +787,13 @@ class NamedFiles(NamedTuple):
     regular: list[str]  # the tracked regular files among them, as ``index_blobs`` has them
 
 
-def files_named(root: Path, names: Sequence[str]) -> NamedFiles:
+def files_named(
+    root: Path, names: Sequence[str], untracked: Callable[[], list[str]] | None = None
+) -> NamedFiles:
     """The files, in any folder, whose name matches one of ``names`` (``fnmatch``
-    wildcards allowed), in one ``ls-files``.
+    wildcards allowed), in one ``ls-files``; with ``untracked`` (the untracked files,
+    listed already by a whole-corpus run) it lists the index alone, which is all of its
+    cost that does not walk the work tree (100,000 files: 0.04 s against 0.3 s).
 
     ``name`` and ``*/name`` pathspecs, not ``:(glob)**/name``: git's glob magic
     costs about three times as much per index entry (5,000 files, 19 names: 32 ms
@@ -721,10 +802,14 @@ def files_named(root: Path, names: Sequence[str]) -> NamedFiles:
     under a folder of that name: those are left out here.
     """
     specs = [spec for name in names for spec in (name, f"*/{name}")]
-    listing = _run(root, *_LS_STAGE, "--cached", "--others", "--exclude-standard", "--", *specs)
+    others = ("--others", "--exclude-standard") if untracked is None else ()
+    listing = _run(root, *_LS_STAGE, "--cached", *others, "--", *specs)
+    records = list(_records(listing))
+    if untracked is not None:
+        records += [f"? {path}" for path in untracked()]
     paths: set[str] = set()
     regular: set[str] = set()
-    for record in _records(listing):
+    for record in records:
         if record.startswith("? "):  # untracked
             path, mode, stage = record[2:], "", ""
         else:

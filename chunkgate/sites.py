@@ -96,9 +96,12 @@ def working_tree_sites(root: Path, *, git: bool) -> tuple[Site, ...]:
     return working_tree_generators(root).sites
 
 
-def working_tree_generators(root: Path) -> Generators:
-    """The sites of the git work tree at ``root`` and their configs, in one listing."""
-    listed = _git.files_named(root, _LISTED)
+def working_tree_generators(
+    root: Path, untracked: Callable[[], list[str]] | None = None
+) -> Generators:
+    """The sites of the git work tree at ``root`` and their configs, in one listing
+    (of the index alone, with ``untracked``: the untracked files, listed already)."""
+    listed = _git.files_named(root, _LISTED, untracked)
     found = find_sites(listed.paths, _reader(root))
     return Generators(found, tuple(listed.paths), tuple(listed.regular), fresh=True)
 

@@ -516,6 +516,9 @@ def test_files_named_in_any_folder_as_glob_pathspecs_find_them(git_repo: Path) -
         "site/astro.config.mjs",
     ]
     assert found.regular == ["a/b/mkdocs.yml", "mkdocs.yml", "site/astro.config.mjs"]
+    # A whole-corpus run's untracked listing stands for the untracked part of the walk.
+    listing = cg_git.WorkTreeListing(git_repo)
+    assert cg_git.files_named(git_repo, names, listing.untracked) == found
     globbed = git(
         git_repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
         ":(glob)**/mkdocs.yml", ":(glob)**/astro.config.*",
@@ -552,3 +555,25 @@ def test_staged_deletions_before_and_after_the_first_commit(git_repo: Path) -> N
     commit_all(git_repo)
     git(git_repo, "rm", "-q", "--cached", "b.md")
     assert cg_git.staged_deletions(git_repo) == ["b.md"]
+
+
+def test_the_whole_work_tree_listing_is_the_three_listings(git_repo: Path) -> None:
+    for path in ("a.md", "b.md", "c.md", "d/e.md", "touched.md"):
+        write(git_repo, path, f"{path}\n")
+    commit_all(git_repo)
+    write(git_repo, "a.md", "edited\n")
+    (git_repo / "b.md").unlink()
+    write(git_repo, "new.md", "untracked\n")
+    write(git_repo, "d/f.md", "untracked too\n")
+    os.utime(git_repo / "touched.md", (1, 1))  # stat data differs, bytes do not
+    write(git_repo, "c.md", "staged\n")
+    git(git_repo, "add", "c.md")
+    listing = cg_git.WorkTreeListing(git_repo)
+    assert listing.entries() == cg_git.index_entries(git_repo)
+    assert listing.modified() == cg_git.modified_paths(git_repo) == {"a.md", "b.md"}
+    assert listing.untracked() == cg_git.untracked_paths(git_repo) == ["d/f.md", "new.md"]
+    assert sorted(listing.differing()) == ["a.md", "b.md", "d/f.md", "new.md", "touched.md"]
+    index, diff, others = listing.raw()
+    assert index == git(git_repo, "ls-files", "-z", "-s", "-t").encode()
+    assert others == b"d/f.md\0new.md\0"
+    assert b"touched.md" in diff

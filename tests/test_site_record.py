@@ -28,9 +28,9 @@ class Listings:
         self.count = 0
         real = sites._git.files_named
 
-        def counted(root: Path, names: object) -> object:
+        def counted(root: Path, names: object, untracked: object = None) -> object:
             self.count += 1
-            return real(root, names)  # type: ignore[arg-type]
+            return real(root, names, untracked)  # type: ignore[arg-type]
 
         monkeypatch.setattr(sites._git, "files_named", counted)
 

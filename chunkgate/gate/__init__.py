@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate import git
 from chunkgate.chunking import missing_extras
@@ -51,6 +51,9 @@ from chunkgate.rules.duplicates import duplicate_violations
 from chunkgate.rules.stability import check_stability
 from chunkgate.rules.stale import check_staleness
 
+if TYPE_CHECKING:
+    from chunkgate.gate.references import Links
+
 __all__ = ["expected_header", "run_check"]
 
 
@@ -64,7 +67,7 @@ def run_check(
     baseline: str = "HEAD",
     hold_moves: bool = False,
     known_from: str | None = None,
-    listing: git.NamedListing | None = None,
+    listing: git.NamedListing | git.WorkTreeListing | None = None,
 ) -> CheckResult:
     """Check the corpus (or the named files) against the rules and the manifest.
 
@@ -76,10 +79,57 @@ def run_check(
     commit of the rewritten manifest (an autofix bot's) can make the move pass.
     ``known_from`` is the revision whose manifest records the known problems (the
     baseline's, unless given: CI names the pull request's base). ``listing`` is what
-    git says about ``paths``, asked for already (the hook starts it before loading the
-    configuration).
+    git says about ``paths`` (the hook starts it before loading the configuration), or
+    about the whole work tree, asked for already.
+
+    A read-only run over the whole corpus answers as the last one did when nothing it
+    reads has changed since (``memo``).
     """
     writing = update or accept_moves
+    whole = listing if isinstance(listing, git.WorkTreeListing) else None
+    if whole is not None and (paths is not None or whole.root != config.root):
+        whole = None
+    memo = None
+    if not writing and paths is None and (config.root / ".git").exists() and git.installed():
+        from chunkgate.gate.memo import RunMemo
+
+        whole = whole or git.WorkTreeListing(config.root)
+        memo = RunMemo(config, whole, baseline=baseline, known_from=known_from)
+        kept = memo.answer()
+        if kept is not None:
+            return kept
+    named_listing = listing if isinstance(listing, git.NamedListing) else None
+    result, of_the_corpus = _checked(
+        config,
+        paths,
+        writing=writing,
+        accept_moves=accept_moves,
+        jobs=jobs,
+        baseline=baseline,
+        hold_moves=hold_moves,
+        known_from=known_from,
+        listing=named_listing,
+        whole=whole,
+    )
+    if memo is not None and of_the_corpus:
+        memo.keep(result)
+    return result
+
+
+def _checked(
+    config: Config,
+    paths: Sequence[str] | None,
+    *,
+    writing: bool,
+    accept_moves: bool,
+    jobs: int,
+    baseline: str,
+    hold_moves: bool,
+    known_from: str | None,
+    listing: git.NamedListing | None,
+    whole: git.WorkTreeListing | None,
+) -> tuple[CheckResult, bool]:
+    """``run_check``'s work, and whether its result may be kept (``_run``)."""
     with ExitStack() as stack:
         if writing:
             folder = manifest_folder(config.root, config.manifest, writing=True)
@@ -107,7 +157,9 @@ def run_check(
             as_staged = in_background(
                 git.index_matches, config.root, loaded.baseline.rev, config.manifest
             )
-        selection, tree = select_with_tree(config, paths if explicit else None, listing=listing)
+        selection, tree = select_with_tree(
+            config, paths if explicit else None, listing=listing if explicit else whole
+        )
         cache = SummaryCache(config.root, config.manifest)
         attributes = None
         if in_git and selection.files:
@@ -137,8 +189,9 @@ def run_check(
             from chunkgate.gate.rebuild import rebuild
 
             result = rebuild(config, loaded, plan, state, expected, jobs=jobs)
+            of_the_corpus = False  # written: never kept
         else:
-            result = _run(
+            result, of_the_corpus = _run(
                 config,
                 loaded,
                 plan,
@@ -157,10 +210,11 @@ def run_check(
         extras = missing_extras(file.path for file in selection.files)
         if writing and loaded.record is None and result.violations and not config.strict:
             extras.insert(0, ADOPTING)
-        return result._replace(
+        result = result._replace(
             summary=result.summary._replace(files=len(selection.files)),
             notes=(*result.notes, *extras),
         )
+        return result, of_the_corpus
 
 
 ADOPTING = (
@@ -183,7 +237,9 @@ def _run(
     jobs: int,
     hold_moves: bool = False,
     attributes: Callable[[], dict[str, set[str]]] | None = None,
-) -> CheckResult:
+) -> tuple[CheckResult, bool]:
+    """The run's result, and whether it is a function of the corpus files' bytes (see
+    ``references.Links``)."""
     current, baseline = loaded.current, loaded.baseline
     broken = dict(plan.broken)
     paths = [*(path for path, _ in plan.work), *plan.deleted]
@@ -233,7 +289,9 @@ def _run(
                 config, recorded, entries, deleted=plan.gone, broken=broken, settings=made
             )
         )
-    links = _references(config, loaded, plan, entries, committed, explicit=explicit, jobs=jobs)
+    links, of_the_corpus = _references(
+        config, loaded, plan, entries, committed, explicit=explicit, jobs=jobs
+    )
     tokens = config.chunking.unit == "tokens"
     found = [*checked.violations, *cached_findings, *links]
     split = split_known(found, record, entries, tokens=tokens)
@@ -274,9 +332,10 @@ def _run(
         changed, notes = written.changed, notes + written.notes
     chunks = sum(len(e.chunks) for e in entries.values() if e is not None)
     chunks += sum(plan.summaries[path].chunks for path in plan.cached)
-    return result(
+    answer = result(
         config, [*split.new, *corpus], chunks, changed=changed, notes=notes, known=split.known
     )
+    return answer, of_the_corpus
 
 
 class _Checked(NamedTuple):
@@ -441,18 +500,19 @@ def _references(
     *,
     explicit: bool,
     jobs: int,
-) -> list[Violation]:
+) -> Links:
     """CG404: over the whole corpus, or (named files) their links and the links into the
     anchors they lost; a move recorded in the manifest or accepted now keeps a link."""
-    if config.severity("CG404") == "off":
-        return []
     from chunkgate.gate import references
+
+    if config.severity("CG404") == "off":
+        return references.Links([])
     from chunkgate.references import site_of
 
     site = site_of(config.root, config.generator_files)
     if explicit:
         present = [path for path, entry in entries.items() if entry is not None]
-        return references.committed_files(
+        found = references.committed_files(
             config,
             present,
             before=committed,
@@ -460,6 +520,7 @@ def _references(
             site=site,
             reader=loaded.reader,
         )
+        return references.Links(found)
     with_moves = [path for path in plan.cached if plan.summaries[path].moves]
     moving = [*entries.values(), *(_entry_or_none(loaded.current, path) for path in with_moves)]
     files = {**dict(plan.work), **{path: plan.summaries[path].blob for path in plan.cached}}

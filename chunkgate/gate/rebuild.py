@@ -118,7 +118,7 @@ def _references(
         return []
     moved = moves_of(acknowledged.values())
     site = site_of(config.root, config.generator_files)
-    return whole_corpus(config, dict(plan.work), moved, site, jobs=jobs)
+    return whole_corpus(config, dict(plan.work), moved, site, jobs=jobs).violations
 
 
 def _entry(manifest: WorkTreeManifest | RevisionManifest, path: str) -> FileEntry | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate import git
 from chunkgate.config import Config
@@ -47,6 +47,13 @@ def moves_of(entries: Iterable[FileEntry | None]) -> dict[str, str]:
     }
 
 
+class Links(NamedTuple):
+    violations: list[Violation]
+    # The findings are a function of the corpus files' bytes: no file includes another
+    # (an include may name a file git ignores) and every file could be read.
+    of_the_corpus: bool = True
+
+
 def whole_corpus(
     config: Config,
     files: Mapping[str, str | None],
@@ -54,26 +61,27 @@ def whole_corpus(
     site: Site,
     *,
     jobs: int = 1,
-) -> list[Violation]:
+) -> Links:
     """CG404 over every Markdown file of the corpus (``files``: path -> git blob, None
     when unknown); each file's links and anchors come from ``linkcache`` when they can,
     else from the file, read over ``jobs`` worker processes when there are enough."""
     from chunkgate.gate.linkcache import BrokenLinks, corpus_key
 
     if config.severity(CODE) == "off":
-        return []
+        return Links([])
     settings = f"{config.chunking.fingerprint()}\0{site!r}"
     markdown = {path: blob for path, blob in files.items() if is_markdown(path)}
     memo = BrokenLinks(config.root, settings)
     key = corpus_key(markdown, moved)
     broken = memo.get(key) if key is not None else None
+    by_blobs = True
     if broken is None:
         broken, by_blobs = _broken_links(config, markdown, moved, site, settings, jobs=jobs)
         key = key if by_blobs else None
     if key is not None:
         memo.put(key, broken)
         memo.save()
-    return [v for link in broken if (v := to_violation(config, link)) is not None]
+    return Links([v for link in broken if (v := to_violation(config, link)) is not None], by_blobs)
 
 
 def _broken_links(
@@ -286,6 +294,7 @@ def _read(root: Path, path: str) -> str | None:
 
 
 __all__ = [
+    "Links",
     "committed_files",
     "is_markdown",
     "moves_of",
