@@ -14,7 +14,7 @@ import pytest
 from helpers import commit_all, git, invoke, page, write
 
 import chunkgate
-import chunkgate.gate
+import chunkgate.gate.run
 from chunkgate.gate import memo
 
 LONG = "# Long\n\n" + "A sentence that goes on. " * 200 + "\n"
@@ -24,13 +24,13 @@ LONG = "# Long\n\n" + "A sentence that goes on. " * 200 + "\n"
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The runs that checked the corpus rather than answer from the memo."""
     seen: list[str] = []
-    real = chunkgate.gate._checked
+    real = chunkgate.gate.run.checked
 
     def counted(*args: object, **kwargs: object) -> object:
         seen.append("checked")
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chunkgate.gate, "_checked", counted)
+    monkeypatch.setattr(chunkgate.gate.run, "checked", counted)
     return seen
 
 

@@ -39,7 +39,7 @@ def rebuild(
     config: Config, loaded: Loaded, plan: Plan, state: Assessment, expected: Header, *, jobs: int
 ) -> CheckResult:
     from chunkgate import git
-    from chunkgate.gate import _inherit_moves, result
+    from chunkgate.gate.run import _inherit_moves, result
 
     current = loaded.current
     acknowledged = _acknowledged(loaded)
