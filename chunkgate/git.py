@@ -86,11 +86,23 @@ def _clean_stderr(raw: bytes) -> str:
     return "; ".join(lines)
 
 
-def _popen(root: Path, args: Sequence[str], *, stdin: int, stdout: int, stderr: int) -> _Process:
+def _popen(
+    root: Path,
+    args: Sequence[str],
+    *,
+    stdin: int,
+    stdout: int,
+    stderr: int,
+    env: dict[str, str] | None = None,
+) -> _Process:
     command = ("git", "-C", os.fspath(root), "-c", "core.quotepath=off", *args)
     try:
         proc = subprocess.Popen(
-            command, stdin=stdin, stdout=stdout, stderr=stderr, env={**os.environ, **_ENV}
+            command,
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            env={**os.environ, **_ENV, **(env or {})},
         )
     except FileNotFoundError:
         raise GitError("git is not installed") from None
@@ -99,7 +111,13 @@ def _popen(root: Path, args: Sequence[str], *, stdin: int, stdout: int, stderr: 
     return proc
 
 
-def _run(root: Path, *args: str, input: bytes | None = None, check: bool = True) -> bytes:
+def _run(
+    root: Path,
+    *args: str,
+    input: bytes | None = None,
+    check: bool = True,
+    env: dict[str, str] | None = None,
+) -> bytes:
     """Run one git command to completion and return its stdout."""
     proc = _popen(
         root,
@@ -107,6 +125,7 @@ def _run(root: Path, *args: str, input: bytes | None = None, check: bool = True)
         stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        env=env,
     )
     stdout, stderr = proc.communicate(input)
     if check and proc.returncode:
@@ -489,13 +508,20 @@ def gitattributes_flags(
     root: Path,
     paths: Iterable[str],
     attrs: Sequence[str] = ("linguist-generated", "linguist-vendored"),
+    *,
+    index: bool = True,
 ) -> dict[str, set[str]]:
-    """Which of ``attrs`` are set for each path (only paths with at least one)."""
+    """Which of ``attrs`` are set for each path (only paths with at least one).
+
+    ``index=False``: without reading the index (all of it, 23 MB at 100,000 files),
+    for a caller that knows git would read no ``.gitattributes`` from it (``_no_index``)."""
     wanted = list(dict.fromkeys(paths))
     if not wanted or not attrs:
         return {}
     stdin = b"".join(_encode(p) + b"\0" for p in wanted)
-    fields = _run(root, "check-attr", "-z", "--stdin", *attrs, input=stdin).split(b"\0")
+    # git reads a missing index as an empty one.
+    env = None if index else {"GIT_INDEX_FILE": os.fspath(root / ".git" / "chunkgate-no-index")}
+    fields = _run(root, "check-attr", "-z", "--stdin", *attrs, input=stdin, env=env).split(b"\0")
     flags: dict[str, set[str]] = {}
     for i in range(0, len(fields) - 2, 3):
         path, attr, value = fields[i : i + 3]
@@ -527,9 +553,30 @@ class NamedListing:
         self.root = root
         self.paths = paths
         self._staged = in_background(staged_changes, root)
-        self._committed = in_background(_head_blobs, root, paths)
-        self.attributes = in_background(gitattributes_flags, root, paths)
+        self._attribute_files = _attribute_files(paths)
+        self._head = in_background(_head_entries, root, [*paths, *self._attribute_files])
+        self.attributes = in_background(self._attributes)
         self._answers: tuple[dict[str, str], set[str]] | None = None
+
+    def _attributes(self) -> dict[str, set[str]]:
+        """``gitattributes_flags`` of the paths, without the index when git would take no
+        ``.gitattributes`` from it."""
+        return gitattributes_flags(self.root, self.paths, index=self._attributes_in_index())
+
+    def _attributes_in_index(self) -> bool:
+        """Whether git may read a ``.gitattributes`` of the paths' folders from the index:
+        it does for a folder whose work tree file it cannot read (missing, a symlink...),
+        so when such a file is in HEAD or staged, or there is no HEAD to tell."""
+        changes, committed = self._staged(), self._head()
+        if changes is None or committed is None or not (self.root / ".git").is_dir():
+            return True
+        for name in self._attribute_files:
+            if _is_regular_file(self.root / name):
+                continue  # git reads the work tree's
+            change = changes.get(name)
+            if change.status != "D" if change is not None else name in committed:
+                return True
+        return False
 
     def deletions(self) -> list[str]:
         """``staged_deletions``."""
@@ -554,9 +601,10 @@ class NamedListing:
         return blobs, modified()
 
     def _settled(self) -> tuple[dict[str, str], set[str]] | None:
-        changes, committed = self._staged(), self._committed()
-        if changes is None or committed is None:
+        changes, head = self._staged(), self._head()
+        if changes is None or head is None:
             return None
+        committed = {path: oid for path, (mode, oid) in head.items() if mode in _REGULAR_MODES}
         blobs: dict[str, str] = {}
         for path in self.paths:
             change = changes.get(path)
@@ -582,11 +630,32 @@ class NamedListing:
         return blobs, {path for path in differing if hashed.get(path) != blobs[path]}
 
 
-def _head_blobs(root: Path, paths: list[str]) -> dict[str, str] | None:
+def _attribute_files(paths: Iterable[str]) -> list[str]:
+    """The ``.gitattributes`` of every folder above ``paths``, the root's included."""
+    found = {".gitattributes"}
+    for path in paths:
+        parts = path.split("/")[:-1]
+        found.update(
+            "/".join([*parts[:depth], ".gitattributes"]) for depth in range(1, len(parts) + 1)
+        )
+    return sorted(found)
+
+
+def _head_entries(root: Path, paths: list[str]) -> dict[str, tuple[str, str]] | None:
+    """Path -> (mode, blob) of HEAD's blobs under ``paths``, whatever their mode (trees
+    only, no index); None without a HEAD."""
+    args = ("--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", "HEAD", "--")
     try:
-        return tree_blobs(root, "HEAD", paths)
-    except GitError:  # no HEAD yet
+        out = _run(root, *args, *paths)
+    except GitCommandError:
         return None
+    entries: dict[str, tuple[str, str]] = {}
+    for record in _records(out):
+        meta, _, path = record.partition("\t")
+        mode, kind, oid = meta.split(" ")
+        if kind == "blob":
+            entries[path] = (mode, oid)
+    return entries
 
 
 def _file_blob(path: Path) -> str | None:

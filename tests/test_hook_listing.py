@@ -306,3 +306,75 @@ def test_before_the_first_commit_the_listing_asks_the_index(
     assert _asked(listing, monkeypatch)
     assert listing.entries()[0] == gitmodule.index_entries(git_repo, ["a.md"])[0]
     assert listing.deletions() == []
+
+
+GENERATED = "*.md linguist-generated\n"
+
+
+def _attributes_committed_then(repo: Path, then: str) -> None:
+    write(repo, "docs/.gitattributes", GENERATED)
+    commit_all(repo)
+    if then == "deleted":
+        (repo / "docs/.gitattributes").unlink()
+    elif then == "removed":
+        git(repo, "rm", "-q", "docs/.gitattributes")
+    elif then == "symlink":
+        write(repo, "elsewhere", "*.md linguist-vendored\n")
+        (repo / "docs/.gitattributes").unlink()
+        os.symlink("../elsewhere", repo / "docs/.gitattributes")
+
+
+def _staged_then_deleted(repo: Path) -> None:
+    write(repo, "docs/sub/.gitattributes", GENERATED)
+    git(repo, "add", "docs/sub/.gitattributes")
+    (repo / "docs/sub/.gitattributes").unlink()
+
+
+def _info(repo: Path) -> None:
+    write(repo, ".git/info/attributes", GENERATED)
+
+
+# What git's attributes of the named files come from, and whether the index must be read
+# for them (a folder's .gitattributes the work tree cannot give and the index has).
+ATTRIBUTE_SOURCES = {
+    "none": (lambda repo: None, False),
+    "work tree": (lambda repo: write(repo, "docs/sub/.gitattributes", GENERATED), False),
+    "committed": (lambda repo: _attributes_committed_then(repo, "kept"), False),
+    "committed, deleted": (lambda repo: _attributes_committed_then(repo, "deleted"), True),
+    "committed, removed": (lambda repo: _attributes_committed_then(repo, "removed"), False),
+    "committed, a symlink": (lambda repo: _attributes_committed_then(repo, "symlink"), True),
+    "staged, deleted": (_staged_then_deleted, True),
+    "info/attributes": (_info, False),
+}
+
+
+@pytest.mark.parametrize("source", sorted(ATTRIBUTE_SOURCES))
+def test_attributes_skip_the_index_only_when_it_gives_none(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, source: str
+) -> None:
+    pin_git_env(monkeypatch)
+    for path in ("docs/a.md", "docs/sub/b.md", "top.md"):
+        write(git_repo, path, "# A page\n")
+    commit_all(git_repo)
+    make, needs_index = ATTRIBUTE_SOURCES[source]
+    make(git_repo)
+    named = ["docs/a.md", "docs/sub/b.md", "top.md"]
+    used: list[bool] = []
+    real = gitmodule.gitattributes_flags
+
+    def spied(root: Path, paths: list[str], *args: object, index: bool = True) -> object:
+        used.append(index)
+        return real(root, paths, *args, index=index)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gitmodule, "gitattributes_flags", spied)
+    found = gitmodule.NamedListing(git_repo, named).attributes()
+    assert used == [needs_index]
+    assert found == real(git_repo, named)
+    if source in (
+        "work tree",
+        "committed",
+        "committed, deleted",
+        "staged, deleted",
+        "info/attributes",
+    ):
+        assert found  # the source gives the attribute: the two ways agree on something
