@@ -76,9 +76,13 @@ class BlobCache(Generic[T]):
         except DAMAGED:
             self._known = {}  # missing or damaged: an optimisation only
 
+    def _unchanged(self) -> bool:
+        """Whether what this run used is what the file holds (by blob: the same values)."""
+        return self._used.keys() == self._known.keys()
+
     def save(self) -> None:
         """Keep what this run used, if it is not what the file holds."""
-        if self._file is None or self._used.keys() == self._known.keys():
+        if self._file is None or self._unchanged():
             return
         base = configcache.folder()
         if base is None or not paths.cache_file_allowed(base, self._file):

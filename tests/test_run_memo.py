@@ -221,6 +221,33 @@ def test_random_histories_answer_as_fresh_runs(
         assert whole() == kept
 
 
+def test_the_last_four_answers_are_kept(repo: Path, calls: list[str]) -> None:
+    first = whole()
+    _edit(repo)
+    edited = whole()
+    git(repo, "checkout", "--", "docs/a.md")  # the edit undone
+    assert whole() == first
+    assert calls == ["checked"] * 2
+    for number in range(4):
+        write(repo, "docs/a.md", page(f"Alpha {number}"))
+        whole()
+    assert calls == ["checked"] * 6
+    git(repo, "checkout", "--", "docs/a.md")
+    assert whole() == first
+    assert calls == ["checked"] * 7, "five newer answers: the first is no longer kept"
+    _edit(repo)
+    assert whole() == edited
+    assert calls == ["checked"] * 8
+    git(repo, "checkout", "--", "docs/a.md")
+    assert whole() == first  # an answer given becomes the newest: three more keep it
+    for number in range(3):
+        write(repo, "docs/a.md", page(f"Beta {number}"))
+        whole()
+    git(repo, "checkout", "--", "docs/a.md")
+    assert whole() == first
+    assert calls == ["checked"] * 11
+
+
 def test_a_damaged_memo_is_a_miss(repo: Path, calls: list[str]) -> None:
     first = whole()
     folder = Path(os.environ["CHUNKGATE_CACHE_DIR"]) / "runs"

@@ -6,7 +6,7 @@ names, touched ones too, and the untracked ones), the configuration (the site
 generators' configs are among those files), the baseline's and the record's
 manifests, git's attributes files outside the tree, and the code it runs
 (chunkgate and the packages it imports). The run keys its answer by a digest
-of all of these and keeps the last one under the cache folder; a run with the
+of all of these and keeps the last few under the cache folder; a run with the
 same key answers from it, having only listed the work tree (at 100,000 files
 about the time of ``git status``, against 3 s of reading every file's
 summary). Any change to any input is another key, so a kept answer is never
@@ -30,14 +30,18 @@ from chunkgate.config import Config
 from chunkgate.model import CheckResult, Summary, Violation
 from chunkgate.parallel import in_background
 
-_VERSION = "chunkgate-run-1"
+_VERSION = "chunkgate-run-2"
+# Answers kept: the last few distinct inputs (a branch checked out and back, an edit
+# undone) are answered too.
+_KEPT = 4
 # A file larger than this is not read for the key: its size and modification time
 # stand for its bytes (chunkgate reads no file above ``max_file_bytes``, 1 MB).
 _READ_AT_MOST = 4 << 20
 
 
-class RunMemo(MarshalCache[CheckResult]):
-    """The kept answer of the last whole-corpus check of this repository's manifest."""
+class RunMemo(MarshalCache[tuple[int, CheckResult]]):
+    """The kept answers of the last whole-corpus checks of this repository's manifest,
+    each with its turn (the newest has the highest)."""
 
     def __init__(
         self,
@@ -58,11 +62,25 @@ class RunMemo(MarshalCache[CheckResult]):
         self._key: str | None = None
 
     def answer(self) -> CheckResult | None:
-        """The answer kept for these inputs, if there is one."""
-        return self.get(self.key())
+        """The answer kept for these inputs, if there is one (made the newest)."""
+        found = self.get(self.key())
+        if found is None:
+            return None
+        if found[0] != max(turn for turn, _ in self._known.values()):
+            self.keep(found[1])
+        return found[1]
 
     def keep(self, result: CheckResult) -> None:
-        self.put(self.key(), result)
+        """Keep ``result`` as the newest answer, with the ones before it that fit."""
+        if not self._loaded:
+            self._load()
+        key = self.key()
+        older = sorted(self._known.items(), key=lambda item: item[1][0], reverse=True)
+        older = [(name, kept) for name, kept in older if name != key]
+        for name, kept in older[: _KEPT - 1]:
+            self.put(name, kept)
+        turn = older[0][1][0] + 1 if older else 1
+        self.put(key, (turn, result))
         self.save()
 
     def key(self) -> str:
@@ -91,13 +109,16 @@ class RunMemo(MarshalCache[CheckResult]):
         part(self._revisions())
         return digest.hexdigest()
 
-    def _record(self, entries: dict[str, CheckResult]) -> tuple[Any, ...]:
-        return tuple((key, _packed(result)) for key, result in entries.items())
+    def _unchanged(self) -> bool:
+        return self._used == self._known  # an answer made the newest has another turn
 
-    def _entries(self, record: object) -> dict[str, CheckResult]:
+    def _record(self, entries: dict[str, tuple[int, CheckResult]]) -> tuple[Any, ...]:
+        return tuple((key, turn, _packed(result)) for key, (turn, result) in entries.items())
+
+    def _entries(self, record: object) -> dict[str, tuple[int, CheckResult]]:
         if not isinstance(record, tuple):
             raise ValueError("a damaged cache file")
-        return {key: _unpacked(packed) for key, packed in record}
+        return {key: (turn, _unpacked(packed)) for key, turn, packed in record}
 
 
 def _packed(result: CheckResult) -> tuple[Any, ...]:
