@@ -103,11 +103,13 @@ def _load_whole(config_path: Path | None) -> tuple[Config, WorkTreeListing | Non
     """The configuration of a run over the whole corpus, and git's listing of the work
     tree, started first: its untracked files are the untracked site configs the
     configuration looks for, and the run's corpus (one walk of the tree, not two)."""
-    from chunkgate import git
+    from chunkgate import git, hookstart
     from chunkgate.config import load_config
 
-    root = git.find_root(Path.cwd()) if git.installed() else None
-    listing = git.WorkTreeListing(root) if root is not None else None
+    listing = hookstart.take_whole()
+    if listing is None:
+        root = git.find_root(Path.cwd()) if git.installed() else None
+        listing = None if root is None else git.WorkTreeListing(root)
     return load_config(Path.cwd(), config_path=config_path, listing=listing), listing
 
 

@@ -144,6 +144,63 @@ def test_the_console_script_reads_only_a_plain_hook_command_line(
     assert hookstart._hook_paths(argv) == paths
 
 
+@pytest.mark.parametrize(
+    ("argv", "whole"),
+    [
+        (["check"], True),
+        (["check", "-q", "--all", "--format=json", "--strict"], True),
+        (["check", "--update"], True),
+        (["update", "-q", "--accept-moves"], True),
+        (["check", "--format", "json"], False),  # "json" could be a path: click decides
+        (["check", "docs"], False),
+        (["check", "--hook"], False),  # a hook run given no files checks none
+        (["check", "--config=other.yaml"], False),
+        (["update", "docs/a.md"], False),
+        (["chunks"], False),
+        ([], False),
+    ],
+)
+def test_the_console_script_starts_a_whole_listing_for_a_plain_whole_run(
+    repo: Path, argv: list[str], whole: bool
+) -> None:
+    hookstart.start(argv)
+    started = hookstart.take_whole()
+    assert (started is not None) == whole
+    assert hookstart.take_whole() is None  # handed out once only
+    if started is not None:
+        assert started.root == repo
+        assert started.raw() == gitmodule.WorkTreeListing(repo).raw()
+
+
+def test_a_whole_run_uses_the_started_listing_with_the_same_report(repo: Path) -> None:
+    script = (
+        "import sys\n"
+        "from chunkgate import git, hookstart\n"
+        "real = hookstart.start\n"
+        "def start(argv):\n"
+        "    assert 'click' not in sys.modules\n"
+        "    real(argv)\n"
+        "    assert hookstart._whole is not None\n"
+        "    def refused(self, root):\n"
+        "        raise AssertionError('the command started a listing of its own')\n"
+        "    git.WorkTreeListing.__init__ = refused\n"
+        "hookstart.start = start\n"
+        "from chunkgate.__main__ import main\n"
+        "main()\n"
+    )
+    env = {**os.environ, **git_env(), "NO_COLOR": "1"}
+    late, early = (
+        subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, check=False)
+        for command in (
+            [sys.executable, "-m", "chunkgate", "check", "--format", "json"],
+            [sys.executable, "-c", script, "check", "--format=json"],
+        )
+    )
+    assert early.stderr == late.stderr
+    assert (early.returncode, early.stdout) == (late.returncode, late.stdout)
+    assert '"CG401"' in early.stdout
+
+
 def test_the_command_takes_the_started_listing_only_for_its_own_paths(repo: Path) -> None:
     hookstart.start(["check", "--hook", "docs/a.md"])
     started = hookstart._started
