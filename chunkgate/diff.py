@@ -228,13 +228,15 @@ def diff_revisions(
             "`chunkgate chunks` work without git)"
         )
     revisions = resolve_revisions(top, base or "HEAD", head)
+    # The work tree's listing runs beside the reading of the base's manifest.
+    listing = git.WorkTreeListing(top) if revisions.head is None else None
     notes: list[str] = []
     with git.BlobReader(top) as reader:
         old = _revision_side(top, revisions.base, revisions.base_name, reader, config_path)
-        if revisions.head is None:
-            new = _working_side(top, config_path)
-        else:
+        if revisions.head is not None:
             new = _revision_side(top, revisions.head, revisions.head_name, reader, config_path)
+        else:
+            new = _working_side(top, config_path, listing)
         _manifest(top, new, reader, notes)
         whole = old.fingerprint != new.fingerprint
         if whole:
@@ -267,9 +269,11 @@ def _revision_side(
     return _Side(config, files, read, rev=sha, tree=tree)
 
 
-def _working_side(root: Path, config_path: Path | None) -> _Side:
-    config = load_config(root, config_path=config_path)
-    selection, work_tree = select_with_tree(config)
+def _working_side(
+    root: Path, config_path: Path | None, listing: git.WorkTreeListing | None
+) -> _Side:
+    config = load_config(root, config_path=config_path, listing=listing)
+    selection, work_tree = select_with_tree(config, listing=listing)
     files = {file.path: file.blob for file in selection.files}
 
     def read(path: str) -> bytes | None:
