@@ -90,3 +90,20 @@ def test_strip_inline_still_strips() -> None:
 def test_heading_texts_alone_match_the_full_reading(lines: list[str]) -> None:
     text = "\n".join(lines)
     assert cmark.texts(text) == [heading.text for heading in cmark.headings(text, lines)]
+
+
+# Heading text of inline syntax: code, emphasis, links, images, raw HTML, entities, escapes.
+_INLINE_TEXT = st.lists(
+    st.sampled_from(["`", "*", "_", "[", "]", "(", ")", "!", "<", ">", "&", ";", "\\", "#"])
+    | st.sampled_from(["amp", "copy", "#35", "b", "/b", "x", " ", "\t", "é", "\x00", "\x0c"]),
+    max_size=16,
+).map("".join)
+
+
+@given(st.lists(st.tuples(st.integers(1, 6), _INLINE_TEXT), min_size=1, max_size=5))
+def test_heading_texts_alone_match_the_full_reading_of_any_inline_syntax(
+    headings: list[tuple[int, str]],
+) -> None:
+    lines = [f"{'#' * level} {text}" for level, text in headings]
+    text = "\n".join(lines)
+    assert cmark.texts(text) == [heading.text for heading in cmark.headings(text, lines)]

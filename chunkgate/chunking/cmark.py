@@ -35,7 +35,6 @@ _BLOCKS = lazy(
     rb"(?(1)(.*?)</h[1-6]>)",
     re.DOTALL,
 )
-_HEADING_TEXT = lazy(rb'<h[1-6] data-sourcepos="\d+:\d+-\d+:\d+">(.*?)</h[1-6]>', re.DOTALL)
 _TAG = lazy(r"<[^>]*>")
 # An ATX heading line: up to three spaces, one to six "#", then a space, a tab or the
 # end of the line (CommonMark 4.2). "#foo" above "===" is a setext heading's text.
@@ -80,9 +79,11 @@ def render(text: str) -> bytes:
 
 
 def texts(text: str) -> list[str]:
-    """The rendered text of every heading of ``text``, in order: for documents whose
-    headings are all top-level ATX lines, so that only their text is needed."""
-    return [_text(inner) for inner in _HEADING_TEXT.findall(render(text))]
+    """The rendered text of every line of ``text``, each a top-level ATX heading (the
+    pre-scan's), in order. cmark writes each heading's element on a line of its own
+    and escapes every ``<`` and ``&`` of the text, so the output's text content, tags
+    dropped and entities decoded in one pass, is the headings' texts one a line."""
+    return _text(render(text)).split("\n")[:-1]
 
 
 def _text(inner: bytes) -> str:
