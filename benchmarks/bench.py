@@ -52,7 +52,9 @@ CORPORA = next(
 )
 WHOLE_PAGES = 7500  # target 2: whole processes on 7,000+ small files
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-MARKDOWN_TOOLS = ("chunkgate", "langchain", "chonkie", "semchunk", "read", "cmark", "pyromark")
+MARKDOWN_TOOLS = (
+    *("chunkgate", "langchain", "chonkie", "semchunk", "floor", "read", "cmark", "pyromark"),
+)
 INFORMATIONAL = ("markdown-it",)  # minutes per run: --informational-runs
 PYTHON_TOOLS = ("chunkgate-python", "ast")
 SECTIONS = ("markdown", "python", "whole", "capabilities", "git")

@@ -48,6 +48,50 @@ def _chunkgate() -> Chunker:
     return lambda data, path: len(chunk_bytes(data, path).chunks)
 
 
+def _floor() -> Chunker:
+    """The least that target 1 asks of any chunker, in Python on cmark: each ATX heading
+    line found (one regular expression), the ones with inline syntax rendered (one cmark
+    call a file), slugged, and each section's text measured and hashed. Nothing checks
+    that a line is a heading (fences, setext, containers), nothing is trimmed, split or
+    linked, and a chunk is a plain tuple: a floor, not a chunker."""
+    import hashlib
+    import re
+
+    from chunkgate.chunking import cmark
+    from chunkgate.chunking.slugs import github_slug
+
+    heading = re.compile(r"\n(#{1,6})[ \t]+([^\n]*)")
+    inline = re.compile(r"[\\`*_\[\]<&!]")
+    sha256 = hashlib.sha256
+
+    def chunk(data: bytes, path: str) -> int:
+        text = "\n" + data.decode("utf-8")
+        found = [(m.start(), m[1], m[2]) for m in heading.finditer(text)]
+        marked = [f"{level} {title}" for _, level, title in found if inline.search(title)]
+        rendered = iter(cmark.texts("\n".join(marked)) if marked else ())
+        seen: dict[str, int] = {}
+        ends = [start for start, _, _ in found[1:]] + [len(text)] * bool(found)
+        line = 1
+        chunks = []
+        for (start, _, title), end in zip(found, ends, strict=True):
+            slug = github_slug(next(rendered) if inline.search(title) else title)
+            if slug in seen:
+                seen[slug] += 1
+                slug = f"{slug}-{seen[slug]}"
+            seen[slug] = 0
+            body = text[start + 1 : end]
+            encoded = body.encode()
+            lines = body.count("\n")
+            chunks.append(
+                (f"{path}#{slug}", line, line + lines, len(body), (len(encoded) + 3) // 4,
+                 sha256(encoded).hexdigest()[:16])
+            )  # fmt: skip
+            line += lines
+        return len(chunks)
+
+    return chunk
+
+
 def _langchain() -> Chunker:
     from langchain_text_splitters import (
         MarkdownHeaderTextSplitter,
@@ -148,6 +192,7 @@ def _chunkgate_python() -> Chunker:
 TOOLS: dict[str, Callable[[], Chunker]] = {
     "read": _read,
     "chunkgate": _chunkgate,
+    "floor": _floor,
     "langchain": _langchain,
     "chonkie": _chonkie,
     "semchunk": _semchunk,
