@@ -131,8 +131,8 @@ def _links() -> dict[str, object]:
 
     return {
         "b1": FileLinks((Link("b.md#x", 3, "[b](b.md#x)"), Link("#z", 9, "[z](#z)")), None, True),
-        "b2": FileLinks((), frozenset({"install", "usage"}), False),
-        "b3": FileLinks((Link("c.md", 1, "[c](c.md)"),), frozenset(), False),
+        "b2": FileLinks((), ("usage", "install"), False),
+        "b3": FileLinks((Link("c.md", 1, "[c](c.md)"),), (), False),
     }
 
 
@@ -235,7 +235,7 @@ def test_a_missing_file_is_written_whatever_the_shares(folder: Path) -> None:
 def test_the_links_cache_leaves_its_file_for_a_page_changed_in_2000(tmp_path: Path) -> None:
     from chunkgate.gate.linkcache import FileLinks, LinkCache
 
-    links = FileLinks((), frozenset({"install"}), includes=False)
+    links = FileLinks((), ("install",), includes=False)
     first = LinkCache(tmp_path, "settings")
     for number in range(2000):
         first.put(f"b{number}", links)

@@ -115,7 +115,8 @@ def _broken_links(
     def anchors_of(path: str) -> Collection[str] | None:
         item = found.get(path)
         if item is None or not item.includes:
-            return None if item is None else item.anchors
+            # check_references asks once a page, for the pages links point into.
+            return None if item is None or item.anchors is None else frozenset(item.anchors)
         return file_anchors(disk.text(path) or "", path, site, disk.text, options=config.chunking)
 
     broken = check_references(
@@ -145,7 +146,7 @@ def _links_of(config: Config, path: str, *, site: Site) -> FileLinks | None:
     anchors = None if includes else file_anchors(text, path, site, options=config.chunking)
     return FileLinks(
         tuple(extract_links(text, local_only=True)),
-        None if anchors is None else frozenset(anchors),
+        None if anchors is None else tuple(sorted(anchors)),
         includes,
     )
 
