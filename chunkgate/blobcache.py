@@ -89,9 +89,9 @@ class BlobCache(Generic[T]):
 
     def _near(self) -> bool:
         """Whether the file is near enough to what this run used to be left as it is."""
+        if not self.lacking_share:
+            return False  # RunMemo's values change under the same keys: _unchanged decides
         known = self._known
-        if not self.lacking_share or not known:
-            return False
         held = len(known)
         lacking = sum(1 for blob in self._used if blob not in known)
         unused = held - (len(self._used) - lacking)

@@ -16,14 +16,13 @@ with line endings normalised to ``\\n`` and no BOM (what chunking reads):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from chunkgate.embedtext import EmbedSettings, breadcrumb
+from chunkgate.jsonfields import metadata
+from chunkgate.jsonfields import string as _string
+from chunkgate.jsonfields import value as _value
 from chunkgate.model import Chunk
-
-_string = json.encoder.encode_basestring  # a str as JSON, non-ASCII kept
-_dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 class _Place:
@@ -84,19 +83,8 @@ def file_lines(
             f'"chars": {chunk.chars}, "tokens": {chunk.tokens}, "hash": {_string(chunk.hash)}, '
             f'"part": {chunk.part}, "parts": {chunk.parts}, "parent": {_value(chunk.parent)}, '
             f'"prev": {_value(chunk.prev)}, "next": {_value(chunk.next)}, '
-            f'"metadata": {_metadata(chunk)}, '
+            f'"metadata": {metadata(chunk) or "{}"}, '
             f'"moved_from": {"[]" if old is None else f"[{_string(old)}]"}, '
             f'{tail}{body}, "embed_text": {embedded}}}\n'
         )
     return "".join(out)
-
-
-def _value(value: str | None) -> str:
-    return "null" if value is None else _string(value)
-
-
-def _metadata(chunk: Chunk) -> str:
-    """``to_dict``'s metadata of the chunk, as JSON (``{}`` when it has none)."""
-    if chunk.title is None and not chunk.tags and not chunk.fields:
-        return "{}"
-    return _dumps(chunk.to_dict(text=False).get("metadata", {}))

@@ -8,13 +8,13 @@ from typing import IO
 
 from chunkgate import languages
 from chunkgate.chunking import ChunkedFile
+from chunkgate.jsonfields import metadata
+from chunkgate.jsonfields import string as _string
+from chunkgate.jsonfields import value as _value
 from chunkgate.model import Chunk, Heading
 from chunkgate.report.console import make_console
 from chunkgate.report.formats import CHUNKS, OUTLINE
 from chunkgate.report.printable import printable
-
-_dumps = json.JSONEncoder(ensure_ascii=False).encode
-_string = json.encoder.encode_basestring  # a str as JSON, non-ASCII kept
 
 
 def dump_json(value: object) -> str:
@@ -100,8 +100,9 @@ def json_line(chunk: Chunk, *, text: bool) -> str:
         rest += f', "start_column": {chunk.start_column}'
     if chunk.end_column:
         rest += f', "end_column": {chunk.end_column}'
-    if chunk.title is not None or chunk.tags or chunk.fields:
-        rest += f', "metadata": {_dumps(chunk.to_dict(text=False)["metadata"])}'
+    found = metadata(chunk)
+    if found is not None:
+        rest += f', "metadata": {found}'
     if text:
         rest += f', "text": {_string(chunk.text)}'
     return (
@@ -115,10 +116,6 @@ def json_line(chunk: Chunk, *, text: bool) -> str:
         f'"parent": {_value(chunk.parent)}, "prev": {_value(chunk.prev)}, '
         f'"next": {_value(chunk.next)}{rest}}}'
     )
-
-
-def _value(value: str | None) -> str:
-    return "null" if value is None else _string(value)
 
 
 def _label(chunk: Chunk) -> str:
