@@ -37,11 +37,11 @@ from pathlib import Path
 
 from chunkgate.chunking import ChunkOptions, chunk_bytes, context_for
 from chunkgate.chunking.anchors import AnchorStyle, Site
+from chunkgate.chunking.embedtext import EmbedSettings
 from chunkgate.chunking.markdown import chunk_markdown
 from chunkgate.chunking.relations import relate
-from chunkgate.embedtext import EmbedSettings
-from chunkgate.model import Chunk
-from chunkgate.source import decode
+from chunkgate.core.model import Chunk
+from chunkgate.corpus.source import decode
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 Variant = Callable[[bytes, str], tuple[Chunk, ...]]

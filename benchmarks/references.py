@@ -21,7 +21,7 @@ from verdict import default_corpora
 from chunkgate.chunking import chunk_document
 from chunkgate.config import Config
 from chunkgate.rules.references import reference_violations
-from chunkgate.routes import MARKDOWN_SUFFIXES, detect_site
+from chunkgate.sites.routes import MARKDOWN_SUFFIXES, detect_site
 
 
 def _texts(root: Path) -> tuple[dict[str, str], list[str]]:

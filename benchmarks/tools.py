@@ -178,7 +178,7 @@ def _ast() -> Chunker:
 
 def _chunkgate_python() -> Chunker:
     from chunkgate.chunking import chunk_bytes
-    from chunkgate.errors import UnreadableError
+    from chunkgate.core.errors import UnreadableError
 
     def chunk(data: bytes, path: str) -> int:
         try:

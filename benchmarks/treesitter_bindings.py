@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
+
+import tomllib
 
 PLATFORMS = ("manylinux2014_x86_64", "manylinux2014_aarch64", "macosx_11_0_arm64", "win_amd64")
 PYTHONS = ("3.10", "3.13")

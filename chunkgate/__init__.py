@@ -33,26 +33,26 @@ __all__ = [
 if TYPE_CHECKING:
     from chunkgate.chunking import chunk_file, chunk_text
     from chunkgate.chunking.base import ChunkOptions
+    from chunkgate.chunking.outline import outline_text
     from chunkgate.config import Config, load_config
-    from chunkgate.ingest import export
+    from chunkgate.core.model import Chunk, Heading, Problem
+    from chunkgate.export.records import export
+    from chunkgate.export.reembed import plan
     from chunkgate.listing import corpus_chunks
-    from chunkgate.model import Chunk, Heading, Problem
-    from chunkgate.outline import outline_text
-    from chunkgate.reembed import plan
 
 _HOMES = {
-    "Chunk": "chunkgate.model",
-    "Heading": "chunkgate.model",
-    "Problem": "chunkgate.model",
+    "Chunk": "chunkgate.core.model",
+    "Heading": "chunkgate.core.model",
+    "Problem": "chunkgate.core.model",
     "ChunkOptions": "chunkgate.chunking.base",
     "chunk_file": "chunkgate.chunking",
     "chunk_text": "chunkgate.chunking",
     "Config": "chunkgate.config",
     "load_config": "chunkgate.config",
     "corpus_chunks": "chunkgate.listing",
-    "export": "chunkgate.ingest",
-    "outline_text": "chunkgate.outline",
-    "plan": "chunkgate.reembed",
+    "export": "chunkgate.export.records",
+    "outline_text": "chunkgate.chunking.outline",
+    "plan": "chunkgate.export.reembed",
 }
 
 

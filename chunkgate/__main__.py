@@ -7,7 +7,7 @@ import sys
 
 def main() -> None:
     # First of all, before click's import: the pre-commit hook's git listing.
-    from chunkgate import hookstart
+    from chunkgate.hooks import start as hookstart
 
     hookstart.start(sys.argv[1:])
     from chunkgate.cli import main as run

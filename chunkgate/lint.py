@@ -27,13 +27,13 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from chunkgate.chunking.sizes import make_counter, measure
 from chunkgate.config import Config
-from chunkgate.errors import ChunkgateError
-from chunkgate.model import CheckResult, Chunk, Summary, Violation
+from chunkgate.core.errors import ChunkgateError
+from chunkgate.core.model import CheckResult, Chunk, Summary, Violation
 from chunkgate.rules import RULES
 from chunkgate.rules.base import FileContext, Finding
 from chunkgate.rules.exports import ExportRow, check_rows, id_changes
-from chunkgate.sizes import make_counter, measure
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "text": ("text", "page_content", "content", "chunk"),

@@ -10,17 +10,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
-from chunkgate import languages
-from chunkgate.chunking import ChunkedFile, chunk_bytes
+from chunkgate.chunking import ChunkedFile, chunk_bytes, languages
+from chunkgate.chunking.outline import outline_bytes
+from chunkgate.chunking.sizes import make_counter
 from chunkgate.config import Config
-from chunkgate.corpus import select_files
-from chunkgate.errors import ChunkgateError, ManifestError, UnreadableError
+from chunkgate.core.errors import ChunkgateError, ManifestError, UnreadableError
+from chunkgate.core.model import Chunk, Heading
+from chunkgate.core.parallel import ordered_map
+from chunkgate.corpus.paths import read_regular
+from chunkgate.corpus.select import select_files
 from chunkgate.manifest import WorkTreeManifest
-from chunkgate.model import Chunk, Heading
-from chunkgate.outline import outline_bytes
-from chunkgate.parallel import ordered_map
-from chunkgate.paths import read_regular
-from chunkgate.sizes import make_counter
 
 _Out = TypeVar("_Out")
 

@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse  # type: ignore[no-redef]
 
 import chunkgate
-from chunkgate.regex import Lazy
+from chunkgate.core.regex import Lazy
 
 PACKAGE = Path(chunkgate.__file__).parent
 _RE_FUNCTIONS = {

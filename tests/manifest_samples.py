@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from chunkgate.corpus.paths import problem
+from chunkgate.diff.moves import unit_id
 from chunkgate.manifest import (
     FORMAT_VERSION,
     ChunkEntry,
@@ -12,8 +14,6 @@ from chunkgate.manifest import (
     StoredFinding,
     Summary,
 )
-from chunkgate.moves import unit_id
-from chunkgate.paths import problem
 
 CONFIG = "size.unit=chars;size.max=2000;size.min=40;anchors=auto[]"
 RULES = "rules=CG201.1,CG302.1;max_file_bytes=1000000"
@@ -148,11 +148,11 @@ blobs = (
 
 def paths(chars: st.SearchStrategy[str] = odd_chars) -> st.SearchStrategy[str]:
     """Corpus paths: one to three non-empty folder or file names."""
-    # Never a NUL, ".", ".." or ".git" part: no corpus path has one (chunkgate.paths).
+    # Never a NUL, ".", ".." or ".git" part: no corpus path has one (chunkgate.corpus.paths).
     part = st.text(chars.filter(lambda c: c not in "/\x00"), min_size=1, max_size=8).filter(
         lambda name: name not in (".", "..") and name.lower() != ".git"
     )
-    # Nor a drive-like first part ("A:"): chunkgate.paths refuses it as absolute.
+    # Nor a drive-like first part ("A:"): chunkgate.corpus.paths refuses it as absolute.
     return st.lists(part, min_size=1, max_size=3).map("/".join).filter(lambda p: not problem(p))
 
 

@@ -16,14 +16,14 @@ import pytest
 from click.testing import CliRunner
 from helpers import commit_all, manifest_text, write
 
-from chunkgate import languages, rules
-from chunkgate.chunking import chunk_text
+from chunkgate import rules
+from chunkgate.chunking import chunk_text, languages
 from chunkgate.chunking.base import ChunkContext, Chunked
 from chunkgate.cli import cli
 from chunkgate.config import Config, default_config_yaml, load_config
-from chunkgate.errors import ConfigError
+from chunkgate.core.errors import ConfigError
+from chunkgate.core.model import Violation
 from chunkgate.gate import expected_header
-from chunkgate.model import Violation
 from chunkgate.report.github import by_priority
 from chunkgate.rules.base import FileContext, Finding, Option, Rule
 

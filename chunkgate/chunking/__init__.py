@@ -1,4 +1,4 @@
-"""Chunk a file: dispatch by language (``chunkgate.languages``) to its chunker."""
+"""Chunk a file: dispatch by language (``chunkgate.chunking.languages``) to its chunker."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import languages
+from chunkgate.chunking import languages
 from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions
+from chunkgate.chunking.languages import language_of
 from chunkgate.chunking.relations import relate
-from chunkgate.languages import language_of
-from chunkgate.model import Chunk, Problem
-from chunkgate.sizes import TokenCounter, make_counter
-from chunkgate.source import decode
+from chunkgate.chunking.sizes import TokenCounter, make_counter
+from chunkgate.core.model import Chunk, Problem
+from chunkgate.corpus.source import decode
 
 __all__ = [
     "CHUNKING_VERSION",

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from chunkgate.chunking.anchors import SETTINGS, Site, describe_settings, settings_key
-from chunkgate.embedtext import DEFAULT_EMBED, EmbedSettings, crumbs, join
-from chunkgate.model import Chunk, Problem
-from chunkgate.regex import lazy
-from chunkgate.sizes import TokenCounter, estimate_tokens, measure
+from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings, crumbs, join
+from chunkgate.chunking.sizes import TokenCounter, estimate_tokens, measure
+from chunkgate.core.model import Chunk, Problem
+from chunkgate.core.regex import lazy
 
 SizeUnit = Literal["chars", "tokens"]
 
@@ -27,7 +27,9 @@ class ChunkOptions:
     split_classes: bool = True
     tokenizer: str = "estimate"
     anchors: str = "auto"  # markdown.anchors: "auto" or a key of anchors.SETTINGS
-    sites: tuple[Site, ...] = ()  # the site generators found in the repository (chunkgate.sites)
+    sites: tuple[
+        Site, ...
+    ] = ()  # the site generators found in the repository (chunkgate.sites.detect)
     # Units over `max` are split into parts at block or statement boundaries.
     split: bool = True
     # The embed text (issue 20): with `sizes: embed`, sizes measure it, breadcrumb included.

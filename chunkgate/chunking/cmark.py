@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from cmarkgfm._cmark import ffi, lib
 
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 # The HTML is scanned as bytes: decoding all of it would cost more than the
 # scan, and only the headings' text is needed as str.

@@ -11,7 +11,7 @@ import importlib.util
 from collections import Counter
 from collections.abc import Iterable
 
-from chunkgate import languages
+from chunkgate.chunking import languages
 
 CODE_EXTRA = "code"
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 # The closing lines each opening line takes.
 _CLOSERS = {"---": ("---", "..."), "+++": ("+++",)}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 # A comment block is a license header when it claims a copyright or an SPDX
 # license, or names a license together with its legal terms.

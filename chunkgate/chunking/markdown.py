@@ -33,11 +33,11 @@ from chunkgate.chunking.base import BLANK_CHARS as _BLANK
 from chunkgate.chunking.base import ChunkContext, Chunked, ChunkOptions, suppressions
 from chunkgate.chunking.frontmatter import FrontMatter, parse_front_matter
 from chunkgate.chunking.syntax import Dialect
-from chunkgate.model import Chunk, Heading
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk, Heading
+from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
-    from chunkgate.languages import Language
+    from chunkgate.chunking.languages import Language
 
 PREAMBLE_IDENTITY = "~preamble"
 _NO_CODES: frozenset[str] = frozenset()

@@ -35,8 +35,8 @@ from chunkgate.chunking import cmark
 from chunkgate.chunking.base import ChunkContext
 from chunkgate.chunking.parts import Block, Pos, split_unit
 from chunkgate.chunking.spans import code_spans
-from chunkgate.model import Chunk
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk
+from chunkgate.core.regex import lazy
 
 _ELEMENT = lazy(
     rb'<(p|h[1-6]|pre|hr|blockquote|ul|ol|li)\b[^>]*? data-sourcepos="(\d+):(\d+)-(\d+):(\d+)"'

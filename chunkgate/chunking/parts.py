@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from chunkgate.chunking.base import ChunkContext
-from chunkgate.model import Chunk
-from chunkgate.sizes import estimate_tokens
+from chunkgate.chunking.sizes import estimate_tokens
+from chunkgate.core.model import Chunk
 
 PART_SUFFIX = "~"
 

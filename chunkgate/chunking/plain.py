@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from chunkgate.chunking.base import ChunkContext, Chunked, is_blank
-from chunkgate.model import Chunk
-from chunkgate.sizes import estimate_tokens
+from chunkgate.chunking.sizes import estimate_tokens
+from chunkgate.core.model import Chunk
 
 if TYPE_CHECKING:
-    from chunkgate.languages import Language
+    from chunkgate.chunking.languages import Language
 
 # A half-open range of 0-based line indexes.
 _Span = tuple[int, int]

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 from chunkgate.chunking import cmark
 from chunkgate.chunking.cmark import RawHeading
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 # A line that can open something or be (part of) a heading; others are paragraph text.
 # A setext underline of dashes is found at its last dash (the prefix takes the others,

@@ -11,7 +11,7 @@ target with an ID of its own.
 from __future__ import annotations
 
 from chunkgate.chunking.base import ChunkContext
-from chunkgate.model import Chunk
+from chunkgate.core.model import Chunk
 
 
 def merge_small_code(ctx: ChunkContext, chunks: list[Chunk]) -> list[Chunk]:

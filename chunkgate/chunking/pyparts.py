@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from chunkgate.chunking.base import ChunkContext
 from chunkgate.chunking.parts import Block, Pos, split_unit
-from chunkgate.model import Chunk
+from chunkgate.core.model import Chunk
 
 # The fields of a compound statement that hold statements (or handlers and
 # cases, which hold statements in turn).

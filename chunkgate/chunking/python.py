@@ -24,10 +24,10 @@ from chunkgate.chunking import plain
 from chunkgate.chunking.base import ChunkContext, Chunked, is_blank, suppressions
 from chunkgate.chunking.headers import header_lines
 from chunkgate.chunking.pymerge import merge_small_code
-from chunkgate.model import Chunk, Problem
+from chunkgate.core.model import Chunk, Problem
 
 if TYPE_CHECKING:
-    from chunkgate.languages import Language
+    from chunkgate.chunking.languages import Language
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chunkgate.model import Chunk
+from chunkgate.core.model import Chunk
 
 # Chunk's last three fields are the relations: a chunk is rebuilt from its other
 # fields and them, which is three times faster than ``_replace``.

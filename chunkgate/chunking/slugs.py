@@ -12,7 +12,7 @@ from bisect import bisect_right
 from typing import ClassVar
 
 from chunkgate.chunking._slug_table import REMOVED_RANGES
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 # The identity of a heading that GitHub gives no anchor (its text slugs to "").
 # "~" is removed by the slugger, so no slug can collide with it.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 _WORD = lazy(r"\w")
 _RUN = lazy("`+")

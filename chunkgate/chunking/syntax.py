@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from chunkgate.chunking.anchors import site_of
 from chunkgate.chunking.base import BLANK_CHARS
 from chunkgate.chunking.spans import blank_code_spans, template_spans
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from chunkgate import git
 from chunkgate.config import Config
-from chunkgate.model import CheckResult
+from chunkgate.core.model import CheckResult
 
 if TYPE_CHECKING:
     from chunkgate.manifest import Header

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from chunkgate.config import Config
+from chunkgate.core.model import Violation
 from chunkgate.gate.load import Loaded
 from chunkgate.manifest import Header
-from chunkgate.model import Violation
 from chunkgate.rules.stale import stale_manifest_violation
 
 

@@ -23,10 +23,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from chunkgate.links import readable
+from chunkgate.core.model import Violation
+from chunkgate.diff.moves import unit_id
+from chunkgate.links.extract import readable
 from chunkgate.manifest import FileEntry
-from chunkgate.model import Violation
-from chunkgate.moves import unit_id
 
 
 class Split(NamedTuple):

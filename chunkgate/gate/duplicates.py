@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from itertools import chain
 
-from chunkgate.gate.plan import Plan
+from chunkgate.gate.scope import Plan
 from chunkgate.manifest import (
     ChunkEntry,
     FileEntry,

@@ -25,10 +25,10 @@ from typing import Any
 
 import chunkgate
 from chunkgate import git
-from chunkgate.blobcache import MarshalCache
+from chunkgate.cache.blobs import MarshalCache
 from chunkgate.config import Config
-from chunkgate.model import CheckResult, Summary, Violation
-from chunkgate.parallel import in_background
+from chunkgate.core.model import CheckResult, Summary, Violation
+from chunkgate.core.parallel import in_background
 
 _VERSION = "chunkgate-run-2"
 # Answers kept: the last few distinct inputs (a branch checked out and back, an edit

@@ -13,15 +13,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from chunkgate.config import Config
-from chunkgate.errors import ManifestError
-from chunkgate.filecheck import Item, render_all
+from chunkgate.core.errors import ManifestError
+from chunkgate.core.model import CheckResult, Violation
 from chunkgate.gate.assess import Assessment
 from chunkgate.gate.baseline import known_duplicates, split_known
 from chunkgate.gate.duplicates import Row
+from chunkgate.gate.filecheck import Item, render_all
 from chunkgate.gate.load import Loaded
-from chunkgate.gate.plan import Plan
-from chunkgate.gate.references import moves_of, recorded, whole_corpus, with_references
+from chunkgate.gate.scope import Plan
 from chunkgate.gate.write import updated_note
+from chunkgate.links.gate import moves_of, recorded, whole_corpus, with_references
 from chunkgate.manifest import (
     FileEntry,
     Header,
@@ -31,7 +32,6 @@ from chunkgate.manifest import (
     render_block,
     summarise,
 )
-from chunkgate.model import CheckResult, Violation
 from chunkgate.rules.duplicates import duplicate_violations
 
 
@@ -112,7 +112,7 @@ def _references(
     config: Config, plan: Plan, acknowledged: dict[str, FileEntry], jobs: int
 ) -> list[Violation]:
     """CG404 over the rebuilt corpus, the moves the manifest acknowledges kept."""
-    from chunkgate.references import site_of
+    from chunkgate.links.corpus import site_of
 
     if config.severity("CG404") == "off":
         return []

@@ -5,7 +5,7 @@ kept answer will do. In pieces with one job each, state passed as values:
   (the one committed at ``HEAD``, or the revision CI compares against);
 - ``assess``: whether the current entries can be trusted as they are;
 - ``plan``: which files to check, which are known, which are gone;
-- ``chunkgate.filecheck``: each file read, chunked and run through the
+- ``chunkgate.gate.filecheck``: each file read, chunked and run through the
   file-level rules (over worker processes when there are many);
 - the corpus-level rules (``chunkgate.rules.stability``, ``stale`` and
   ``duplicates``), pure functions of what the pieces above found;
@@ -24,14 +24,18 @@ from typing import TYPE_CHECKING, NamedTuple
 from chunkgate import git
 from chunkgate.chunking import missing_extras
 from chunkgate.config import Config
-from chunkgate.corpus import select_with_tree
-from chunkgate.errors import UnreadableError
-from chunkgate.filecheck import Item, check_all, to_violations
+from chunkgate.core.errors import UnreadableError
+from chunkgate.core.model import CheckResult, Chunk, Summary, Violation
+from chunkgate.core.parallel import in_background
+from chunkgate.corpus.paths import manifest_folder
+from chunkgate.corpus.select import select_with_tree
+from chunkgate.diff.moves import join_parts
 from chunkgate.gate.assess import Assessment, assess
 from chunkgate.gate.baseline import known_duplicates, split_known
 from chunkgate.gate.duplicates import duplicate_rows
+from chunkgate.gate.filecheck import Item, check_all, to_violations
 from chunkgate.gate.load import Loaded, expected_header, load
-from chunkgate.gate.plan import Plan, plan_files, plan_whole
+from chunkgate.gate.scope import Plan, plan_files, plan_whole
 from chunkgate.gate.write import write_manifest
 from chunkgate.manifest import (
     FileEntry,
@@ -42,16 +46,12 @@ from chunkgate.manifest import (
     WorkTreeManifest,
     manifest_lock,
 )
-from chunkgate.model import CheckResult, Chunk, Summary, Violation
-from chunkgate.moves import join_parts
-from chunkgate.parallel import in_background
-from chunkgate.paths import manifest_folder
 from chunkgate.rules.duplicates import duplicate_violations
 from chunkgate.rules.stability import check_stability
 from chunkgate.rules.stale import check_staleness
 
 if TYPE_CHECKING:
-    from chunkgate.gate.references import Links
+    from chunkgate.links.gate import Links
 
 __all__ = ["checked", "result"]
 
@@ -443,11 +443,11 @@ def _references(
 ) -> Links:
     """CG404: over the whole corpus, or (named files) their links and the links into the
     anchors they lost; a move recorded in the manifest or accepted now keeps a link."""
-    from chunkgate.gate import references
+    from chunkgate.links import gate as references
 
     if config.severity("CG404") == "off":
         return references.Links([])
-    from chunkgate.references import site_of
+    from chunkgate.links.corpus import site_of
 
     site = site_of(config.root, config.generator_files)
     if explicit:
@@ -478,7 +478,7 @@ def _record_references(
 ) -> dict[str, FileEntry | None]:
     """Record each file's CG404 findings in its shard: in the entries this run wrote (in
     place), and (whole-corpus runs) the cached files' whose findings changed, returned."""
-    from chunkgate.gate.references import recorded, with_references
+    from chunkgate.links.gate import recorded, with_references
 
     by_path = recorded(links)
     for path, entry in entries.items():

@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 
+from chunkgate.core.regex import lazy
 from chunkgate.manifest.lines import (
     FILE_PREFIX,
     REBUILD,
@@ -27,7 +28,6 @@ from chunkgate.manifest.records import (
     Header,
     StoredFinding,
 )
-from chunkgate.regex import lazy
 
 _MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 _CONFLICT = lazy(b"\n(?:" + b"|".join(map(re.escape, _MARKERS)) + b")")

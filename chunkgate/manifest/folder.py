@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate import git
-from chunkgate.errors import ManifestError
+from chunkgate.core.errors import ManifestError
+from chunkgate.corpus.paths import manifest_folder
 from chunkgate.manifest import journal
 from chunkgate.manifest.codec import parse_block, parse_header, render_block, render_header
 from chunkgate.manifest.journal import remove_shard
@@ -31,7 +32,6 @@ from chunkgate.manifest.storage import (
     write_temporary,
 )
 from chunkgate.manifest.summary import Summary, SummaryCache, summarise
-from chunkgate.paths import manifest_folder
 
 # Above this many shards a write fsyncs once for all of them, not once each.
 _SYNC_EACH = 16

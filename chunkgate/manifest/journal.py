@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from chunkgate.errors import ManifestError
+from chunkgate.core.errors import ManifestError
 from chunkgate.manifest.storage import naming, sync_all, sync_folder, write_atomic
 
 JOURNAL = ".journal"

@@ -11,7 +11,9 @@ import json
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from chunkgate.errors import ManifestError
+from chunkgate.core.errors import ManifestError
+from chunkgate.core.regex import lazy
+from chunkgate.corpus.paths import problem
 from chunkgate.manifest.records import (
     HEX16,
     RULE_CODE,
@@ -20,8 +22,6 @@ from chunkgate.manifest.records import (
     belongs,
     path_key,
 )
-from chunkgate.paths import problem
-from chunkgate.regex import lazy
 
 REBUILD = "run `chunkgate update` to rebuild it"
 FILE_PREFIX, CHUNK_PREFIX = '{"file": ', '{"id": '

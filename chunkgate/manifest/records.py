@@ -11,9 +11,9 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from chunkgate.model import Chunk
-from chunkgate.paths import problem
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk
+from chunkgate.core.regex import lazy
+from chunkgate.corpus.paths import problem
 
 # 3: each shard records the settings it was made under; 2: one shard file per corpus file
 # (read as is: its shards were made under its header); 1: one manifest file.
@@ -47,7 +47,7 @@ class Header:
     config: str
     rules: str
     anchors: str = ""
-    # The site-generator configs the last whole-corpus run listed (``chunkgate.sites``),
+    # The site-generator configs the last whole-corpus run listed (``chunkgate.sites.detect``),
     # for runs on named files, which read these instead of listing the work tree; None
     # when not recorded (outside git, or by an older chunkgate). ``untracked_configs``:
     # those among them that are not tracked regular files.

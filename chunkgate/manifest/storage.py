@@ -10,8 +10,8 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from chunkgate.errors import ManifestError
-from chunkgate.regex import lazy
+from chunkgate.core.errors import ManifestError
+from chunkgate.core.regex import lazy
 
 LOCK_TIMEOUT = 30.0
 STALE_LOCK_AGE = 600.0

@@ -21,13 +21,13 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from chunkgate.blobcache import MarshalCache
+from chunkgate.cache.blobs import MarshalCache
+from chunkgate.core.regex import lazy
+from chunkgate.corpus.paths import problem
+from chunkgate.diff.moves import unit_id
 from chunkgate.manifest.codec import parse_block
 from chunkgate.manifest.hashindex import WIDTH, HashIndex
 from chunkgate.manifest.lines import listed_codes
-from chunkgate.moves import unit_id
-from chunkgate.paths import problem
-from chunkgate.regex import lazy
 
 _STRING = r'"[^"\\\x00-\x1f]+"'
 _NUMBER = r"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits

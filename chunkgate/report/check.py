@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import IO, TYPE_CHECKING
 
-from chunkgate.model import CheckResult, Summary, Violation
+from chunkgate.core.model import CheckResult, Summary, Violation
 from chunkgate.report.console import make_console
 from chunkgate.report.formats import CHECK
 from chunkgate.report.printable import printable

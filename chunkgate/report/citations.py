@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import IO
 
-from chunkgate.citations import RefsResult
+from chunkgate.evaluate.citations import RefsResult
 from chunkgate.report.formats import REFS
 
 

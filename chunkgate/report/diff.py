@@ -10,8 +10,8 @@ from functools import partial
 from typing import IO
 
 from chunkgate.chunking.base import ChunkOptions
-from chunkgate.diff import Change, ChangeKind, ChunkDiff, fail_reasons
-from chunkgate.model import Chunk
+from chunkgate.core.model import Chunk
+from chunkgate.diff.compare import Change, ChangeKind, ChunkDiff, fail_reasons
 from chunkgate.report.annotations import Annotation, escape_data, escape_property, write_annotations
 from chunkgate.report.console import make_console
 from chunkgate.report.diffmarkdown import (

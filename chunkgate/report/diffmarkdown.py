@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import groupby
 
-from chunkgate.diff import Change, ChangeKind, ChunkDiff
-from chunkgate.model import Chunk
+from chunkgate.core.model import Chunk
+from chunkgate.diff.compare import Change, ChangeKind, ChunkDiff
 from chunkgate.report.summary import SUMMARY_LIMIT, Fitted
 
 # Per-file lists longer than this are folded into <details>.

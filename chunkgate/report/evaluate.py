@@ -8,9 +8,9 @@ import os
 from collections.abc import Mapping
 from typing import IO
 
+from chunkgate.evaluate.retrieval import EvalReport
 from chunkgate.report.formats import EVAL
 from chunkgate.report.github import cell, code_cell
-from chunkgate.retrieval import EvalReport
 
 
 def write_eval(

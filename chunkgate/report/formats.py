@@ -11,7 +11,7 @@ The names mean the same for every command that has them:
 - ``github``: workflow-command annotations and the job summary;
 - ``sarif``: SARIF 2.1.0 for code scanning;
 - ``plan``: the re-embed plan, JSON lines (``diff`` only; its writer takes the
-  plan's rows, ``chunkgate.reembed``).
+  plan's rows, ``chunkgate.export.reembed``).
 
 This module imports nothing heavy: the command line reads the names from it,
 and a writer's module is imported only when that format is written.
@@ -24,7 +24,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import IO, Any, NamedTuple
 
-from chunkgate.errors import ChunkgateError
+from chunkgate.core.errors import ChunkgateError
 
 NAMES = ("auto", "rich", "text", "json", "jsonl", "markdown", "github", "sarif", "plan")
 
@@ -86,7 +86,7 @@ DIFF = Formats(
         "json": "chunkgate.report.diff:write_json",
         "markdown": "chunkgate.report.diff:write_markdown",
         "github": "chunkgate.report.diff:write_github",
-        "plan": "chunkgate.reembed:write_plan",
+        "plan": "chunkgate.export.reembed:write_plan",
     },
     github=True,
 )

@@ -18,7 +18,7 @@ from functools import partial
 from typing import IO
 
 from chunkgate import rules
-from chunkgate.model import CheckResult, Violation
+from chunkgate.core.model import CheckResult, Violation
 from chunkgate.report.annotations import (
     PER_STEP,
     Annotation,

@@ -6,12 +6,11 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import IO
 
-from chunkgate import languages
-from chunkgate.chunking import ChunkedFile
-from chunkgate.jsonfields import metadata
-from chunkgate.jsonfields import string as _string
-from chunkgate.jsonfields import value as _value
-from chunkgate.model import Chunk, Heading
+from chunkgate.chunking import ChunkedFile, languages
+from chunkgate.core.jsonfields import metadata
+from chunkgate.core.jsonfields import string as _string
+from chunkgate.core.jsonfields import value as _value
+from chunkgate.core.model import Chunk, Heading
 from chunkgate.report.console import make_console
 from chunkgate.report.formats import CHUNKS, OUTLINE
 from chunkgate.report.printable import printable

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 _CONTROL = lazy(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 

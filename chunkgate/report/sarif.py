@@ -24,8 +24,8 @@ from typing import IO
 from urllib.parse import quote
 
 from chunkgate import __version__
-from chunkgate.model import CheckResult, Violation
-from chunkgate.regex import lazy
+from chunkgate.core.model import CheckResult, Violation
+from chunkgate.core.regex import lazy
 from chunkgate.report.check import one_line
 from chunkgate.report.github import by_priority
 from chunkgate.rules import RULES, rule_docs

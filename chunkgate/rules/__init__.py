@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 from chunkgate.rules.base import (
     SEVERITIES,
     FileCheck,

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
-from chunkgate.model import Chunk, Problem, Severity, Violation
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk, Problem, Severity, Violation
+from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
     from chunkgate.config import Config

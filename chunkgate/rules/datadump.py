@@ -52,9 +52,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
-from chunkgate.model import Chunk
-from chunkgate.moves import unit_groups
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk
+from chunkgate.core.regex import lazy
+from chunkgate.diff.moves import unit_groups
 from chunkgate.rules.base import FileContext, Finding, Option, Rule, exclude_hint, literal_glob
 
 MAX_FILE_BYTES: Option[int] = Option(

@@ -87,8 +87,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pathspec
 
-from chunkgate.errors import ConfigError
-from chunkgate.regex import lazy
+from chunkgate.core.errors import ConfigError
+from chunkgate.core.regex import lazy
 from chunkgate.rules.base import (
     FileContext,
     Finding,
@@ -324,7 +324,7 @@ def denylisted(
 
 
 def _gitignored(root: Path, folder: str) -> bool:
-    from chunkgate.corpus import gitignored  # only for a build folder's name below the root
+    from chunkgate.corpus.select import gitignored  # only for a build folder's name below the root
 
     return gitignored(root, folder, is_dir=True)
 

@@ -26,8 +26,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from chunkgate.model import Violation
-from chunkgate.regex import lazy
+from chunkgate.core.model import Violation
+from chunkgate.core.regex import lazy
 from chunkgate.rules.base import Rule, exclude_hint, literal_name
 
 if TYPE_CHECKING:

@@ -123,7 +123,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 from chunkgate.rules.base import Finding, Rule
 
 # Faults of chunks other pipelines made (`chunkgate lint EXPORT`): errors first.

@@ -52,8 +52,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from chunkgate.languages import language_for
-from chunkgate.regex import lazy
+from chunkgate.chunking.languages import language_for
+from chunkgate.core.regex import lazy
 from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
 
 RULES = (

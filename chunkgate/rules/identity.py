@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chunkgate import languages
-from chunkgate.model import Chunk
+from chunkgate.chunking import languages
+from chunkgate.core.model import Chunk
 from chunkgate.rules.base import FileContext, Finding, Rule
 
 RULES = (Rule("CG101", "duplicate-id", "error", "two chunks share an ID", priority=41),)

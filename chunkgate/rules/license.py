@@ -60,10 +60,10 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from chunkgate import languages
-from chunkgate.model import Chunk
-from chunkgate.moves import unit_id
-from chunkgate.regex import lazy
+from chunkgate.chunking import languages
+from chunkgate.core.model import Chunk
+from chunkgate.core.regex import lazy
+from chunkgate.diff.moves import unit_id
 from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
 
 RULES = (

@@ -53,10 +53,10 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from chunkgate import languages
+from chunkgate.chunking import languages
 from chunkgate.chunking.syntax import Dialect, dialect_of, prose
-from chunkgate.model import Chunk
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk
+from chunkgate.core.regex import lazy
 from chunkgate.rules.base import FileContext, Finding, Rule
 
 RULES = (

@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from chunkgate.model import Chunk, Violation
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk, Violation
+from chunkgate.core.regex import lazy
 from chunkgate.rules.base import Option, Rule
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def near_duplicates(
     try:
         from datasketch import MinHash, MinHashLSH
     except ImportError:
-        from chunkgate.errors import ChunkgateError
+        from chunkgate.core.errors import ChunkgateError
 
         raise ChunkgateError(
             "CG502 needs datasketch: install chunkgate with its neardup extra (or pip install "

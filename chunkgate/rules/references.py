@@ -45,15 +45,15 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
-from chunkgate.anchors import file_anchors, include_graph
-from chunkgate.links import Link, extract_links, readable
-from chunkgate.regex import lazy
-from chunkgate.routes import GITHUB, MARKDOWN_SUFFIXES, Site, candidates
+from chunkgate.core.regex import lazy
+from chunkgate.links.anchors import file_anchors, include_graph
+from chunkgate.links.extract import Link, extract_links, readable
 from chunkgate.rules.base import Rule
+from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Site, candidates
 
 if TYPE_CHECKING:
     from chunkgate.config import Config
-    from chunkgate.model import Violation
+    from chunkgate.core.model import Violation
 
 RULES = (
     Rule(
@@ -236,7 +236,7 @@ def reference_violations(
 
 def to_violation(config: Config, link: BrokenLink) -> Violation | None:
     """The finding of one broken link, at the configured severity (None: the rule is off)."""
-    from chunkgate.model import Violation
+    from chunkgate.core.model import Violation
     from chunkgate.rules import RULES
 
     severity = config.severity(CODE)

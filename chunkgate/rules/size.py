@@ -84,10 +84,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chunkgate import languages
+from chunkgate.chunking import languages
+from chunkgate.chunking.sizes import make_counter
 from chunkgate.chunking.syntax import Dialect, dialect_of, may_hold_syntax, prose
-from chunkgate.model import Chunk
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk
+from chunkgate.core.regex import lazy
 from chunkgate.rules.base import (
     FileContext,
     Finding,
@@ -96,7 +97,6 @@ from chunkgate.rules.base import (
     literal_glob,
     literal_name,
 )
-from chunkgate.sizes import make_counter
 
 RULES = (
     # 2: only a block that cannot be split is oversized; only sections are undersized.

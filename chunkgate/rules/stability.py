@@ -44,15 +44,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from chunkgate import languages
-from chunkgate.model import Chunk, Violation
+from chunkgate.chunking import languages
+from chunkgate.core.model import Chunk, Violation
 from chunkgate.rules.base import Rule, violation
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
     from chunkgate.config import Config
+    from chunkgate.diff.moves import Move
     from chunkgate.manifest import FileEntry
-    from chunkgate.moves import Move
 
 RULES = (
     Rule(
@@ -165,7 +165,7 @@ def check_stability(
     """
     if not before:
         return Stability([], {})
-    from chunkgate.moves import find_moves, unit_id  # only when something changed
+    from chunkgate.diff.moves import find_moves, unit_id  # only when something changed
 
     found: list[Violation | None] = []
     accepted: dict[str, FileEntry] = {}

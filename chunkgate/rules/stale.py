@@ -29,7 +29,7 @@ import shlex
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from chunkgate.model import Violation
+from chunkgate.core.model import Violation
 from chunkgate.rules.base import Rule, violation
 
 if TYPE_CHECKING:

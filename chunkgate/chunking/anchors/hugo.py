@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 # goldmark's attribute list closing a heading: `{#id .class key=value}`.
 _ATTRIBUTES = lazy(r"(?<![ \t])[ \t]*\{([^{}\n]*)\}[ \t]*$")

@@ -24,7 +24,7 @@ from typing import ClassVar
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
 from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY
 from chunkgate.chunking.spans import code_spans
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 # kramdown's header ID: `{#id}` at the end of the heading text.
 _HEADER_ID = lazy(r"(?<![ \t])[ \t]*\{#([A-Za-z][\w:-]*)\}[ \t]*$")

@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
 from chunkgate.chunking.slugs import split_explicit_id
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 _COUNTED = lazy(r"^(.*)_([0-9]+)$")
 _NOT_SLUG = lazy(r"[^\w\s-]")

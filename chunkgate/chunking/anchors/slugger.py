@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
 from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY, Slugger
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 # Docusaurus' own pattern (utils/markdownUtils): `{#` id `}` closing the heading.
 _DOCUSAURUS_ID = lazy(r"(?<!\s)\s*\{#([^{}]+?)\}\s*$")

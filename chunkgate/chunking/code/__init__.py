@@ -30,13 +30,13 @@ from chunkgate.chunking.code.split import Breaks
 from chunkgate.chunking.code.tables import TABLES, Table
 from chunkgate.chunking.code.units import Unit, body_of, items, units
 from chunkgate.chunking.linecuts import parts, row_sizer
-from chunkgate.model import Chunk, Problem
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk, Problem
+from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from chunkgate.languages import Language
+    from chunkgate.chunking.languages import Language
 
 # Lines that only close what the chunk above opened: they join that chunk
 # instead of making a chunk of "}" (a brace, `end`, `#endif`, a PHP `?>`).

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking.code.tables import Def
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from chunkgate.chunking.code.units import end_row
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node

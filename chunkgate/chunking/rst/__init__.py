@@ -28,13 +28,13 @@ from chunkgate.chunking.base import ChunkContext, Chunked, is_blank, suppression
 from chunkgate.chunking.linecuts import parts, row_sizer
 from chunkgate.chunking.rst.sections import Section, sections_of
 from chunkgate.chunking.rst.tree import field_list, parse, structure_error
-from chunkgate.model import Chunk, Heading, Problem
-from chunkgate.regex import lazy
+from chunkgate.core.model import Chunk, Heading, Problem
+from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
     from docutils import nodes
 
-    from chunkgate.languages import Language
+    from chunkgate.chunking.languages import Language
 
 __all__ = ["chunk_rst", "outline", "parse"]
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking.base import is_blank
-from chunkgate.regex import lazy
+from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
     from docutils import nodes

@@ -1,0 +1,1 @@
+"""On-disk caches kept between runs, keyed by content."""

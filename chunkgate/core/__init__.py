@@ -1,0 +1,1 @@
+"""The records, errors and helpers every layer shares."""

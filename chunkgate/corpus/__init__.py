@@ -1,0 +1,1 @@
+"""Which files are the corpus, and reading them as text."""

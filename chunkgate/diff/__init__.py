@@ -1,0 +1,1 @@
+"""Comparing two revisions: their chunks, the moves between them, the changes."""

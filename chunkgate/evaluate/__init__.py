@@ -1,0 +1,1 @@
+"""Retrieval checks: golden queries, the retrieval run and cited IDs."""

@@ -1,0 +1,248 @@
+"""``eval``: does retrieval still find the chunks a golden file expects for each query?
+
+A golden file lists queries and the chunk IDs that answer them, in YAML::
+
+    - query: how do I declare a path parameter?
+      expected: [docs/tutorial/path-params.md#path-parameters]
+
+(a list, or a mapping with a ``queries`` list), or in JSON lines, one
+``{"query": ..., "expected": [...]}`` per line (``expected`` may be one
+string). A BM25 index of the corpus's chunks (bm25s, the ``eval`` extra)
+ranks every chunk for each query; a query's recall@k is the share of its
+expected IDs in the top k, its reciprocal rank 1/rank of the first one found
+there (0 when none is). An expected ID that the manifest records as moved
+(``moved_from``) counts as found under the ID it moved to, and the other way
+round, so a golden file written before or after an acknowledged rename
+measures the same thing.
+
+Ranking is deterministic: equal scores are ordered by corpus order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from chunkgate.core.errors import ChunkgateError
+from chunkgate.core.model import Chunk
+from chunkgate.diff.moves import unit_id
+
+
+class GoldenQuery(NamedTuple):
+    query: str
+    expected: tuple[str, ...]
+    line: int  # where it is written in the golden file
+
+
+class QueryResult(NamedTuple):
+    query: str
+    expected: tuple[str, ...]
+    retrieved: tuple[str, ...]  # the top k chunk IDs
+    found: tuple[str, ...]  # the expected IDs found there
+    rank: int | None  # 1-based rank of the first one found
+
+    @property
+    def recall(self) -> float:
+        return len(self.found) / len(self.expected)
+
+    @property
+    def reciprocal_rank(self) -> float:
+        return 1 / self.rank if self.rank else 0.0
+
+
+class EvalRun(NamedTuple):
+    name: str  # the revision, or "working tree"
+    k: int
+    chunks: int
+    results: tuple[QueryResult, ...]
+
+    @property
+    def recall(self) -> float:
+        return sum(r.recall for r in self.results) / max(len(self.results), 1)
+
+    @property
+    def mrr(self) -> float:
+        return sum(r.reciprocal_rank for r in self.results) / max(len(self.results), 1)
+
+
+def embed_text(chunk: Chunk) -> str:
+    """The text indexed for a chunk: its heading path, then its text (issue 20's embed text)."""
+    if not chunk.heading_path:
+        return chunk.text
+    return " > ".join(chunk.heading_path) + "\n" + chunk.text
+
+
+def load_golden(path: Path) -> list[GoldenQuery]:
+    """The queries of a golden file; a ``ChunkgateError`` names the line of a bad one."""
+    try:
+        raw = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ChunkgateError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ChunkgateError(f"{path}: not UTF-8") from None
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        return _from_json_lines(path, raw)
+    return _from_yaml(path, raw)
+
+
+def _from_json_lines(path: Path, raw: str) -> list[GoldenQuery]:
+    queries = []
+    for number, line in enumerate(raw.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ChunkgateError(f"{path}:{number}: invalid JSON: {exc.msg}") from None
+        queries.append(_query(path, number, row))
+    return _checked(path, queries)
+
+
+def _from_yaml(path: Path, raw: str) -> list[GoldenQuery]:
+    import yaml  # type: ignore[import-untyped, unused-ignore]
+
+    try:
+        node = yaml.compose(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        document = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        raise ChunkgateError(
+            f"{path}{where}: invalid YAML: {getattr(exc, 'problem', exc)}"
+        ) from None
+    items = document.get("queries") if isinstance(document, dict) else document
+    if not isinstance(items, list):
+        raise ChunkgateError(f"{path}: expected a list of queries (or a 'queries' list)")
+    nodes = _item_nodes(node)
+    lines = [n.start_mark.line + 1 for n in nodes] if len(nodes) == len(items) else []
+    return _checked(
+        path, [_query(path, lines[i] if lines else i + 1, item) for i, item in enumerate(items)]
+    )
+
+
+def _item_nodes(node: Any) -> list[Any]:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if getattr(key, "value", None) == "queries":
+                node = value
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+
+def _query(path: Path, line: int, row: object) -> GoldenQuery:
+    if not isinstance(row, dict):
+        raise ChunkgateError(f"{path}:{line}: expected a mapping with 'query' and 'expected'")
+    query = row.get("query")
+    expected = row.get("expected", row.get("expected_ids"))
+    if isinstance(expected, str):
+        expected = [expected]
+    if not isinstance(query, str) or not query.strip():
+        raise ChunkgateError(f"{path}:{line}: 'query' must be a non-empty string")
+    if (
+        not isinstance(expected, list)
+        or not expected
+        or not all(isinstance(e, str) and "#" in e for e in expected)
+    ):
+        raise ChunkgateError(
+            f"{path}:{line}: 'expected' must be a chunk ID (path#identity) or a list of them"
+        )
+    return GoldenQuery(query, tuple(dict.fromkeys(expected)), line)
+
+
+def _checked(path: Path, queries: list[GoldenQuery]) -> list[GoldenQuery]:
+    if not queries:
+        raise ChunkgateError(f"{path}: no queries")
+    return queries
+
+
+def evaluate(
+    name: str,
+    chunks: Sequence[Chunk],
+    golden: Sequence[GoldenQuery],
+    *,
+    k: int = 5,
+    moves: Iterable[tuple[str, str]] = (),
+) -> EvalRun:
+    """Rank ``chunks`` by BM25 for each golden query and score the top ``k``."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    ids = [chunk.id for chunk in chunks]
+    same = _equivalent(moves)
+
+    def key(chunk_id: str) -> str:
+        # Any part of the expected section counts: `install~2` is the section `install`.
+        unit = unit_id(chunk_id)
+        return same.get(unit, unit)
+
+    scores = _scorer([embed_text(chunk) for chunk in chunks])
+    results = []
+    for item in golden:
+        ranked = scores.top(item.query, k)
+        retrieved = tuple(ids[i] for i in ranked)
+        wanted = {key(e): e for e in item.expected}
+        found: list[str] = []
+        rank = None
+        for position, chunk_id in enumerate(retrieved, 1):
+            expected = wanted.get(key(chunk_id))
+            if expected is not None and expected not in found:
+                found.append(expected)
+                rank = rank or position
+        results.append(QueryResult(item.query, item.expected, retrieved, tuple(found), rank))
+    return EvalRun(name, k, len(chunks), tuple(results))
+
+
+def _equivalent(moves: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each ID that takes part in a recorded move -> one representative of its chain."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for new, old in moves:
+        a, b = find(new), find(old)
+        if a != b:
+            parent[max(a, b)] = min(a, b)  # the same representative whatever the order
+    return {x: find(x) for x in list(parent)}
+
+
+class _Scores:
+    def __init__(self, texts: list[str]) -> None:
+        import bm25s
+
+        self._bm25s = bm25s
+        self._empty = not texts
+        self._retriever = bm25s.BM25()
+        if texts:
+            tokens = bm25s.tokenize(texts, stopwords="en", show_progress=False)
+            self._retriever.index(tokens, show_progress=False)
+        self._size = len(texts)
+
+    def top(self, query: str, k: int) -> list[int]:
+        """Indexes of the k best chunks, best first, ties in corpus order; no zero scores."""
+        if self._empty:
+            return []
+        tokens = self._bm25s.tokenize(
+            [query], stopwords="en", return_ids=False, show_progress=False
+        )[0]
+        if not tokens:
+            return []
+        import numpy
+
+        scores = self._retriever.get_scores(tokens)
+        order = numpy.lexsort((numpy.arange(self._size), -scores))[:k]
+        return [int(i) for i in order if scores[i] > 0]
+
+
+def _scorer(texts: list[str]) -> _Scores:
+    try:
+        return _Scores(texts)
+    except ImportError:
+        raise ChunkgateError(
+            "eval needs bm25s: install chunkgate with its eval extra, or pip install bm25s"
+        ) from None

@@ -1,0 +1,70 @@
+"""LlamaIndex ``TextNode``s of chunkgate's chunks (the ``llama-index`` extra:
+llama-index-core).
+
+Each node's ``id_`` is the chunk ID and its ``text`` the chunk's text;
+``start_char_idx``/``end_char_idx`` cut it from the file's text (line endings
+as ``\\n``, no BOM). ``relationships`` name the file (``SOURCE``, by path), the
+enclosing section's chunk (``PARENT``) and the chunks before and after it
+(``PREVIOUS``, ``NEXT``). The breadcrumb is the one metadata field the
+embedding sees, laid out so that ``node.get_content(MetadataMode.EMBED)`` is
+chunkgate's embed text exactly; the other fields (flat, as vector stores want)
+are kept from the embedding and the LLM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+
+from chunkgate.config import Config
+from chunkgate.export.adapters import MissingExtra, flat_metadata
+from chunkgate.export.records import export_records
+
+try:
+    from llama_index.core.schema import NodeRelationship, ObjectType, RelatedNodeInfo, TextNode
+except ImportError as exc:  # pragma: no cover - the test extra has it; a test hides it
+    raise MissingExtra("chunkgate.export.llama_index", "llama-index", "llama-index-core") from exc
+
+__all__ = ["nodes", "to_node"]
+
+_SHOWN = "breadcrumb"
+
+
+def to_node(record: Mapping[str, object]) -> TextNode:
+    """The node of one export record (or a plan's upsert, update or rekey row)."""
+    metadata = flat_metadata(record)
+    hidden = sorted(key for key in metadata if key != _SHOWN)
+    relationships = {
+        NodeRelationship.SOURCE: RelatedNodeInfo(
+            node_id=str(record["path"]), node_type=ObjectType.DOCUMENT
+        )
+    }
+    for relation, key in (
+        (NodeRelationship.PARENT, "parent"),
+        (NodeRelationship.PREVIOUS, "prev"),
+        (NodeRelationship.NEXT, "next"),
+    ):
+        if record.get(key) is not None:
+            relationships[relation] = RelatedNodeInfo(
+                node_id=str(record[key]), node_type=ObjectType.TEXT
+            )
+    start, end = record["start_char"], record["end_char"]
+    return TextNode(
+        id_=str(record["id"]),
+        text=str(record["text"]),
+        metadata=metadata,
+        relationships=relationships,
+        start_char_idx=start if isinstance(start, int) else None,
+        end_char_idx=end if isinstance(end, int) else None,
+        excluded_embed_metadata_keys=hidden,
+        excluded_llm_metadata_keys=hidden,
+        metadata_template="{value}",
+        text_template="{metadata_str}\n{content}",
+    )
+
+
+def nodes(
+    config: Config, paths: Sequence[str] | None = None, rev: str | None = None
+) -> Iterator[TextNode]:
+    """The nodes of the corpus (or of ``paths``, or of revision ``rev``), streamed."""
+    for record in export_records(config, paths, rev):
+        yield to_node(record)

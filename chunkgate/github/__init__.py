@@ -1,0 +1,1 @@
+"""GitHub Actions: the action's run, its inputs and the pull request comment."""

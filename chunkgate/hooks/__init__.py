@@ -1,0 +1,1 @@
+"""What runs inside git: the pre-commit hook's start and the manifest merge driver."""

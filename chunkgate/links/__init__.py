@@ -1,0 +1,1 @@
+"""Links between corpus pages: extraction, the anchors a page has, and CG404."""

@@ -1,0 +1,1 @@
+"""The site generators that publish the docs: detection, routes and anchor settings."""

@@ -1,0 +1,202 @@
+"""Read a site generator's config as data (never executed) into anchor settings.
+
+The settings are a small JSON-able dict (``flavour``, ``variant``,
+``separator``, ``attributes``, ``liquid``, ``folder``), cached by
+``sites``. A config that cannot be read as its format is no site: a
+``_config.yml`` or ``config.toml`` of another tool is common.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from chunkgate.core.regex import lazy
+
+Settings = dict[str, Any]
+Reader = Callable[[str], "bytes | None"]
+
+
+def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
+    name = path.rpartition("/")[2]
+    if name.startswith("mkdocs."):
+        return _mkdocs(path, raw, read)
+    if name == "_config.yml":
+        return _jekyll(raw)
+    if name.startswith(("hugo.", "config.")):
+        return _hugo(name, raw)
+    if name.startswith("docusaurus.config"):
+        return {"flavour": "docusaurus"}
+    if name.startswith("astro.config"):
+        return {"flavour": "starlight", "attributes": False}
+    return None
+
+
+def _load_yaml(raw: bytes) -> Any:
+    """YAML with every tag it does not know (``!!python/name:...``, ``!ENV``) read as
+    ``{"!tag": tag, "value": ...}``: MkDocs configs name Python objects by tag."""
+    import yaml
+
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class Loader(base):  # type: ignore[misc]
+        pass
+
+    def tagged(loader: Any, suffix: str, node: Any) -> dict[str, Any]:
+        if isinstance(node, yaml.MappingNode):
+            value: Any = loader.construct_mapping(node, deep=True)
+        elif isinstance(node, yaml.SequenceNode):
+            value = loader.construct_sequence(node, deep=True)
+        else:
+            value = loader.construct_scalar(node)
+        return {"!tag": node.tag, "value": value}
+
+    Loader.add_multi_constructor("", tagged)
+    try:
+        return yaml.load(raw, Loader=Loader)  # a SafeLoader subclass
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return None
+
+
+def _items(extensions: Any) -> dict[str, Any]:
+    """MkDocs' ``markdown_extensions``: a list of names or one-key mappings, or a mapping."""
+    out: dict[str, Any] = {}
+    if isinstance(extensions, dict):
+        return {str(k): v for k, v in extensions.items()}
+    for item in extensions if isinstance(extensions, list) else ():
+        if isinstance(item, str):
+            out[item] = None
+        elif isinstance(item, dict):
+            out.update({str(k): v for k, v in item.items()})
+    return out
+
+
+def _short(name: str) -> str:
+    return name.removeprefix("markdown.extensions.")
+
+
+def _mkdocs(path: str, raw: bytes, read: Reader) -> Settings | None:
+    data = _load_yaml(raw)
+    if not isinstance(data, dict):
+        return None
+    extensions = _items(data.get("markdown_extensions"))
+    parent = data.get("INHERIT")
+    found: Settings = {}
+    if isinstance(parent, str) and "markdown_extensions" not in data:
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(path), parent))
+        parent_raw = None if target.startswith("../") else read(target)
+        inherited = _load_yaml(parent_raw) if parent_raw else None
+        if isinstance(inherited, dict):
+            extensions = _items(inherited.get("markdown_extensions"))
+        found["INHERIT"] = target
+    names = {_short(name) for name in extensions}
+    toc = next((v for k, v in extensions.items() if _short(k) == "toc"), None)
+    toc = toc if isinstance(toc, dict) else {}
+    plugins = data.get("plugins")
+    plugin_names = set(_items(plugins)) if plugins is not None else set()
+    docs_dir = data.get("docs_dir", "docs")
+    found.update(
+        flavour="mkdocs",
+        variant=_slugify(toc.get("slugify")),
+        separator=str(toc.get("separator", "-")),
+        attributes=bool(names & {"attr_list", "extra", "pymdownx.extra"}),
+        liquid=bool(plugin_names & {"macros", "mkdocs-macros"}),
+        folder=docs_dir if isinstance(docs_dir, str) else "docs",
+    )
+    return found
+
+
+_PYMDOWNX_KEYS = {"case": "none", "normalize": "NFC", "percent_encode": False}
+
+
+def _slugify(value: Any) -> str:
+    """The toc variant of a ``slugify:`` value (a ``!!python/...`` tag read as data)."""
+    if not isinstance(value, dict) or "!tag" not in value:
+        return "toc"
+    tag = str(value["!tag"]).rpartition("python/")[2]
+    kind, _, target = tag.partition(":")
+    if target.endswith("toc.slugify_unicode"):
+        return "toc-unicode"
+    if target == "pymdownx.slugs.slugify" and kind == "object/apply":
+        arguments = value.get("value")
+        kwds = arguments.get("kwds", {}) if isinstance(arguments, dict) else {}
+        kwds = kwds if isinstance(kwds, dict) else {}
+        parts = []
+        for key, default in _PYMDOWNX_KEYS.items():
+            setting = kwds.get(key, default)
+            parts.append(f"{key}={int(setting) if isinstance(setting, bool) else setting}")
+        return "pymdownx:" + ",".join(parts)
+    return "toc"  # the default, or a slugify chunkgate does not know
+
+
+def _jekyll(raw: bytes) -> Settings | None:
+    data = _load_yaml(raw)
+    if not isinstance(data, dict):
+        return None
+    renderer = str(data.get("markdown", "kramdown")).lower()
+    kramdown = data.get("kramdown")
+    kramdown = kramdown if isinstance(kramdown, dict) else {}
+    if renderer != "kramdown":
+        # jekyll-commonmark-ghpages and friends give GitHub's anchors.
+        return {"flavour": "github", "liquid": True}
+    parser = str(kramdown.get("input", "GFM"))
+    return {
+        "flavour": "kramdown",
+        "variant": "kramdown" if parser.lower() == "kramdown" else "gfm",
+        "liquid": True,
+    }
+
+
+def _lower_keys(value: Any) -> Any:
+    # Hugo's configuration keys are case-insensitive.
+    if isinstance(value, dict):
+        return {str(k).lower(): _lower_keys(v) for k, v in value.items()}
+    return value
+
+
+def _hugo(name: str, raw: bytes) -> Settings | None:
+    data: Any
+    try:
+        text = raw.decode("utf-8")
+        if name.endswith(".toml"):
+            if sys.version_info >= (3, 11):
+                import tomllib
+            else:  # pragma: no cover - Python 3.10
+                import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+            data = tomllib.loads(text)
+        elif name.endswith(".json"):
+            data = json.loads(text)
+        else:
+            data = _load_yaml(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    data = _lower_keys(data)
+    if name.startswith("config.") and not _looks_like_hugo(data):
+        return None
+    parser = data.get("markup", {}).get("goldmark", {}).get("parser", {})
+    parser = parser if isinstance(parser, dict) else {}
+    attribute = parser.get("attribute", {})
+    title = attribute.get("title", True) if isinstance(attribute, dict) else True
+    variant = str(parser.get("autoheadingidtype", "github")).lower()
+    if variant not in ("github", "github-ascii", "blackfriday"):
+        variant = "github"
+    content = data.get("contentdir", "content")
+    return {
+        "flavour": "hugo",
+        "variant": variant,
+        "attributes": bool(title),
+        "folder": content if isinstance(content, str) else "content",
+    }
+
+
+_HUGO_KEYS = lazy(r"baseurl|languagecode|markup|params|menus?|theme|module|taxonomies")
+
+
+def _looks_like_hugo(data: dict[str, Any]) -> bool:
+    """A ``config.toml`` is Hugo's only when it has Hugo's keys (other tools use the name)."""
+    return any(_HUGO_KEYS.fullmatch(key) for key in data)

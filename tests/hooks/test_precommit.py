@@ -1,0 +1,328 @@
+"""The real pre-commit running this checkout's hooks (`pre-commit try-repo`) in a doc repo."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import (
+    MANIFEST,
+    commit_all,
+    git,
+    git_env,
+    make_repo,
+    manifest_snapshot,
+    manifest_text,
+    write,
+)
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
+# Each test runs the real pre-commit, which installs the hook environment once a module.
+pytestmark = pytest.mark.slow
+PRE_COMMIT = shutil.which("pre-commit") or os.path.join(
+    os.path.dirname(sys.executable), "pre-commit"
+)
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # One hook environment for the whole module: installing it is the slow part.
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def try_repo(
+    repo: Path, home: Path, hook: str = "chunkgate", *options: str, verbose: bool = False
+) -> subprocess.CompletedProcess[str]:
+    env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(home), "NO_COLOR": "1"}
+    env.pop("GITHUB_ACTIONS", None)
+    return subprocess.run(
+        [
+            PRE_COMMIT,
+            "try-repo",
+            os.fspath(CHECKOUT),
+            *([hook] if hook else []),
+            "--color",
+            "never",
+            *(["--verbose"] if verbose else []),
+            *options,
+        ],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+
+
+@pytest.fixture
+def doc_repo(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path)
+    write(repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Install\n\n{SECTION}")
+    write(repo, "docs/old.md", f"# Old page\n\n{SECTION}")
+    subprocess.run(
+        [sys.executable, "-m", "chunkgate", "update"],
+        cwd=repo,
+        env=git_env(),
+        check=True,
+        capture_output=True,
+    )
+    commit_all(repo, "docs and manifest")
+    return repo
+
+
+def test_hooks_file_matches_the_spec() -> None:
+    hooks = yaml.safe_load((CHECKOUT / ".pre-commit-hooks.yaml").read_text())
+    assert [hook["id"] for hook in hooks] == [
+        "chunkgate",
+        "chunkgate-check",
+        "chunkgate-accept-moves",
+    ]
+    for hook in hooks:
+        assert hook["language"] == "python"
+        assert hook["types"] == ["text"]
+        assert hook["require_serial"] is True
+        assert hook["always_run"] is True
+        assert hook["minimum_pre_commit_version"] == "3.2.0"
+    assert hooks[0]["entry"] == "chunkgate check --update --hook"
+    assert hooks[1]["entry"] == "chunkgate check --hook"
+    assert hooks[2]["entry"] == "chunkgate update --accept-moves"
+    assert hooks[2]["stages"] == ["manual"]
+    assert hooks[2]["pass_filenames"] is False
+    # Not commit-msg or post-* stages: with those hooks installed it would run twice.
+    # The writing hook stays off pre-push (the commit is made by then); the read-only
+    # one checks a push against the remote's manifest (PRE_COMMIT_FROM_REF).
+    assert hooks[0]["stages"] == ["pre-commit", "pre-merge-commit", "manual"]
+    assert hooks[1]["stages"] == ["pre-commit", "pre-merge-commit", "pre-push", "manual"]
+
+
+def test_oversized_section_fails_the_commit(doc_repo: Path, pre_commit_home: Path) -> None:
+    write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Install\n\n" + "word " * 500 + "\n")
+    git(doc_repo, "add", "-A")
+    result = try_repo(doc_repo, pre_commit_home)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "CG201 oversized" in result.stdout
+    assert "over size.max 2,000" in result.stdout
+    assert "docs/guide.md" in result.stdout
+
+
+def test_deleting_a_file_updates_the_manifest_then_passes(
+    doc_repo: Path, pre_commit_home: Path
+) -> None:
+    git(doc_repo, "rm", "-q", "docs/old.md")
+    first = try_repo(doc_repo, pre_commit_home)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "updated chunkgate.manifest/" in first.stdout
+    manifest = manifest_text(doc_repo)
+    assert "docs/old.md" not in manifest
+    assert "docs/guide.md#install" in manifest
+    git(doc_repo, "add", "-A", MANIFEST)
+    second = try_repo(doc_repo, pre_commit_home, verbose=True)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "CG403 removed-id" in second.stdout  # a warning: the page's IDs are gone
+    git(doc_repo, "commit", "-q", "-m", "remove the old page")
+    assert try_repo(doc_repo, pre_commit_home).returncode == 0
+
+
+def test_read_only_hook_never_writes(doc_repo: Path, pre_commit_home: Path) -> None:
+    write(doc_repo, "docs/new.md", f"# New\n\n{SECTION}")
+    git(doc_repo, "add", "-A")
+    before = manifest_snapshot(doc_repo)
+    result = try_repo(doc_repo, pre_commit_home, "chunkgate-check")
+    assert result.returncode == 1
+    assert "CG401" in result.stdout
+    assert manifest_snapshot(doc_repo) == before
+
+
+def test_autoupdate_fills_in_the_rev_the_readme_leaves_open(tmp_path: Path) -> None:
+    """The README's hook snippet says `rev: REV`; `pre-commit autoupdate` pins a real one."""
+    repo = make_repo(tmp_path)
+    config = repo / ".pre-commit-config.yaml"
+    config.write_text(
+        f"repos:\n  - repo: {CHECKOUT.as_posix()}\n"
+        "    rev: REV\n    hooks:\n      - id: chunkgate\n"
+    )
+    env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(tmp_path / "home")}
+    result = subprocess.run(
+        [PRE_COMMIT, "autoupdate", "--repo", CHECKOUT.as_posix()],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    rev = yaml.safe_load(config.read_text())["repos"][0]["rev"]
+    tag = subprocess.run(
+        ["git", "describe", "--tags", "--abbrev=0", "HEAD"],
+        cwd=CHECKOUT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    expected = tag.stdout.strip() if tag.returncode == 0 else git(CHECKOUT, "rev-parse", "HEAD")
+    assert rev == expected.strip()
+
+
+def test_the_hook_does_not_run_again_at_the_commit_msg_stage(
+    doc_repo: Path, pre_commit_home: Path, tmp_path: Path
+) -> None:
+    message = tmp_path / "COMMIT_EDITMSG"
+    message.write_text("a message\n")
+    write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Install\n\n" + "word " * 500)
+    git(doc_repo, "add", "-A")
+    stage = ("--hook-stage", "commit-msg", "--commit-msg-filename", os.fspath(message))
+    result = try_repo(doc_repo, pre_commit_home, "", *stage)  # every hook of the repo
+    # Either would fail (an oversized section) if it ran; neither is a commit-msg hook.
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "CG201" not in result.stdout
+    assert "chunkgate" not in result.stdout.split("=" * 79)[-1]
+
+
+def rename_with_no_verify(repo: Path) -> tuple[str, str]:
+    """A commit that renames a heading and rewrites the manifest, hooks skipped."""
+    before = git(repo, "rev-parse", "HEAD").strip()
+    write(repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Installing\n\n{SECTION}")
+    subprocess.run(
+        [sys.executable, "-m", "chunkgate", "update", "-q"],
+        cwd=repo,
+        env=git_env(),
+        check=True,
+        capture_output=True,
+    )
+    git(repo, "commit", "-q", "--no-verify", "-am", "rename a heading, manifest and all")
+    return before, git(repo, "rev-parse", "HEAD").strip()
+
+
+@pytest.mark.parametrize("hook", ["chunkgate", "chunkgate-check"])
+def test_from_ref_to_ref_fails_on_a_move_committed_with_no_verify(
+    doc_repo: Path, pre_commit_home: Path, hook: str
+) -> None:
+    start, end = rename_with_no_verify(doc_repo)
+    # Against HEAD's manifest the commit looks clean: that manifest already has the new ID.
+    assert try_repo(doc_repo, pre_commit_home, hook, "--all-files").returncode == 0
+    result = try_repo(doc_repo, pre_commit_home, hook, "--from-ref", start, "--to-ref", end)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "CG402 unstable-id" in result.stdout
+    assert "docs/guide.md#install" in result.stdout
+    # An autofix commit of a rewritten manifest changes nothing: only moved_from does.
+    subprocess.run(
+        [sys.executable, "-m", "chunkgate", "update", "-q"],
+        cwd=doc_repo,
+        env=git_env(),
+        check=True,
+        capture_output=True,
+    )
+    git(doc_repo, "commit", "-q", "--allow-empty", "--no-verify", "-am", "autofix")
+    end = git(doc_repo, "rev-parse", "HEAD").strip()
+    again = try_repo(doc_repo, pre_commit_home, hook, "--from-ref", start, "--to-ref", end)
+    assert again.returncode == 1
+    assert "CG402 unstable-id" in again.stdout
+    assert f"--accept-moves --baseline {start[:12]}" in again.stdout  # what to run
+    subprocess.run(
+        [sys.executable, "-m", "chunkgate", "update", "-q", "--accept-moves", "--baseline", start],
+        cwd=doc_repo,
+        env=git_env(),
+        check=True,
+        capture_output=True,
+    )
+    git(doc_repo, "commit", "-q", "--no-verify", "-am", "record the move")
+    end = git(doc_repo, "rev-parse", "HEAD").strip()
+    fixed = try_repo(doc_repo, pre_commit_home, hook, "--from-ref", start, "--to-ref", end)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+
+
+def _fence(lines: int) -> str:
+    """A fenced code block: unsplittable, so over size.max it is an oversized chunk."""
+    body = "".join(
+        f"value_{n} = compute_something_longer({n}, factor={n * 3})\n" for n in range(lines)
+    )
+    return f"```python\n{body}```\n"
+
+
+def test_adopting_on_a_repository_with_problems_takes_one_commit(
+    tmp_path: Path, pre_commit_home: Path
+) -> None:
+    """init, update, commit passes; known problems pass; a new one fails; a fix shrinks."""
+    repo = make_repo(tmp_path)
+    write(
+        repo, "docs/big.md", f"# Big\n\n{SECTION}\n## Data\n\n{_fence(60)}\n## Other\n\n{SECTION}"
+    )
+    write(repo, "docs/copy-a.md", f"# Same\n\n{SECTION}")
+    write(repo, "docs/copy-b.md", f"# Same\n\n{SECTION}")
+    for command in (["init"], ["update"]):
+        subprocess.run(
+            [sys.executable, "-m", "chunkgate", *command],
+            cwd=repo,
+            env=git_env(),
+            check=False,
+            capture_output=True,
+        )
+    git(repo, "add", "-A")
+    adopted = try_repo(repo, pre_commit_home, "chunkgate", "--all-files", verbose=True)
+    assert adopted.returncode == 0, adopted.stdout + adopted.stderr
+    assert "known" in adopted.stdout  # one line says what the record holds
+    git(repo, "commit", "-q", "-m", "adopt chunkgate")
+
+    # A commit touching the file with the recorded oversized fence passes.
+    write(
+        repo,
+        "docs/big.md",
+        f"# Big\n\nEdited. {SECTION}\n## Data\n\n{_fence(60)}\n## Other\n\n{SECTION}",
+    )
+    git(repo, "add", "-A")
+    touched = try_repo(repo, pre_commit_home, verbose=True)
+    if touched.returncode == 1:  # the shard was rewritten (new hash): stage it, run again
+        git(repo, "add", "-A")
+        touched = try_repo(repo, pre_commit_home, verbose=True)
+    assert touched.returncode == 0, touched.stdout + touched.stderr
+    assert "CG201" not in touched.stdout.replace("known", "") or "1 known" in touched.stdout
+    git(repo, "commit", "-q", "-m", "edit the big page")
+
+    # A new oversized unsplittable block fails, named.
+    write(repo, "docs/new.md", f"# New\n\n{SECTION}\n## Dump\n\n{_fence(70)}")
+    git(repo, "add", "-A")
+    failed = try_repo(repo, pre_commit_home)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "CG201 oversized" in failed.stdout
+    assert "docs/new.md#dump" in failed.stdout
+    assert "docs/big.md" not in failed.stdout  # the known problem is not reported again
+    git(repo, "rm", "-q", "--cached", "docs/new.md")
+    (repo / "docs/new.md").unlink()
+
+    # Fixing the known problem and committing shrinks the record.
+    big_shard = repo / MANIFEST / "docs" / "big.md.jsonl"
+    assert '"CG201"' in big_shard.read_text()
+    write(repo, "docs/big.md", f"# Big\n\n{SECTION}\n## Data\n\n{_fence(5)}\n## Other\n\n{SECTION}")
+    git(repo, "add", "-A")
+    fixing = try_repo(repo, pre_commit_home)
+    assert fixing.returncode == 1  # the hook rewrote the shard
+    assert '"CG201"' not in big_shard.read_text()
+    git(repo, "add", "-A")
+    assert try_repo(repo, pre_commit_home).returncode == 0
+
+
+def test_a_move_is_acknowledged_through_pre_commit_alone(
+    doc_repo: Path, pre_commit_home: Path
+) -> None:
+    write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Installing\n\n{SECTION}")
+    git(doc_repo, "add", "-A")
+    refused = try_repo(doc_repo, pre_commit_home)
+    assert refused.returncode == 1
+    assert "CG402 unstable-id" in refused.stdout
+    advice = "pre-commit run chunkgate-accept-moves --hook-stage manual"
+    assert advice in refused.stdout
+    accepted = try_repo(
+        doc_repo, pre_commit_home, "chunkgate-accept-moves", "--hook-stage", "manual"
+    )
+    assert "moved_from" in manifest_text(doc_repo), accepted.stdout + accepted.stderr
+    git(doc_repo, "add", "-A")
+    passed = try_repo(doc_repo, pre_commit_home)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
