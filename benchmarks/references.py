@@ -19,7 +19,7 @@ from pathlib import Path
 from verdict import default_corpora
 
 from chunkgate.chunking import chunk_document
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.rules.references import reference_violations
 from chunkgate.sites.routes import MARKDOWN_SUFFIXES, detect_site
 

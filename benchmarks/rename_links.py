@@ -15,7 +15,7 @@ from verdict import default_corpora
 
 from chunkgate.chunking import context_for
 from chunkgate.chunking.markdown import headings
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.links.extract import extract_links
 from chunkgate.rules.references import reference_violations, resolve
 from chunkgate.sites.routes import detect_site

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from chunkgate.chunking import chunk_file, chunk_text
     from chunkgate.chunking.base import ChunkOptions
     from chunkgate.chunking.outline import outline_text
-    from chunkgate.config import Config, load_config
+    from chunkgate.config.load import load_config
+    from chunkgate.config.model import Config
     from chunkgate.core.model import Chunk, Heading, Problem
     from chunkgate.export.records import export
     from chunkgate.export.reembed import plan
@@ -47,8 +48,8 @@ _HOMES = {
     "ChunkOptions": "chunkgate.chunking.base",
     "chunk_file": "chunkgate.chunking",
     "chunk_text": "chunkgate.chunking",
-    "Config": "chunkgate.config",
-    "load_config": "chunkgate.config",
+    "Config": "chunkgate.config.model",
+    "load_config": "chunkgate.config.load",
     "corpus_chunks": "chunkgate.listing",
     "export": "chunkgate.export.records",
     "outline_text": "chunkgate.chunking.outline",

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from chunkgate.chunking.sizes import make_counter, measure
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError
 from chunkgate.core.model import CheckResult, Chunk, Summary, Violation
 from chunkgate.rules import RULES

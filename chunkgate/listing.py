@@ -13,7 +13,7 @@ from typing import NamedTuple, TypeVar
 from chunkgate.chunking import ChunkedFile, chunk_bytes, languages
 from chunkgate.chunking.outline import outline_bytes
 from chunkgate.chunking.sizes import make_counter
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, ManifestError, UnreadableError
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.core.parallel import ordered_map
@@ -98,7 +98,7 @@ def corpus_chunks(
     it: the files the configuration selects, in path order, with its options and IDs.
     A file that cannot be chunked (binary, undecodable) gives none; ``check`` reports it.
     ``config`` defaults to the repository's that holds the current directory."""
-    from chunkgate.config import load_config
+    from chunkgate.config.load import load_config
 
     config = config or load_config()
     counter = make_counter(config.chunking.tokenizer)

@@ -20,7 +20,9 @@ from chunkgate import rules
 from chunkgate.chunking import chunk_text, languages
 from chunkgate.chunking.base import ChunkContext, Chunked
 from chunkgate.cli import cli
-from chunkgate.config import Config, default_config_yaml, load_config
+from chunkgate.config.load import load_config
+from chunkgate.config.model import Config
+from chunkgate.config.template import default_config_yaml
 from chunkgate.core.errors import ConfigError
 from chunkgate.core.model import Violation
 from chunkgate.gate import expected_header

@@ -125,7 +125,7 @@ def chunk_file(
     """
     file = Path(path)
     if root is None or options is None:
-        from chunkgate.config import load_config
+        from chunkgate.config.load import load_config
 
         config = load_config(file.parent)
         root = config.root if root is None else root

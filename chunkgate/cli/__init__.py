@@ -19,7 +19,7 @@ from chunkgate.report import formats
 
 if TYPE_CHECKING:
     from chunkgate.chunking import ChunkedFile
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
     from chunkgate.core.model import Heading
     from chunkgate.git import NamedListing, WorkTreeListing
     from chunkgate.listing import Failure
@@ -94,7 +94,7 @@ def format_option(command: formats.Formats) -> Callable[[F], F]:
 
 
 def _load(config_path: Path | None, hook_files: Sequence[str] | None = None) -> Config:
-    from chunkgate.config import load_config
+    from chunkgate.config.load import load_config
 
     return load_config(Path.cwd(), config_path=config_path, hook_files=hook_files)
 
@@ -104,7 +104,7 @@ def _load_whole(config_path: Path | None) -> tuple[Config, WorkTreeListing | Non
     tree, started first: its untracked files are the untracked site configs the
     configuration looks for, and the run's corpus (one walk of the tree, not two)."""
     from chunkgate import git
-    from chunkgate.config import load_config
+    from chunkgate.config.load import load_config
     from chunkgate.hooks import start as hookstart
 
     listing = hookstart.take_whole()
@@ -345,7 +345,7 @@ def check(
         from chunkgate.hooks import start as hookstart
 
         listing = hookstart.take(paths) or hookstart.named_listing(paths)
-    from chunkgate.config import with_rules
+    from chunkgate.config.model import with_rules
     from chunkgate.core.parallel import default_jobs
     from chunkgate.gate import run_check
 
@@ -412,7 +412,7 @@ def _output_path(config: Config, output: Path) -> Path:
         config.root,
         relative,
         what="-o",
-        config=config,
+        read_by=config.reads,
         fix="name a new report file, or redirect the output (> FILE)",
     )
 
@@ -565,7 +565,7 @@ def rules(code: str | None) -> None:
 def init(force: bool) -> None:
     """Write a commented .chunkgate.yaml and print the pre-commit and Actions snippets."""
     from chunkgate import git
-    from chunkgate.config import default_config_yaml
+    from chunkgate.config.template import default_config_yaml
     from chunkgate.corpus.paths import allowed
 
     root = git.find_root(Path.cwd()) or Path.cwd()

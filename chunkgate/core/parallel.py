@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
 
 # Workers start when one process would take longer than this to chunk the files:
 # below it, starting the pool and sending results back cost what the second core

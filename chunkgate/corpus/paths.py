@@ -14,15 +14,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from chunkgate.core.errors import ChunkgateError
 from chunkgate.core.regex import lazy
-
-if TYPE_CHECKING:
-    from chunkgate.config import Config
 
 _DRIVE = lazy(r"[A-Za-z]:")
 
@@ -55,19 +51,20 @@ def allowed(
     path: str,
     *,
     what: str,
-    config: Config | None = None,
+    read_by: Callable[[str], bool] | None = None,
     folder: bool = False,
     fix: str = "",
 ) -> Path:
     """The absolute path of ``path`` (relative to ``base``) if chunkgate may use it, else a
-    ``PathError`` naming ``what`` it is for. ``config`` given: a corpus file (or the
-    configuration itself) is refused too, for paths chunkgate writes. ``folder``: the path
-    must be a folder, or not exist yet; otherwise it must not be a folder."""
+    ``PathError`` naming ``what`` it is for. ``read_by`` given (``Config.reads``): a path
+    it reads (a corpus file, the configuration, the manifest) is refused too, for paths
+    chunkgate writes. ``folder``: the path must be a folder, or not exist yet; otherwise
+    it must not be a folder."""
     reason = problem(path)
     full = base / path
     if reason is None:
         reason = _on_disk(base, full, folder=folder)
-    if reason is None and config is not None and _in_corpus(config, path):
+    if reason is None and read_by is not None and read_by(path):
         reason = "is a corpus file"
     if reason is not None:
         tail = f"; {fix}" if fix else ""
@@ -114,16 +111,6 @@ def _on_disk(base: Path, full: Path, *, folder: bool) -> str | None:
     if not folder and os.path.isdir(full):
         return "is a folder"
     return None
-
-
-def _in_corpus(config: Config, path: str) -> bool:
-    from chunkgate.config import LEGACY_MANIFEST, YAML_NAMES
-
-    if path in YAML_NAMES or path in ("pyproject.toml", LEGACY_MANIFEST):
-        return True
-    if path == config.manifest or path.startswith(config.manifest + "/"):
-        return True
-    return config.selects(path)
 
 
 def manifest_folder(root: Path, folder: str, *, writing: bool = False) -> Path:

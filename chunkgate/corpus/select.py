@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import pathspec
 
 from chunkgate import git
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.parallel import in_background
 from chunkgate.corpus.paths import relative_paths
 

@@ -31,7 +31,8 @@ from pathlib import Path
 from chunkgate import git
 from chunkgate.chunking import ChunkOptions, chunk_bytes
 from chunkgate.chunking.sizes import TokenCounter, make_counter
-from chunkgate.config import Config, load_config, load_config_at
+from chunkgate.config.load import load_config, load_config_at
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, GitError, ManifestError, UnreadableError
 from chunkgate.core.model import Chunk
 from chunkgate.corpus.select import select_with_tree

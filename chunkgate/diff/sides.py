@@ -13,7 +13,8 @@ from typing import NamedTuple
 from chunkgate import git
 from chunkgate.chunking import chunk_bytes
 from chunkgate.chunking.sizes import make_counter
-from chunkgate.config import Config, load_config, load_config_at
+from chunkgate.config.load import load_config, load_config_at
+from chunkgate.config.model import Config
 from chunkgate.core.errors import GitError, UnreadableError
 from chunkgate.core.model import Chunk
 from chunkgate.corpus.select import select_files

@@ -13,7 +13,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
-from chunkgate.config import Config, load_config
+from chunkgate.config.load import load_config
+from chunkgate.config.model import Config
 from chunkgate.export.adapters import MissingExtra, flat_metadata
 from chunkgate.export.records import export_records
 

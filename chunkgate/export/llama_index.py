@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.export.adapters import MissingExtra, flat_metadata
 from chunkgate.export.records import export_records
 

@@ -22,7 +22,8 @@ from typing import NamedTuple
 from chunkgate import git
 from chunkgate.chunking import chunk_document, languages
 from chunkgate.chunking.sizes import TokenCounter, make_counter
-from chunkgate.config import Config, load_config_at
+from chunkgate.config.load import load_config_at
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, ManifestError, UnreadableError
 from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.source import decode

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO
 
 from chunkgate import git
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, GitError, ManifestError
 from chunkgate.diff.moves import unit_id
 from chunkgate.export.records import ExportPlan, Source, plan_export

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from chunkgate import git
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.model import CheckResult
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.model import Violation
 from chunkgate.gate.load import Loaded
 from chunkgate.manifest import Header

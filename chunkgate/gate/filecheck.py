@@ -16,7 +16,7 @@ from typing import NamedTuple
 from chunkgate import git, rules
 from chunkgate.chunking import chunk_document, languages
 from chunkgate.chunking.sizes import TokenCounter, make_counter
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import UnreadableError
 from chunkgate.core.model import Chunk, Problem, Violation
 from chunkgate.core.parallel import ordered_map

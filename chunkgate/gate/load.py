@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from chunkgate import git
 from chunkgate.chunking import CHUNKING_VERSION
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ManifestError
 from chunkgate.manifest import (
     FORMAT_VERSION,

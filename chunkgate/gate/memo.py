@@ -26,7 +26,7 @@ from typing import Any
 import chunkgate
 from chunkgate import git
 from chunkgate.cache.blobs import MarshalCache
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.model import CheckResult, Summary, Violation
 from chunkgate.core.parallel import in_background
 

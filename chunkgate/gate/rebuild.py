@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ManifestError
 from chunkgate.core.model import CheckResult, Violation
 from chunkgate.gate.assess import Assessment

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate import git
 from chunkgate.chunking import missing_extras
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import UnreadableError
 from chunkgate.core.model import CheckResult, Chunk, Summary, Violation
 from chunkgate.core.parallel import in_background

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from chunkgate import git
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.corpus.select import Selection
 from chunkgate.gate.load import Loaded
 from chunkgate.manifest import ManifestSyntaxError, Summaries, Summary, path_key

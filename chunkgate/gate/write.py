@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.gate.load import Loaded
 from chunkgate.manifest import FileEntry, Header
 

@@ -81,7 +81,7 @@ class Run:
 
 def run_check_part(run: Run, root: Path) -> None:
     from chunkgate.cli import parse_check_args
-    from chunkgate.config import load_config
+    from chunkgate.config.load import load_config
     from chunkgate.core.parallel import default_jobs
     from chunkgate.gate import run_check
 

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from chunkgate import git
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import UnreadableError
 from chunkgate.core.model import Violation
 from chunkgate.corpus.select import select_files

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate import git
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import GitError, UnreadableError
 from chunkgate.core.model import Violation
 from chunkgate.corpus.source import decode

@@ -17,7 +17,7 @@ from chunkgate.core.model import Chunk, Problem, Severity, Violation
 from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
 
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "off")
 

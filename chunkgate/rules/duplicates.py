@@ -31,7 +31,7 @@ from chunkgate.core.regex import lazy
 from chunkgate.rules.base import Rule, exclude_hint, literal_name
 
 if TYPE_CHECKING:
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
 
 RULES = (
     Rule(

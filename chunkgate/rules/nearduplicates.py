@@ -32,7 +32,7 @@ from chunkgate.core.regex import lazy
 from chunkgate.rules.base import Option, Rule
 
 if TYPE_CHECKING:
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
 
 THRESHOLD: Option[float] = Option(
     "near_duplicates.threshold",

@@ -52,7 +52,7 @@ from chunkgate.rules.base import Rule
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Site, candidates
 
 if TYPE_CHECKING:
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
     from chunkgate.core.model import Violation
 
 RULES = (

@@ -50,7 +50,7 @@ from chunkgate.rules.base import Rule, violation
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
     from chunkgate.diff.moves import Move
     from chunkgate.manifest import FileEntry
 

@@ -33,7 +33,7 @@ from chunkgate.core.model import Violation
 from chunkgate.rules.base import Rule, violation
 
 if TYPE_CHECKING:
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
     from chunkgate.manifest import FileEntry, ManifestSyntaxError
 
 RULES = (

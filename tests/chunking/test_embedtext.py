@@ -8,7 +8,7 @@ import pytest
 
 from chunkgate import ChunkOptions, chunk_text
 from chunkgate.chunking.embedtext import EmbedSettings, breadcrumb, embed_text, module_path
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 from chunkgate.core.errors import ConfigError
 
 PAGE = """\

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from chunkgate import __version__
 from chunkgate.chunking import ChunkedFile
 from chunkgate.cli import cli
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 from chunkgate.core.model import Chunk
 from chunkgate.rules import RULES
 

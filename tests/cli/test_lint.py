@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from corpora import shared_corpus
 
 from chunkgate.cli import cli
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.lint import lint_export, read_export
 from chunkgate.rules import RULES, rule_docs
 from chunkgate.rules.exports import ExportRow, check_rows, fence_state

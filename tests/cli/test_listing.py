@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from helpers import commit_all, pin_git_env, write
 
 from chunkgate.cli import cli
-from chunkgate.config import Config, load_config
+from chunkgate.config.load import load_config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError
 from chunkgate.corpus.select import select_files
 from chunkgate.listing import named_files

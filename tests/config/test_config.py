@@ -8,7 +8,9 @@ from helpers import pin_git_env, write
 
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.languages import default_include
-from chunkgate.config import Config, default_config_yaml, load_config
+from chunkgate.config.load import load_config
+from chunkgate.config.model import Config
+from chunkgate.config.template import default_config_yaml
 from chunkgate.core.errors import ConfigError
 from chunkgate.rules import RULES, denylist
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from helpers import cli_process, commit_all, write
 
-from chunkgate.config import ConfigError, load_config
+from chunkgate.config.load import load_config
+from chunkgate.core.errors import ConfigError
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n"

@@ -9,7 +9,8 @@ import pytest
 from helpers import commit_all, git, pin_git_env, write
 
 from chunkgate import git as cg_git
-from chunkgate.config import Config, load_config
+from chunkgate.config.load import load_config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, GitError
 from chunkgate.corpus.select import SelectedFile, Selection, select_files
 

@@ -222,7 +222,7 @@ def manifest_line(chunk_id: str, digest: str, moved_from: str | None = None) -> 
 
 def write_header(repo: Path, *, matching: bool = True) -> None:
     """The manifest folder's header: made with this repository's settings, or others."""
-    from chunkgate.config import load_config
+    from chunkgate.config.load import load_config
     from chunkgate.gate import expected_header
     from chunkgate.manifest import render_header
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from helpers import commit_all, git, git_env, write
 
 from chunkgate.cli import cli
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 from chunkgate.core.model import Chunk
 from chunkgate.export.records import export_records
 

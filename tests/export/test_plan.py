@@ -16,7 +16,7 @@ from helpers import commit_all, git, git_env, pin_git_env, write
 
 from chunkgate import export, plan
 from chunkgate.cli import cli
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 
 Record = dict[str, object]
 

@@ -271,7 +271,7 @@ def test_cross_file_duplicates_from_the_hash_index_are_those_of_a_full_count(
     counting every hash (no cache) finds."""
     import random
 
-    from chunkgate.config import load_config
+    from chunkgate.config.load import load_config
     from chunkgate.gate import duplicates, run_check
     from chunkgate.manifest import Summary
 
@@ -494,7 +494,7 @@ def test_the_baseline_can_be_another_revision(
 ) -> None:
     """pre-commit's from-ref: a move whose manifest was committed along with it is still
     unstable against the manifest before it."""
-    from chunkgate.config import load_config
+    from chunkgate.config.load import load_config
     from chunkgate.gate import run_check
 
     monkeypatch.chdir(git_repo)

@@ -283,7 +283,7 @@ def test_code_signature_follows_modules_and_installs(
 
 
 def test_the_library_call_keeps_answers_too(repo: Path, calls: list[str]) -> None:
-    from chunkgate.config import load_config
+    from chunkgate.config.load import load_config
     from chunkgate.gate import run_check
 
     config = load_config(repo)

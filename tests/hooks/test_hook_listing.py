@@ -14,7 +14,7 @@ from helpers import check_json, commit_all, git, git_env, manifest_snapshot, pin
 from helpers import invoke as run
 
 from chunkgate import git as gitmodule
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 from chunkgate.gate import run_check
 from chunkgate.hooks import start as hookstart
 

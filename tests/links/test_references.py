@@ -10,7 +10,8 @@ from helpers import commit_all, pin_git_env, write
 
 from chunkgate.chunking import ChunkOptions
 from chunkgate.cli import cli
-from chunkgate.config import Config, load_config
+from chunkgate.config.load import load_config
+from chunkgate.config.model import Config
 from chunkgate.links.anchors import file_anchors, has_includes
 from chunkgate.links.corpus import corpus_reference_violations, site_of
 from chunkgate.rules import RULES, rule_docs

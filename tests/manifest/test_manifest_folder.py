@@ -378,7 +378,7 @@ def test_no_cache_folder_means_no_cache(repo: Path, monkeypatch: pytest.MonkeyPa
 
 
 def test_the_listing_taken_from_the_whole_work_tree_is_the_folder_own(repo: Path) -> None:
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
     from chunkgate.corpus.select import select_with_tree
 
     written(repo)
@@ -404,7 +404,7 @@ def test_the_listing_taken_from_the_whole_work_tree_is_the_folder_own(repo: Path
 def test_the_baseline_listing_taken_from_the_index_is_the_commit_own(
     repo: Path, staged: bool
 ) -> None:
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
     from chunkgate.corpus.select import select_with_tree
 
     written(repo)

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import pytest
 from helpers import MANIFEST, commit_all, git, git_env, pin_git_env, write
 
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 from chunkgate.gate import run_check
 
 PAIRS = 200

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from helpers import PROSE, check_json, commit_all, write
 
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 from chunkgate.rules.base import exclude_hint, literal_glob
 
 TEXT = PROSE.encode()

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunkgate.chunking import chunk_text
-from chunkgate.config import Config, load_config
+from chunkgate.config.load import load_config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import ConfigError
 from chunkgate.rules import RULES, rule_docs
 from chunkgate.rules.nearduplicates import (

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.rules import denylist
 from chunkgate.rules.base import FileContext, Finding
 
@@ -269,7 +269,7 @@ def test_denylist_content_fires_on_the_matching_chunk(tmp_path: Path) -> None:
     import re
 
     from chunkgate.chunking import chunk_document
-    from chunkgate.config import Config
+    from chunkgate.config.model import Config
     from chunkgate.rules import FileContext
     from chunkgate.rules.denylist import check
 

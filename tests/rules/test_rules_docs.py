@@ -10,7 +10,7 @@ import pytest
 
 import chunkgate.rules
 from chunkgate.chunking import ChunkOptions, chunk_document
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.rules import FILE_CHECKS, RULES, FileCheck, FileContext, rule_docs
 
 _HEADING = re.compile(r"^(?:## )?(CG\d{3}) ([a-z][a-z-]*)[ \t]*$", re.MULTILINE)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.rules.duplicates import duplicate_violations
 
 CONFIG = Config(root=Path("."))

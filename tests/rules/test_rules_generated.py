@@ -6,7 +6,7 @@ import pytest
 
 import chunkgate.rules.generated
 from chunkgate.chunking import chunk_document
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.rules import generated
 from chunkgate.rules.base import FileContext, Finding
 

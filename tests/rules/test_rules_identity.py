@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from chunkgate.chunking import chunk_document
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.rules import identity
 from chunkgate.rules.base import FileContext, Finding
 

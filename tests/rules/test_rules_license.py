@@ -7,7 +7,7 @@ import pytest
 from identify.vendor.licenses import LICENSES
 
 from chunkgate.chunking import chunk_document
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.model import Severity
 from chunkgate.rules import license
 from chunkgate.rules.base import FileContext, Finding

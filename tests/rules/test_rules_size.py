@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from chunkgate.chunking import ChunkOptions, chunk_document
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.rules import size
 from chunkgate.rules.base import FileContext, Finding
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from chunkgate.chunking import chunk_bytes
-from chunkgate.config import Config
+from chunkgate.config.model import Config
 from chunkgate.core.errors import UnreadableError
 from chunkgate.rules import unreadable
 from chunkgate.rules.base import FileContext, Finding

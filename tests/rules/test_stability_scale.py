@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from chunkgate.chunking import chunk_text
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 from chunkgate.core.model import Chunk
 from chunkgate.manifest import FileEntry
 from chunkgate.rules.stability import check_stability

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import PROSE, commit_all, git, run, shard, write
 
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 from chunkgate.core.errors import ManifestError
 from chunkgate.hooks.mergedriver import merge_headers
 from chunkgate.manifest import Header, parse_header, render_header

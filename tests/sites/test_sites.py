@@ -9,7 +9,7 @@ from helpers import commit_all, write
 
 from chunkgate import git
 from chunkgate.chunking.anchors import AnchorStyle, Site, describe_settings, style_of
-from chunkgate.config import load_config
+from chunkgate.config.load import load_config
 from chunkgate.sites import detect as sites
 
 PYMDOWNX = """\

@@ -1,0 +1,206 @@
+"""The configuration as a frozen ``Config``: what the corpus is, how it is chunked, what
+the rules report. ``chunkgate.config.load`` makes one from a file."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TypeVar, cast
+
+from chunkgate import rules
+from chunkgate.chunking import languages
+from chunkgate.chunking.base import ChunkOptions
+from chunkgate.chunking.embedtext import EmbedSettings
+from chunkgate.core.errors import ConfigError
+from chunkgate.core.regex import lazy
+from chunkgate.corpus.patterns import PathPatterns
+from chunkgate.rules import RULES, Option, Severity
+from chunkgate.rules.datadump import MAX_FILE_BYTES
+from chunkgate.sites.detect import Generators
+
+YAML_NAMES = (".chunkgate.yaml", ".chunkgate.yml")
+DEFAULT_MANIFEST = "chunkgate.manifest"  # a folder: one shard per corpus file
+LEGACY_MANIFEST = "chunkgate.manifest.jsonl"  # format 1, one file: migrated by `update`
+_OWN_FILES = (*YAML_NAMES, "pyproject.toml", LEGACY_MANIFEST)
+_T = TypeVar("_T")
+# Changelogs are left out of the corpus: a concatenated history of releases
+# matches every question about a feature and steals top-k slots from its docs.
+# CHANGELOG*, CHANGES*, RELEASE*NOTES* with any suffix; HISTORY and NEWS only as
+# the whole name ("history-design-future.md" is a page).
+_CHANGELOG = lazy(
+    r"(?:change[-_]?log|changes|release[-_ ]?notes)(?:[-_.][^/]*)?"
+    r"|(?:history|news)(?:\.[^/.]*)?",
+    re.IGNORECASE,
+)
+_CHANGELOG_WORDS = (
+    "changelog",
+    "change-log",
+    "change_log",
+    "changes",
+    "history",
+    "news",
+    "release",
+)
+
+
+def is_changelog(path: str) -> bool:
+    return _CHANGELOG.fullmatch(path.rpartition("/")[2]) is not None
+
+
+def _names_changelogs(pattern: str) -> bool:
+    """Whether an include pattern names changelogs (``CHANGELOG.md``, ``**/HISTORY*``),
+    which brings them back; ``**/*.md`` does not."""
+    name = pattern.rstrip("/").rpartition("/")[2].lstrip("*!").lower()
+    return name.startswith(_CHANGELOG_WORDS)
+
+
+def default_severities() -> Mapping[str, Severity]:
+    return MappingProxyType({code: rule.severity for code, rule in RULES.items()})
+
+
+def _default_options() -> Mapping[str, object]:
+    return MappingProxyType({option.key: option.default for option in rules.options()})
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    root: Path
+    source: Path | None = None
+    include: tuple[str, ...] = field(default_factory=languages.default_include)
+    exclude: tuple[str, ...] = ()
+    manifest: str = DEFAULT_MANIFEST
+    chunking: ChunkOptions = field(default_factory=ChunkOptions)
+    severities: Mapping[str, Severity] = field(default_factory=default_severities)
+    # The values of the options the rules declare (``chunkgate.rules.options()``),
+    # by key: read them with ``option()``.
+    options: Mapping[str, object] = field(default_factory=_default_options)
+    # Fail on every problem, also those the manifest already records (the baseline).
+    strict: bool = False
+    # The tracked regular files named as a site generator's config, when ``load_config``
+    # listed them (``references.site_of`` needs no listing of its own then).
+    generator_files: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+    # The generator configs found (all of them, and the tracked ones), for the manifest
+    # header to record; ``fresh`` when listed in the work tree this run, not taken from
+    # the header's record.
+    generators: Generators | None = field(default=None, repr=False, compare=False)
+    include_spec: PathPatterns = field(init=False, repr=False, compare=False)
+    exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
+    # The include patterns that name changelogs, which brings those back.
+    changelog_spec: PathPatterns = field(init=False, repr=False, compare=False)
+    _never: frozenset[str] = field(init=False, repr=False, compare=False)
+    _manifest_folder: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Library callers may pass lists or a partial severity mapping; normalise both.
+        object.__setattr__(self, "include", tuple(self.include))
+        object.__setattr__(self, "exclude", tuple(self.exclude))
+        severities = {**default_severities(), **self.severities}
+        object.__setattr__(self, "severities", MappingProxyType(severities))
+        object.__setattr__(
+            self, "options", MappingProxyType({**_default_options(), **self.options})
+        )
+        object.__setattr__(self, "include_spec", PathPatterns(self.include))
+        object.__setattr__(self, "exclude_spec", PathPatterns(self.exclude))
+        changelogs = tuple(pattern for pattern in self.include if _names_changelogs(pattern))
+        object.__setattr__(self, "changelog_spec", PathPatterns(changelogs))
+        never = frozenset((self.manifest, *YAML_NAMES, LEGACY_MANIFEST))
+        object.__setattr__(self, "_never", never)
+        object.__setattr__(self, "_manifest_folder", self.manifest + "/")
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.root,
+                self.source,
+                self.include,
+                self.exclude,
+                self.manifest,
+                self.chunking,
+                tuple(sorted(self.severities.items())),
+                tuple(self.options.items()),
+                self.strict,
+            )
+        )
+
+    def reads(self, path: str) -> bool:
+        """Whether chunkgate reads ``path``: a corpus file, a configuration file or the
+        manifest (what chunkgate must never write over)."""
+        if path in _OWN_FILES or path == self.manifest or path.startswith(self._manifest_folder):
+            return True
+        return self.selects(path)
+
+    def selects(self, path: str) -> bool:
+        """Whether a root-relative POSIX path belongs to the corpus by include/exclude."""
+        if path in self._never or path.startswith(self._manifest_folder):
+            return False
+        if not self.include_spec.match(path):
+            return False
+        if is_changelog(path) and not (self.changelog_spec and self.changelog_spec.match(path)):
+            return False
+        return not (self.exclude_spec and self.exclude_spec.match(path))
+
+    def selected(self, paths: Iterable[str]) -> list[str]:
+        """The paths ``selects``, in their order: one pass for a whole corpus."""
+        never, folder = self._never, self._manifest_folder
+        chosen = self.include_spec.filter(
+            path for path in paths if path not in never and not path.startswith(folder)
+        )
+        changelogs = [path for path in chosen if is_changelog(path)]
+        if changelogs:
+            kept = set(self.changelog_spec.filter(changelogs)) if self.changelog_spec else set()
+            dropped = set(changelogs) - kept
+            chosen = [path for path in chosen if path not in dropped]
+        if self.exclude_spec:
+            excluded = set(self.exclude_spec.filter(chosen))
+            chosen = [path for path in chosen if path not in excluded]
+        return chosen
+
+    @property
+    def embed(self) -> EmbedSettings:
+        """The embed text's settings (``embed:``); held by ``chunking``, whose sizes
+        they change when ``sizes: embed``."""
+        return self.chunking.embed
+
+    def severity(self, code: str) -> Severity:
+        """The configured severity; a rule registered after the configuration was made
+        (a plugin) has its default one."""
+        found = self.severities.get(code)
+        return found if found is not None else RULES[code].severity
+
+    def option(self, option: Option[_T]) -> _T:
+        return cast(_T, self.options[option.key])
+
+    @property
+    def max_file_bytes(self) -> int:
+        """Files larger than this are not read at all (CG305 reports them)."""
+        return self.option(MAX_FILE_BYTES)
+
+    def findings_fingerprint(self) -> str:
+        """What changes the file-level rules' findings (the manifest header records it)."""
+        return rules.findings_fingerprint(dict(self.options))
+
+
+def with_rules(
+    config: Config, *, select: str | None = None, ignore: str | None = None, strict: bool = False
+) -> Config:
+    """``check --select/--ignore/--strict``: the rules not selected, or ignored, are off.
+    Codes or prefixes, comma-separated (``CG201,CG3``), as ruff takes them."""
+    chosen = _codes("--select", select) if select else None
+    dropped = _codes("--ignore", ignore) if ignore else ()
+    severities = dict(config.severities)
+    for code in severities:
+        if (chosen is not None and not code.startswith(chosen)) or code.startswith(dropped):
+            severities[code] = "off"
+    return dataclasses.replace(config, severities=severities, strict=config.strict or strict)
+
+
+def _codes(option: str, text: str) -> tuple[str, ...]:
+    codes = tuple(part.strip().upper() for part in text.split(",") if part.strip())
+    for code in codes:
+        if not any(known.startswith(code) for known in RULES):
+            raise ConfigError(f"{option}: {code!r} names no rule (known codes: {', '.join(RULES)})")
+    return codes
