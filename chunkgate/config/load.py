@@ -180,9 +180,8 @@ def _tool_table(document: dict[str, Any]) -> object:
 
 
 def _load_toml(path: Path, raw: bytes) -> dict[str, Any]:
-    # Deferred: only a TOML file needs it.
     if sys.version_info >= (3, 11):
-        import tomllib
+        import tomllib  # deferred: only a TOML file needs it (hook start-up)
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 
 
@@ -47,8 +48,6 @@ _FIXES = {
 
 def os_error_message(exc: OSError) -> str:
     """One line for an error the environment caused: the file, what happened, the fix."""
-    import errno
-
     name = errno.errorcode.get(exc.errno or 0, "")
     what = exc.strerror or str(exc) or type(exc).__name__
     named = isinstance(exc.filename, (str, bytes, os.PathLike))

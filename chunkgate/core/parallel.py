@@ -1,8 +1,8 @@
 """Many files over worker processes, in input order, safe against Ctrl-C.
 
 A rebuild of the manifest and ``chunks`` over a corpus fan their files out
-this way. Each worker gets the config once, when it starts; a task is one
-file. Results come back in input order, so the output is the same as with
+this way. Each worker gets the shared value (the configuration) once, when it
+starts; a task is one file. Results come back in input order, so the output is the same as with
 one job.
 """
 
@@ -16,10 +16,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar, cast
 
-if TYPE_CHECKING:
-    from chunkgate.config.model import Config
+from chunkgate.chunking.languages import language_for
 
 # Workers start when one process would take longer than this to chunk the files:
 # below it, starting the pool and sending results back cost what the second core
@@ -38,7 +37,17 @@ _T = TypeVar("_T")
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
 
-_worker_config: Config | None = None
+
+class Rooted(Protocol):
+    """What every worker shares (the configuration): the files are relative to ``root``."""
+
+    @property
+    def root(self) -> Path: ...
+
+
+_Shared = TypeVar("_Shared", bound=Rooted)
+
+_worker_shared: Rooted | None = None
 
 
 def default_jobs() -> int:
@@ -46,27 +55,25 @@ def default_jobs() -> int:
 
 
 def ordered_map(
-    work: Callable[[Config, _Item], _Result],
-    config: Config,
+    work: Callable[[_Shared, _Item], _Result],
+    shared: _Shared,
     items: Sequence[_Item],
     jobs: int,
     *,
     path_of: Callable[[_Item], str],
 ) -> Iterator[_Result]:
-    """``work(config, item)`` for each item, in order: over ``jobs`` worker processes
+    """``work(shared, item)`` for each item, in order: over ``jobs`` worker processes
     when the files (``path_of`` an item, relative to the root) are enough work for
     one process to pay for starting them (by their sizes), else here. ``work`` must be
     picklable (a module-level function, or a ``functools.partial`` of one)."""
-    if jobs > 1 and _worth_workers(config.root, map(path_of, items)):
-        return _in_workers(work, config, items, jobs)
-    return (work(config, item) for item in items)
+    if jobs > 1 and _worth_workers(shared.root, map(path_of, items)):
+        return _in_workers(work, shared, items, jobs)
+    return (work(shared, item) for item in items)
 
 
 def _worth_workers(root: Path, paths: Iterator[str]) -> bool:
     """Whether one process would spend WORTH_SECONDS or more on the files: each is
     stat-ed until the estimate gets there."""
-    from chunkgate.chunking.languages import language_for
-
     estimate = 0.0
     for path in paths:
         try:
@@ -84,11 +91,12 @@ def _worth_workers(root: Path, paths: Iterator[str]) -> bool:
 
 
 def _in_workers(
-    work: Callable[[Config, _Item], _Result], config: Config, items: Sequence[_Item], jobs: int
+    work: Callable[[_Shared, _Item], _Result], shared: _Shared, items: Sequence[_Item], jobs: int
 ) -> Iterator[_Result]:
+    # Deferred: concurrent.futures.process costs start-up a run without workers never pays.
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(config,))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(shared,))
     try:
         # map keeps the input order. It starts the workers, which must not see a
         # Ctrl-C before they ignore it.
@@ -104,9 +112,9 @@ def _in_workers(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _init_worker(config: Config) -> None:
-    global _worker_config  # noqa: PLW0603 - one config per worker process
-    _worker_config = config
+def _init_worker(shared: Rooted) -> None:
+    global _worker_shared  # noqa: PLW0603 - one shared value per worker process
+    _worker_shared = shared
     # Ctrl-C is the parent's to handle: it stops handing out work and waits for
     # the items in hand. A worker that died of its own KeyboardInterrupt would
     # break the pool, and a broken pool can hang the parent's exit. The worker
@@ -126,9 +134,9 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _run(work: Callable[[Config, _Item], _Result], item: _Item) -> _Result:
-    assert _worker_config is not None
-    return work(_worker_config, item)
+def _run(work: Callable[[_Shared, _Item], _Result], item: _Item) -> _Result:
+    assert _worker_shared is not None
+    return work(cast(_Shared, _worker_shared), item)
 
 
 @contextlib.contextmanager

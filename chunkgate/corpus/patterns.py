@@ -64,7 +64,7 @@ class PathPatterns:
     def spec(self) -> pathspec.GitIgnoreSpec:
         """The compiled patterns (raises pathspec's error for an invalid pattern)."""
         if self._spec is None:
-            import pathspec
+            import pathspec  # deferred: most patterns are simple suffixes (hook start-up)
 
             self._spec = pathspec.GitIgnoreSpec.from_lines(self.patterns)
         return self._spec

@@ -31,6 +31,7 @@ from chunkgate import git as _git
 from chunkgate.cache import configs as configcache
 from chunkgate.chunking.anchors import AnchorStyle, Site
 from chunkgate.core.regex import lazy
+from chunkgate.sites import settings as sitesettings
 
 Reader = Callable[[str], "bytes | None"]
 
@@ -170,8 +171,6 @@ def _cached_settings(path: str, raw: bytes, read: Reader) -> dict[str, Any] | No
     cached = configcache.lookup(key)
     if not configcache.is_missing(cached):
         return cached if isinstance(cached, dict) else None
-    from chunkgate.sites import settings as sitesettings
-
     settings = sitesettings.settings(path, raw, read)
     if "INHERIT" not in (settings or {}):
         configcache.store(key, settings)

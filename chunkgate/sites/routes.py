@@ -155,7 +155,7 @@ def _hugo(folder: str, path: str, data: bytes) -> Site:
     roots: list[str] = []
     if path.endswith(".toml"):
         if sys.version_info >= (3, 11):
-            import tomllib
+            import tomllib  # deferred: only a Hugo TOML config needs it
         else:  # pragma: no cover - Python 3.10
             import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 

@@ -38,7 +38,7 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
 def _load_yaml(raw: bytes) -> Any:
     """YAML with every tag it does not know (``!!python/name:...``, ``!ENV``) read as
     ``{"!tag": tag, "value": ...}``: MkDocs configs name Python objects by tag."""
-    import yaml
+    import yaml  # deferred: PyYAML's import costs a hook run more than the rest
 
     base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -163,7 +163,7 @@ def _hugo(name: str, raw: bytes) -> Settings | None:
         text = raw.decode("utf-8")
         if name.endswith(".toml"):
             if sys.version_info >= (3, 11):
-                import tomllib
+                import tomllib  # deferred: only a TOML config needs it
             else:  # pragma: no cover - Python 3.10
                 import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
             data = tomllib.loads(text)
