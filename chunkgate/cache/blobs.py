@@ -1,12 +1,10 @@
 """Values by git blob ID, kept between runs in one file under the user's cache folder.
 
-Content-addressed: an entry is never stale, deleting the cache is always
-safe, and any failure to read or write it is ignored (a file that cannot be
-read as the entries it should hold is read as no entries). A run keeps what it
-used: ``save`` writes those entries, and only when they are not the ones it
-read (or, for entries cheap to make again, not near them: ``lacking_share``),
-through a temporary file and a rename, so a reader sees the old file or the new
-one.
+Content-addressed: an entry is never stale, and deleting the cache is always
+safe. The file is read and written through ``chunkgate.cache.store``: one that
+is missing or damaged is read as no entries. A run keeps what it used: ``save``
+writes those entries, and only when they are not the ones it read (or, for
+entries cheap to make again, not near them: ``lacking_share``).
 
 How the entries become bytes is the subclass's: ``JsonCache`` holds one JSON
 object, entry by entry; ``MarshalCache`` one ``marshal`` record, which the
@@ -17,23 +15,17 @@ much less to write).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import marshal
-import os
 import sys
 import zlib
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from chunkgate.cache import configs as configcache
-from chunkgate.corpus import paths
+from chunkgate.cache import store
 
 T = TypeVar("T")
-
-# What reading a damaged file may raise (the decoders raise the last three).
-DAMAGED = (OSError, EOFError, ValueError, TypeError, KeyError)
 
 
 class BlobCache(Generic[T]):
@@ -49,15 +41,15 @@ class BlobCache(Generic[T]):
     unused_share = 0.0
 
     def __init__(self, folder: str, key: str) -> None:
-        base = configcache.folder()
         name = hashlib.sha256(key.encode()).hexdigest()[:24]
-        self._file = None if base is None else base / folder / f"{name}{self.suffix}"
+        self._file = store.cache_file(folder, f"{name}{self.suffix}")
         self._known: dict[str, T] = {}
         self._used: dict[str, T] = {}
         self._loaded = False
 
     def _unpack(self, data: bytes) -> dict[str, T]:
-        """The entries of the file's bytes; raises one of ``DAMAGED`` when it is damaged."""
+        """The entries of the file's bytes; raises one of ``store.DECODE_ERRORS`` (a
+        ``ValueError`` for a record of the wrong shape) when they are damaged."""
         raise NotImplementedError
 
     def _pack(self, entries: dict[str, T]) -> bytes:
@@ -77,12 +69,7 @@ class BlobCache(Generic[T]):
 
     def _load(self) -> None:
         self._loaded = True
-        if self._file is None:
-            return
-        try:
-            self._known = self._unpack(self._file.read_bytes())
-        except DAMAGED:
-            self._known = {}  # missing or damaged: an optimisation only
+        self._known = store.load(self._file, self._unpack, {})
 
     def _unchanged(self) -> bool:
         """Whether what this run used is what the file holds (by blob: the same values)."""
@@ -102,23 +89,12 @@ class BlobCache(Generic[T]):
         """Keep what this run used, if it is not (near enough to) what the file holds."""
         if self._file is None or self._unchanged() or self._near():
             return
-        base = configcache.folder()
-        if base is None or not paths.cache_file_allowed(base, self._file):
-            return
-        data = self._pack(dict(sorted(self._used.items())))
-        temp = self._file.with_name(f".{self._file.name}.{os.urandom(6).hex()}.tmp")
-        try:
-            self._file.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_bytes(data)
-            os.replace(temp, self._file)
-        except OSError:
-            with contextlib.suppress(OSError):
-                temp.unlink(missing_ok=True)
+        store.save(self._file, self._pack(dict(sorted(self._used.items()))))
 
 
 class JsonCache(BlobCache[T]):
-    """Entries as one JSON object by blob; ``decode`` raises ``ValueError``, ``TypeError``
-    or ``KeyError`` on a damaged entry."""
+    """Entries as one JSON object by blob; ``decode`` raises ``ValueError`` on a damaged
+    entry."""
 
     def __init__(
         self,
@@ -133,7 +109,7 @@ class JsonCache(BlobCache[T]):
     def _unpack(self, data: bytes) -> dict[str, T]:
         raw = json.loads(data)
         if not isinstance(raw, dict):
-            raise TypeError("not an object")
+            raise ValueError("not an object")
         return {blob: self._decode(item) for blob, item in raw.items()}
 
     def _pack(self, entries: dict[str, T]) -> bytes:
@@ -158,7 +134,7 @@ class MarshalCache(BlobCache[T]):
         raise NotImplementedError
 
     def _entries(self, record: object) -> dict[str, T]:
-        """The entries of a record; raises one of ``DAMAGED`` when it is not one."""
+        """The entries of a record; raises ``ValueError`` when it is not one."""
         raise NotImplementedError
 
     def _unpack(self, data: bytes) -> dict[str, T]:

@@ -199,7 +199,7 @@ def _load_yaml(path: Path, raw: bytes | None = None) -> object:
     if not configcache.is_missing(cached):
         return cached
     document = _parse_yaml(path, raw)
-    configcache.store(raw, document)
+    configcache.remember(raw, document)
     return document
 
 

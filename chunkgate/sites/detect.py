@@ -173,7 +173,7 @@ def _cached_settings(path: str, raw: bytes, read: Reader) -> dict[str, Any] | No
         return cached if isinstance(cached, dict) else None
     settings = sitesettings.settings(path, raw, read)
     if "INHERIT" not in (settings or {}):
-        configcache.store(key, settings)
+        configcache.remember(key, settings)
     else:  # the parent's contents are not part of the key: read it every time
         settings = {k: v for k, v in settings.items() if k != "INHERIT"}  # type: ignore[union-attr]
     return settings
