@@ -36,12 +36,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from chunkgate.chunking import ChunkOptions, chunk_bytes, context_for
-from chunkgate.chunking.anchors import AnchorStyle, Site
+from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.chunking.embedtext import EmbedSettings
 from chunkgate.chunking.markdown import chunk_markdown
 from chunkgate.chunking.relations import relate
 from chunkgate.core.model import Chunk
 from chunkgate.corpus.source import decode
+from chunkgate.sites.model import Site
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 Variant = Callable[[bytes, str], tuple[Chunk, ...]]

@@ -21,7 +21,7 @@ from verdict import default_corpora
 from chunkgate.chunking import chunk_document
 from chunkgate.config.model import Config
 from chunkgate.rules.references import reference_violations
-from chunkgate.sites.routes import MARKDOWN_SUFFIXES, detect_site
+from chunkgate.sites.routes import MARKDOWN_SUFFIXES, detect_routes
 
 
 def _texts(root: Path) -> tuple[dict[str, str], list[str]]:
@@ -54,7 +54,7 @@ def main() -> int:
     where = args.corpora or default_corpora()
     for root in sorted(p for p in where.iterdir() if p.is_dir()):
         texts, paths = _texts(root)
-        site = detect_site(paths, lambda p, r=root: (r / p).read_bytes())
+        site = detect_routes(paths, lambda p, r=root: (r / p).read_bytes())
         config = Config(root=root)
         found = reference_violations(config, texts, site=site)
         check = _cpu(lambda: reference_violations(config, texts, site=site), args.runs)

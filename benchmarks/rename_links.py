@@ -18,14 +18,14 @@ from chunkgate.chunking.markdown import headings
 from chunkgate.config.model import Config
 from chunkgate.links.extract import extract_links
 from chunkgate.rules.references import reference_violations, resolve
-from chunkgate.sites.routes import detect_site
+from chunkgate.sites.routes import detect_routes
 
 random.seed(21)
 total = 0
 for name in sys.argv[1:]:
     root = default_corpora() / name
     texts, paths = _texts(root)
-    site = detect_site(paths, lambda p: (root / p).read_bytes())
+    site = detect_routes(paths, lambda p: (root / p).read_bytes())
     config = Config(root=root)
     before = {(v.path, v.line, v.message) for v in reference_violations(config, texts, site=site)}
     targets = {}

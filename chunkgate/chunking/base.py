@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from chunkgate.chunking.anchors import SETTINGS, Site, describe_settings, settings_key
 from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings, crumbs, join
 from chunkgate.chunking.sizes import TokenCounter, estimate_tokens, measure
 from chunkgate.core.model import Chunk, Problem
 from chunkgate.core.regex import lazy
+from chunkgate.sites.model import SETTINGS, Site, describe_settings, settings_key
 
 SizeUnit = Literal["chars", "tokens"]
 
@@ -26,7 +26,7 @@ class ChunkOptions:
     split_level: int = 6
     split_classes: bool = True
     tokenizer: str = "estimate"
-    anchors: str = "auto"  # markdown.anchors: "auto" or a key of anchors.SETTINGS
+    anchors: str = "auto"  # markdown.anchors: "auto" or a key of sites.model.SETTINGS
     sites: tuple[
         Site, ...
     ] = ()  # the site generators found in the repository (chunkgate.sites.detect)

@@ -28,13 +28,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking import prescan, syntax
-from chunkgate.chunking.anchors import AnchorStyle, HeadingSource, anchors, style_of
+from chunkgate.chunking.anchors import AnchorStyle, HeadingSource, anchors
 from chunkgate.chunking.base import BLANK_CHARS as _BLANK
 from chunkgate.chunking.base import ChunkContext, Chunked, ChunkOptions, suppressions
 from chunkgate.chunking.frontmatter import FrontMatter, parse_front_matter
 from chunkgate.chunking.syntax import Dialect
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.core.regex import lazy
+from chunkgate.sites.model import style_of
 
 if TYPE_CHECKING:
     from chunkgate.chunking.languages import Language

@@ -20,10 +20,10 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from chunkgate.chunking.anchors import site_of
 from chunkgate.chunking.base import BLANK_CHARS
 from chunkgate.chunking.spans import blank_code_spans, template_spans
 from chunkgate.core.regex import lazy
+from chunkgate.sites.model import site_of
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions

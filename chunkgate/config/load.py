@@ -17,7 +17,6 @@ from typing import Any
 
 from chunkgate import git
 from chunkgate.cache import configs as configcache
-from chunkgate.chunking.anchors import Site
 from chunkgate.config.model import YAML_NAMES, Config
 from chunkgate.config.validate import shown, validated
 from chunkgate.core.errors import ChunkgateError, ConfigError
@@ -25,6 +24,7 @@ from chunkgate.corpus import paths
 from chunkgate.manifest import parse_header
 from chunkgate.manifest.layout import HEADER
 from chunkgate.sites import detect as sites
+from chunkgate.sites.model import Site
 
 
 def load_config(

@@ -15,7 +15,6 @@ from typing import Any, NoReturn
 
 from chunkgate import rules
 from chunkgate.chunking import languages
-from chunkgate.chunking.anchors import SETTINGS as ANCHOR_SETTINGS
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.embedtext import SIZES_OF, EmbedSettings
 from chunkgate.config.model import DEFAULT_MANIFEST, Config, default_severities
@@ -24,6 +23,7 @@ from chunkgate.core.regex import lazy
 from chunkgate.corpus import paths
 from chunkgate.corpus.patterns import PathPatterns
 from chunkgate.rules import RULES, SEVERITIES, Severity
+from chunkgate.sites.model import SETTINGS as ANCHOR_SETTINGS
 
 _TOKENIZER = lazy(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from chunkgate.core.regex import lazy
-from chunkgate.sites.routes import GITHUB, Site
+from chunkgate.sites.routes import GITHUB, Routes
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
@@ -42,7 +42,7 @@ _MAX_DEPTH = 4  # includes of includes; deeper (or circular) ones are left out
 def file_anchors(
     text: str,
     path: str,
-    site: Site = GITHUB,
+    site: Routes = GITHUB,
     read: Callable[[str], str | None] | None = None,
     *,
     options: ChunkOptions,
@@ -80,7 +80,7 @@ def has_includes(text: str) -> bool:
 
 
 def expand_includes(
-    text: str, path: str, site: Site, read: Callable[[str], str | None], depth: int = 0
+    text: str, path: str, site: Routes, read: Callable[[str], str | None], depth: int = 0
 ) -> str:
     """``text`` with each include line replaced by the included file (without front matter)."""
     if depth >= _MAX_DEPTH:
@@ -100,7 +100,7 @@ def expand_includes(
 
 
 def include_graph(
-    texts: Mapping[str, str], site: Site, paths: Collection[str] | None = None
+    texts: Mapping[str, str], site: Routes, paths: Collection[str] | None = None
 ) -> dict[str, set[str]]:
     """Which pages include each file (directly or through other includes); ``paths`` are
     the files that can be included (default: those of ``texts``)."""
@@ -127,7 +127,7 @@ def include_graph(
     return graph
 
 
-def _include_paths(name: str, path: str, site: Site) -> list[str]:
+def _include_paths(name: str, path: str, site: Routes) -> list[str]:
     relative = name.lstrip("/")
     options = [posixpath.join(root, relative) if root else relative for root in site.roots]
     options.append(posixpath.normpath(posixpath.join(posixpath.dirname(path), name)))

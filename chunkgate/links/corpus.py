@@ -13,7 +13,7 @@ from chunkgate.core.model import Violation
 from chunkgate.corpus.select import select_files
 from chunkgate.corpus.source import decode
 from chunkgate.rules.references import reference_violations
-from chunkgate.sites.routes import MARKDOWN_SUFFIXES, Site, detect_site
+from chunkgate.sites.routes import MARKDOWN_SUFFIXES, Routes, detect_routes
 
 
 def corpus_reference_violations(config: Config) -> list[Violation]:
@@ -42,7 +42,7 @@ def recorded_moves(config: Config) -> dict[str, str]:
     return moves(WorkTreeManifest(config.root, config.manifest, in_git=in_git), None)
 
 
-def site_of(root: Path, generator_files: Collection[str] | None = None) -> Site:
+def site_of(root: Path, generator_files: Collection[str] | None = None) -> Routes:
     """The repository's site generator, from the configuration files at its top.
 
     ``generator_files`` are the tracked generator configs, as ``load_config``
@@ -67,4 +67,4 @@ def site_of(root: Path, generator_files: Collection[str] | None = None) -> Site:
         except OSError:
             return None
 
-    return detect_site(paths, read)
+    return detect_routes(paths, read)

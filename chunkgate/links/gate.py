@@ -26,7 +26,7 @@ from chunkgate.core.model import Violation
 from chunkgate.corpus.source import decode
 from chunkgate.manifest import FileEntry, StoredFinding
 from chunkgate.rules.references import CODE, BrokenLink, check_references, to_violation
-from chunkgate.sites.routes import MARKDOWN_SUFFIXES, Site
+from chunkgate.sites.routes import MARKDOWN_SUFFIXES, Routes
 
 if TYPE_CHECKING:
     from chunkgate.links.cache import FileLinks
@@ -58,7 +58,7 @@ def whole_corpus(
     config: Config,
     files: Mapping[str, str | None],
     moved: Mapping[str, str],
-    site: Site,
+    site: Routes,
     *,
     jobs: int = 1,
 ) -> Links:
@@ -88,7 +88,7 @@ def _broken_links(
     config: Config,
     files: Mapping[str, str | None],
     moved: Mapping[str, str],
-    site: Site,
+    site: Routes,
     settings: str,
     *,
     jobs: int,
@@ -132,7 +132,7 @@ def _broken_links(
     return result, not including and len(found) == len(files)
 
 
-def _links_of(config: Config, path: str, *, site: Site) -> FileLinks | None:
+def _links_of(config: Config, path: str, *, site: Routes) -> FileLinks | None:
     """One Markdown file's links and, when it includes no other file, its anchors; None
     when it cannot be read (CG001 reports it). Run in a worker process on a cold corpus."""
     from chunkgate.links.anchors import file_anchors, has_includes
@@ -157,7 +157,7 @@ def committed_files(
     *,
     before: Mapping[str, FileEntry | None],
     moved: Mapping[str, str],
-    site: Site,
+    site: Routes,
     reader: git.BlobReader | None,
 ) -> list[Violation]:
     """CG404 for a run on named files: the links of ``paths`` (those still there), and

@@ -49,7 +49,7 @@ from chunkgate.core.regex import lazy
 from chunkgate.links.anchors import file_anchors, include_graph
 from chunkgate.links.extract import Link, extract_links, readable
 from chunkgate.rules.base import Rule
-from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Site, candidates
+from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes, candidates
 
 if TYPE_CHECKING:
     from chunkgate.config.model import Config
@@ -102,7 +102,7 @@ class BrokenLink(NamedTuple):
 
 
 def resolve(
-    destination: str, source: str, exists: Callable[[str], str | None], site: Site = GITHUB
+    destination: str, source: str, exists: Callable[[str], str | None], site: Routes = GITHUB
 ) -> Target | None:
     """The corpus file and fragment ``destination`` (in ``source``) points at, or None
     when it points outside the corpus, at another site, or has no fragment.
@@ -128,7 +128,7 @@ def check_references(
     anchors_of: Callable[[str], Collection[str] | None],
     paths: Collection[str],
     *,
-    site: Site = GITHUB,
+    site: Routes = GITHUB,
     moved: Mapping[str, str] | None = None,
     includers: Mapping[str, Collection[str]] | None = None,
 ) -> Iterator[BrokenLink]:
@@ -201,7 +201,7 @@ def reference_violations(
     texts: Mapping[str, str],
     *,
     moved_from: Mapping[str, str] | None = None,
-    site: Site = GITHUB,
+    site: Routes = GITHUB,
 ) -> list[Violation]:
     """CG404 over a corpus: ``texts`` are its files' texts by path (Markdown ones are
     read), ``moved_from`` maps a chunk ID to the old ID it was acknowledged as moved from.

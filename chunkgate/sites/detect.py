@@ -2,11 +2,11 @@
 
 A repository may hold several sites (often in ``docs/``): each generator
 config found in the tree is read as data, never executed, into a ``Site``
-whose anchor style the files below it take (``chunking.anchors.style_of``).
+whose anchor style the files below it take (``sites.model.style_of``).
 The configs are found with one ``git ls-files`` call for the whole
 repository, so a hook run pays one git process, not a walk per file; their
 settings are cached on disk by content like ``.chunkgate.yaml``
-(``configcache``), so YAML is parsed once per edit of the config.
+(``chunkgate.cache.configs``), so YAML is parsed once per edit of the config.
 
 - ``mkdocs.yml``/``.yaml`` (MkDocs): ``docs_dir``; ``markdown_extensions``:
   ``toc``'s ``slugify`` and ``separator``, ``attr_list`` (or ``extra``); the
@@ -29,9 +29,10 @@ from typing import Any, NamedTuple
 
 from chunkgate import git as _git
 from chunkgate.cache import configs as configcache
-from chunkgate.chunking.anchors import AnchorStyle, Site
+from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.core.regex import lazy
 from chunkgate.sites import settings as sitesettings
+from chunkgate.sites.model import Site
 
 Reader = Callable[[str], "bytes | None"]
 
@@ -70,7 +71,7 @@ def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
     return tuple(unique.values())
 
 
-# The names ``references.site_of`` looks for too (``routes.detect_site``), listed by the
+# The names ``references.site_of`` looks for too (``routes.detect_routes``), listed by the
 # same git call.
 _LISTED = (
     *(name for name in GENERATOR_FILES if not name.startswith("astro.config")),

@@ -24,7 +24,7 @@ MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 _INDEX_NAMES = ("index", "_index", "README", "readme")
 
 
-class Site(NamedTuple):
+class Routes(NamedTuple):
     """How one generator maps URLs to source files.
 
     ``roots`` are the folders (repository-relative, "" for the root) that
@@ -39,10 +39,10 @@ class Site(NamedTuple):
     term_ids: bool = False
 
 
-GITHUB = Site("github")
+GITHUB = Routes("github")
 
 
-def detect_site(paths: Collection[str], read: Callable[[str], bytes | None]) -> Site:
+def detect_routes(paths: Collection[str], read: Callable[[str], bytes | None]) -> Routes:
     """The site of a repository from its files (``read`` gives a file's bytes or None).
 
     Configuration files at the root or one folder down (``docs/mkdocs.yml``)
@@ -63,20 +63,20 @@ def detect_site(paths: Collection[str], read: Callable[[str], bytes | None]) -> 
     for path in shallow:
         folder, _, name = path.rpartition("/")
         if name.startswith("astro.config.") and b"starlight" in (read(path) or b""):
-            return Site("starlight", (_join(folder, "src/content/docs"),), directory_urls=True)
+            return Routes("starlight", (_join(folder, "src/content/docs"),), directory_urls=True)
     for path in shallow:
         folder, _, name = path.rpartition("/")
         if name == "book.toml":
             source = _toml_value(read(path) or b"", "src") or "src"
-            return Site("mdbook", (_join(folder, source),))
+            return Routes("mdbook", (_join(folder, source),))
     for path in shallow:
         folder, _, name = path.rpartition("/")
         if name == "_config.yml":
-            return Site("jekyll", (folder,))
+            return Routes("jekyll", (folder,))
     return GITHUB
 
 
-def candidates(site: Site, source: str, path: str) -> list[str]:
+def candidates(site: Routes, source: str, path: str) -> list[str]:
     """The source files a link path may name, most likely first (repository-relative).
 
     ``path`` is the link's path part, percent-decoded; "" means ``source`` itself.
@@ -139,7 +139,7 @@ def _has(paths: Collection[str], folder: str, child: str) -> bool:
     return any(p.startswith(prefix) for p in paths)
 
 
-def _mkdocs(folder: str, data: bytes) -> Site:
+def _mkdocs(folder: str, data: bytes) -> Routes:
     docs = "docs"
     directory_urls = True
     match = re.search(rb"^docs_dir:\s*['\"]?([^'\"\n#]+?)['\"]?\s*(?:#.*)?$", data, re.M)
@@ -148,10 +148,10 @@ def _mkdocs(folder: str, data: bytes) -> Site:
     match = re.search(rb"^use_directory_urls:\s*(\w+)", data, re.M)
     if match:
         directory_urls = match.group(1).lower() not in (b"false", b"no", b"off")
-    return Site("mkdocs", (_join(folder, docs),), directory_urls)
+    return Routes("mkdocs", (_join(folder, docs),), directory_urls)
 
 
-def _hugo(folder: str, path: str, data: bytes) -> Site:
+def _hugo(folder: str, path: str, data: bytes) -> Routes:
     roots: list[str] = []
     if path.endswith(".toml"):
         if sys.version_info >= (3, 11):
@@ -175,7 +175,7 @@ def _hugo(folder: str, path: str, data: bytes) -> Site:
         if isinstance(config.get("contentDir"), str):
             roots.append(_join(folder, config["contentDir"].strip("/")))
     terms = bool(re.search(rb"^\s*autoDefinitionTermID\s*[=:]\s*true", data, re.M | re.I))
-    return Site("hugo", tuple(dict.fromkeys(roots)) or (_join(folder, "content"),), True, terms)
+    return Routes("hugo", tuple(dict.fromkeys(roots)) or (_join(folder, "content"),), True, terms)
 
 
 def _toml_value(data: bytes, key: str) -> str | None:

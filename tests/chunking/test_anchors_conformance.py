@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from chunkgate.chunking import context_for
-from chunkgate.chunking.anchors import AnchorStyle, Site
+from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.markdown import headings
 from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY
+from chunkgate.sites.model import Site
 
 DATA = json.loads(
     (Path(__file__).parents[1] / "data" / "anchors" / "expected.json").read_text(encoding="utf-8")

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from chunkgate import chunk_text
-from chunkgate.chunking.anchors import AnchorStyle, Site
+from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.outline import outline_text
 from chunkgate.chunking.syntax import Dialect, prose, strip_inline, syntax_lines
+from chunkgate.sites.model import Site
 
 MDX = Dialect(mdx=True)
 LIQUID = Dialect(liquid=True)

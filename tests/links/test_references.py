@@ -16,11 +16,11 @@ from chunkgate.links.anchors import file_anchors, has_includes
 from chunkgate.links.corpus import corpus_reference_violations, site_of
 from chunkgate.rules import RULES, rule_docs
 from chunkgate.rules.references import Target, reference_violations, resolve
-from chunkgate.sites.routes import GITHUB, Site, detect_site
+from chunkgate.sites.routes import GITHUB, Routes, detect_routes
 
-MKDOCS = Site("mkdocs", ("docs",), directory_urls=True)
-HUGO = Site("hugo", ("content/en",), directory_urls=True, term_ids=True)
-JEKYLL = Site("jekyll", ("",))
+MKDOCS = Routes("mkdocs", ("docs",), directory_urls=True)
+HUGO = Routes("hugo", ("content/en",), directory_urls=True, term_ids=True)
+JEKYLL = Routes("jekyll", ("",))
 CORPUS = {
     "docs/index.md",
     "docs/guide/setup.md",
@@ -83,7 +83,7 @@ def _exists(path: str) -> str | None:
         ),
     ],
 )
-def test_resolve(site: Site, source: str, destination: str, expected: tuple[str, str]) -> None:
+def test_resolve(site: Routes, source: str, destination: str, expected: tuple[str, str]) -> None:
     assert resolve(destination, source, _exists, site) == Target(*expected)
 
 
@@ -104,7 +104,7 @@ def test_not_checked(destination: str) -> None:
     assert resolve(destination, "docs/api.md", _exists, GITHUB) is None
 
 
-def _check(texts: dict[str, str], site: Site = GITHUB, moved: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+def _check(texts: dict[str, str], site: Routes = GITHUB, moved: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     return reference_violations(Config(root=Path(".")), texts, moved_from=moved, site=site)
 
 
@@ -203,32 +203,32 @@ def test_the_rule_is_registered_and_documented() -> None:
     ("files", "expected"),
     [
         pytest.param(
-            {"mkdocs.yml": b"site_name: x\n"}, Site("mkdocs", ("docs",), True), id="mkdocs"
+            {"mkdocs.yml": b"site_name: x\n"}, Routes("mkdocs", ("docs",), True), id="mkdocs"
         ),
         pytest.param(
             {"mkdocs.yml": b"docs_dir: 'src'\nuse_directory_urls: false\n"},
-            Site("mkdocs", ("src",), False),
+            Routes("mkdocs", ("src",), False),
             id="mkdocs-options",
         ),
         pytest.param(
             {"hugo.toml": b"[[module.mounts]]\nsource = 'content/en'\ntarget = 'content'\n"},
-            Site("hugo", ("content/en",), True),
+            Routes("hugo", ("content/en",), True),
             id="hugo-mounts",
         ),
         pytest.param(
             {"docs/astro.config.mjs": b"import starlight from '@astrojs/starlight'"},
-            Site("starlight", ("docs/src/content/docs",), True),
+            Routes("starlight", ("docs/src/content/docs",), True),
             id="starlight",
         ),
         pytest.param(
-            {"book.toml": b"[book]\nsrc = 'pages'\n"}, Site("mdbook", ("pages",)), id="mdbook"
+            {"book.toml": b"[book]\nsrc = 'pages'\n"}, Routes("mdbook", ("pages",)), id="mdbook"
         ),
-        pytest.param({"_config.yml": b"title: x\n"}, Site("jekyll", ("",)), id="jekyll"),
+        pytest.param({"_config.yml": b"title: x\n"}, Routes("jekyll", ("",)), id="jekyll"),
         pytest.param({"README.md": b"# x\n"}, GITHUB, id="github"),
     ],
 )
-def test_detect_site(files: dict[str, bytes], expected: Site) -> None:
-    assert detect_site(list(files), files.get) == expected
+def test_detect_site(files: dict[str, bytes], expected: Routes) -> None:
+    assert detect_routes(list(files), files.get) == expected
 
 
 def test_a_heading_rename_breaks_links_until_fixed_or_acknowledged(

@@ -8,9 +8,10 @@ import pytest
 from helpers import commit_all, write
 
 from chunkgate import git
-from chunkgate.chunking.anchors import AnchorStyle, Site, describe_settings, style_of
+from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.config.load import load_config
 from chunkgate.sites import detect as sites
+from chunkgate.sites.model import Site, describe_settings, style_of
 
 PYMDOWNX = """\
 site_name: x
