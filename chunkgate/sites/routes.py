@@ -20,6 +20,8 @@ import sys
 from collections.abc import Callable, Collection
 from typing import NamedTuple
 
+from chunkgate.sites.settings import load_yaml
+
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 _INDEX_NAMES = ("index", "_index", "README", "readme")
 
@@ -140,14 +142,15 @@ def _has(paths: Collection[str], folder: str, child: str) -> bool:
 
 
 def _mkdocs(folder: str, data: bytes) -> Routes:
-    docs = "docs"
-    directory_urls = True
-    match = re.search(rb"^docs_dir:\s*['\"]?([^'\"\n#]+?)['\"]?\s*(?:#.*)?$", data, re.M)
-    if match:
-        docs = match.group(1).decode("utf-8", "replace").strip().strip("/")
-    match = re.search(rb"^use_directory_urls:\s*(\w+)", data, re.M)
-    if match:
-        directory_urls = match.group(1).lower() not in (b"false", b"no", b"off")
+    """Read as YAML, as MkDocs reads it (``use_directory_urls: !!bool false`` is false);
+    a value of the wrong type, or a tag MkDocs resolves at build time (``!ENV``), leaves
+    the default."""
+    config = load_yaml(data)
+    config = config if isinstance(config, dict) else {}
+    docs = config.get("docs_dir")
+    docs = docs.strip().strip("/") if isinstance(docs, str) and docs.strip() else "docs"
+    directory_urls = config.get("use_directory_urls")
+    directory_urls = directory_urls if isinstance(directory_urls, bool) else True
     return Routes("mkdocs", (_join(folder, docs),), directory_urls)
 
 

@@ -35,7 +35,7 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
     return None
 
 
-def _load_yaml(raw: bytes) -> Any:
+def load_yaml(raw: bytes) -> Any:
     """YAML with every tag it does not know (``!!python/name:...``, ``!ENV``) read as
     ``{"!tag": tag, "value": ...}``: MkDocs configs name Python objects by tag."""
     import yaml  # deferred: PyYAML's import costs a hook run more than the rest
@@ -79,7 +79,7 @@ def _short(name: str) -> str:
 
 
 def _mkdocs(path: str, raw: bytes, read: Reader) -> Settings | None:
-    data = _load_yaml(raw)
+    data = load_yaml(raw)
     if not isinstance(data, dict):
         return None
     extensions = _items(data.get("markdown_extensions"))
@@ -88,7 +88,7 @@ def _mkdocs(path: str, raw: bytes, read: Reader) -> Settings | None:
     if isinstance(parent, str) and "markdown_extensions" not in data:
         target = posixpath.normpath(posixpath.join(posixpath.dirname(path), parent))
         parent_raw = None if target.startswith("../") else read(target)
-        inherited = _load_yaml(parent_raw) if parent_raw else None
+        inherited = load_yaml(parent_raw) if parent_raw else None
         if isinstance(inherited, dict):
             extensions = _items(inherited.get("markdown_extensions"))
         found["INHERIT"] = target
@@ -133,7 +133,7 @@ def _slugify(value: Any) -> str:
 
 
 def _jekyll(raw: bytes) -> Settings | None:
-    data = _load_yaml(raw)
+    data = load_yaml(raw)
     if not isinstance(data, dict):
         return None
     renderer = str(data.get("markdown", "kramdown")).lower()
@@ -170,7 +170,7 @@ def _hugo(name: str, raw: bytes) -> Settings | None:
         elif name.endswith(".json"):
             data = json.loads(text)
         else:
-            data = _load_yaml(raw)
+            data = load_yaml(raw)
     except (ValueError, UnicodeDecodeError):
         return None
     if not isinstance(data, dict):

@@ -1,0 +1,39 @@
+"""The routes of a site generator, read from its config as the generator reads it (YAML)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunkgate.sites.routes import Routes, detect_routes
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        pytest.param(b"use_directory_urls: !!bool false\n", False, id="tagged-false"),
+        pytest.param(b"use_directory_urls: false  # flat pages\n", False, id="false"),
+        pytest.param(b"use_directory_urls: 'false'\n", True, id="a-string-is-no-boolean"),
+        pytest.param(b"use_directory_urls: !ENV [FLAT, false]\n", True, id="env-default"),
+        pytest.param(b"site_name: x\n", True, id="default"),
+        pytest.param(
+            b"theme: {name: material}\nmarkdown_extensions:\n"
+            b"  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+            b"use_directory_urls: no\n",
+            False,
+            id="python-name-tags-elsewhere",
+        ),
+    ],
+)
+def test_mkdocs_directory_urls_are_read_as_yaml(config: bytes, expected: bool) -> None:
+    files = {"mkdocs.yml": config}
+    assert detect_routes(list(files), files.get) == Routes("mkdocs", ("docs",), expected)
+
+
+def test_mkdocs_docs_dir_is_read_as_yaml() -> None:
+    files = {"site/mkdocs.yml": b'docs_dir: !!str "pages/"\nuse_directory_urls: off\n'}
+    assert detect_routes(list(files), files.get) == Routes("mkdocs", ("site/pages",), False)
+
+
+def test_a_mkdocs_config_that_is_no_yaml_has_the_defaults() -> None:
+    files = {"mkdocs.yml": b"use_directory_urls: [false\n"}
+    assert detect_routes(list(files), files.get) == Routes("mkdocs", ("docs",), True)
