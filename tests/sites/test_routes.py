@@ -17,7 +17,8 @@ from chunkgate.sites.routes import Routes, detect_routes
         pytest.param(b"site_name: x\n", True, id="default"),
         pytest.param(
             b"theme: {name: material}\nmarkdown_extensions:\n"
-            b"  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+            b"  - pymdownx.emoji:\n"
+            b"      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
             b"use_directory_urls: no\n",
             False,
             id="python-name-tags-elsewhere",
