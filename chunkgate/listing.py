@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import stat
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -14,10 +13,10 @@ from chunkgate.chunking import ChunkedFile, chunk_bytes, languages
 from chunkgate.chunking.outline import outline_bytes
 from chunkgate.chunking.sizes import make_counter
 from chunkgate.config.model import Config
-from chunkgate.core.errors import ChunkgateError, ManifestError, UnreadableError
+from chunkgate.core.errors import ManifestError, UnreadableError
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.core.parallel import ordered_map
-from chunkgate.corpus.paths import read_regular
+from chunkgate.corpus.paths import read_regular, relative_paths
 from chunkgate.corpus.select import select_files
 from chunkgate.manifest import WorkTreeManifest
 
@@ -31,46 +30,18 @@ class Failure:
 
 
 def named_files(config: Config, paths: Sequence[str]) -> list[str]:
-    """Root-relative POSIX paths for the files and folders named on the command line.
-
-    Files are taken as named, whatever the config includes; folders expand to
-    the corpus files under them. Symlinks are resolved, and a name that ends
-    outside the repository is an error.
-    """
-    root = os.fspath(config.root.resolve())
-    inside = os.path.join(root, "")  # the prefix of every path under the root
-    cwd = os.getcwd()
-    folders: dict[str, str] = {}  # each folder named, resolved once
+    """Root-relative POSIX paths for the files and folders named on the command line
+    (``corpus.paths.relative_paths``: a symlink stands for its target inside the
+    repository). Files are taken as named, whatever the config includes; folders expand
+    to the corpus files under them."""
     out: list[str] = []
-    for name in paths:
-        absolute, is_dir = _resolved(os.path.join(cwd, name), folders)
-        if not absolute.startswith(inside) and absolute != root:
-            raise ChunkgateError(f"path outside the repository: {name}")
-        if is_dir:
-            out.extend(select_files(config, [absolute]).paths)
+    for relative in relative_paths(config.root, paths):
+        folder = config.root / relative
+        if os.path.isdir(folder):
+            out.extend(select_files(config, [os.fspath(folder)]).paths)
         else:
-            out.append(absolute[len(inside) :].replace(os.sep, "/"))
+            out.append(relative)
     return list(dict.fromkeys(out))
-
-
-def _resolved(path: str, folders: dict[str, str]) -> tuple[str, bool]:
-    """The real path of ``path`` and whether it is a folder: its folder resolved once
-    for all its files, and one ``lstat`` of its own (a symlink is resolved whole)."""
-    folder, base = os.path.split(path)
-    if base in ("", ".", ".."):
-        real = os.path.realpath(path)
-        return real, os.path.isdir(real)
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        mode = 0
-    if stat.S_ISLNK(mode):
-        real = os.path.realpath(path)
-        return real, os.path.isdir(real)
-    real_folder = folders.get(folder)
-    if real_folder is None:
-        real_folder = folders[folder] = os.path.realpath(folder)
-    return os.path.join(real_folder, base), stat.S_ISDIR(mode)
 
 
 def chunk_named(

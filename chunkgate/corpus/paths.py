@@ -163,30 +163,43 @@ def cache_file_allowed(base: Path, file: Path) -> bool:
 
 
 def relative_paths(root: Path, paths: Sequence[str]) -> list[str]:
-    """Root-relative POSIX paths of ``paths`` (relative to cwd, or absolute), each once;
-    refuses anything outside the root, symlinks included."""
+    """Root-relative POSIX paths of ``paths`` (files or folders, relative to the cwd or
+    absolute), each once: how every command reads its FILES arguments.
+
+    A symlink is no corpus file of its own: named, it stands for its target, which
+    must be inside the repository like any name (``docs/link.md`` to ``real.md`` is
+    ``docs/real.md``). A symlink loop is an error."""
+    real_root = os.path.realpath(root)
+    folders: dict[str, str] = {}  # each folder named, resolved once for all its files
     result: dict[str, None] = {}
     for given in paths:
-        full = Path(os.path.abspath(given))
-        # Resolve the folders (symlinked ones included) but not the name itself, so a
-        # symlinked file is seen as the link it is.
-        located = full.parent.resolve() / full.name if full.name else full.resolve()
-        relative = _relative_to(located, root)
-        if relative is not None and located.is_symlink():
-            try:
-                target = located.resolve()
-            except (OSError, RuntimeError):  # a loop (RuntimeError before Python 3.13)
-                raise ChunkgateError(f"{given}: a symlink loop; fix or remove it") from None
-            relative = relative if _relative_to(target, root) is not None else None
+        relative = _inside(_real(os.path.abspath(given), folders, given), real_root)
         if relative is None:
             raise ChunkgateError(f"path outside the repository: {given}")
         result[relative] = None
     return list(result)
 
 
-def _relative_to(path: Path, root: Path) -> str | None:
+def _real(path: str, folders: dict[str, str], given: str) -> str:
+    """The real path of the absolute ``path``: its folder resolved, and its name too when
+    that is a symlink."""
+    folder, name = os.path.split(path)
+    if not name:  # the file system's root
+        return path
+    real_folder = folders.get(folder)
+    if real_folder is None:
+        real_folder = folders[folder] = os.path.realpath(folder)
+    located = os.path.join(real_folder, name)
+    if not os.path.islink(located):
+        return located
     try:
-        relative = path.relative_to(root)
-    except ValueError:
-        return None
-    return relative.as_posix()
+        return str(Path(located).resolve())
+    except (OSError, RuntimeError):  # a loop (RuntimeError before Python 3.13)
+        raise ChunkgateError(f"{given}: a symlink loop; fix or remove it") from None
+
+
+def _inside(path: str, root: str) -> str | None:
+    if path == root:
+        return "."
+    prefix = os.path.join(root, "")
+    return path[len(prefix) :].replace(os.sep, "/") if path.startswith(prefix) else None

@@ -289,3 +289,32 @@ def test_caches_are_written_where_allowed(
     commit_all(repo)
     assert run("check")[0] == 0
     assert sorted(p.name for p in cache.iterdir()) == ["config", "links", "runs", "summaries"]
+
+
+def test_a_symlink_named_on_the_command_line_stands_for_its_target(repo: Path) -> None:
+    """``chunks`` and ``check`` read the same file for ``docs/link.md``: its target."""
+    write(repo, "docs/real.md", DOC)
+    os.symlink("real.md", repo / "docs" / "link.md")
+    commit_all(repo)
+    assert run("update")[0] == 0
+    code, output = run("chunks", "--format", "json", "docs/link.md")
+    assert code == 0, output
+    assert {chunk["path"] for chunk in json.loads(output)} == {"docs/real.md"}
+    code, output = run("check", "--format", "json", "docs/link.md")
+    assert code == 0, output
+    assert json.loads(output)["summary"]["files"] == 1
+    write(repo, "docs/real.md", "# E\n\nshort\n")  # CG202 now, through the link too
+    code, output = run("check", "--format", "json", "docs/link.md")
+    assert code == 1, output
+    assert {v["path"] for v in json.loads(output)["violations"]} == {"docs/real.md"}
+
+
+def test_a_symlink_to_a_file_outside_the_repository_is_refused_by_every_command(
+    repo: Path, tmp_path: Path
+) -> None:
+    write(tmp_path, "outside/key.md", DOC)
+    os.symlink(tmp_path / "outside" / "key.md", repo / "leak.md")
+    for command in ("chunks", "check"):
+        code, output = run(command, "leak.md")
+        assert code == 2, (command, output)
+        assert output.strip() == "chunkgate: error: path outside the repository: leak.md"
