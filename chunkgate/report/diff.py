@@ -11,7 +11,8 @@ from typing import IO
 
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.core.model import Chunk
-from chunkgate.diff.compare import Change, ChangeKind, ChunkDiff, fail_reasons
+from chunkgate.diff.compare import fail_reasons
+from chunkgate.diff.model import Change, ChangeKind, ChunkDiff
 from chunkgate.report.annotations import Annotation, escape_data, escape_property, write_annotations
 from chunkgate.report.console import make_console
 from chunkgate.report.diffmarkdown import (
