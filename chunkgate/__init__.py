@@ -31,8 +31,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from chunkgate.chunking import chunk_file, chunk_text
+    from chunkgate.chunking import chunk_text
     from chunkgate.chunking.base import ChunkOptions
+    from chunkgate.chunking.files import chunk_file
     from chunkgate.chunking.outline import outline_text
     from chunkgate.config import Config, load_config
     from chunkgate.core.model import Chunk, Heading, Problem
@@ -45,7 +46,7 @@ _HOMES = {
     "Heading": "chunkgate.core.model",
     "Problem": "chunkgate.core.model",
     "ChunkOptions": "chunkgate.chunking.base",
-    "chunk_file": "chunkgate.chunking",
+    "chunk_file": "chunkgate.chunking.files",
     "chunk_text": "chunkgate.chunking",
     "Config": "chunkgate.config",
     "load_config": "chunkgate.config",

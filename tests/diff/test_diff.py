@@ -353,7 +353,7 @@ def test_working_tree_against_head(git_repo: Path) -> None:
 
 
 def write_manifest(repo: Path, paths: list[str]) -> None:
-    from chunkgate.chunking import chunk_file
+    from chunkgate.chunking.files import chunk_file
     from chunkgate.manifest import FileEntry, render_block
 
     write_header(repo)
