@@ -30,7 +30,9 @@ __all__ = [
 #    size.max are split into parts, small Python module code joins a neighbour (issue 15)
 # 4: front matter of comments alone and TOML front matter; MDX import/export lines of a
 #    preamble and sections of a horizontal rule alone are in no chunk
-CHUNKING_VERSION = 4
+# 5: a part of template syntax alone (Hugo's `{{% /tab %}}` between two long code blocks)
+#    joins a neighbouring part
+CHUNKING_VERSION = 5
 
 
 class ChunkedFile(NamedTuple):

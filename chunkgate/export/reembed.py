@@ -204,7 +204,7 @@ def _strings(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def write_plan(rows: Iterable[Record], stream: IO[str], **_: object) -> None:
+def write_plan(rows: Iterable[Record], stream: IO[str]) -> None:
     """The plan as JSON lines, one row a line."""
     for row in rows:
         stream.write(_dumps(row) + "\n")

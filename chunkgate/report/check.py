@@ -7,13 +7,14 @@ manifest, since that alone fails it); ``json`` and ``sarif`` are always complete
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import IO, TYPE_CHECKING
 
 from chunkgate.core.model import CheckResult, Summary, Violation
 from chunkgate.report.console import make_console
-from chunkgate.report.formats import CHECK
+from chunkgate.report.formats import CHECK, CheckWriter
 from chunkgate.report.printable import printable
 
 if TYPE_CHECKING:
@@ -29,11 +30,12 @@ def write_check(
     env: Mapping[str, str] | None = None,
 ) -> None:
     """Write ``result`` in one of ``formats.CHECK``'s formats (not ``auto``)."""
-    CHECK.writer(fmt)(result, stream, quiet=quiet, env=env)
+    writer: CheckWriter = CHECK.writer(fmt)
+    writer(result, stream, quiet=quiet, env=os.environ if env is None else env)
 
 
 def write_json(
-    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str] | None
+    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]
 ) -> None:
     stream.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
 
@@ -100,7 +102,7 @@ def text_line(violation: Violation) -> str:
 
 
 def write_text(
-    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str] | None = None
+    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]
 ) -> None:
     violations = shown(result, quiet=quiet)
     for violation in violations:
@@ -189,7 +191,7 @@ def _rule_table(violations: list[Violation]) -> RenderableType:
 
 
 def write_rich(
-    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str] | None = None
+    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]
 ) -> None:
     from rich.text import Text
 

@@ -24,7 +24,7 @@ from chunkgate.report.diffmarkdown import (
     summary_rows,
     title,
 )
-from chunkgate.report.formats import DIFF
+from chunkgate.report.formats import DIFF, DiffWriter
 from chunkgate.report.printable import printable
 from chunkgate.report.summary import SUMMARY_LIMIT, append_summary
 
@@ -55,22 +55,31 @@ def write_diff(
     env: Mapping[str, str] | None = None,
 ) -> None:
     """Write ``diff`` in one of ``formats.DIFF``'s formats (not ``auto``)."""
-    DIFF.writer(fmt)(diff, stream, fail_on=fail_on, env=os.environ if env is None else env)
+    writer: DiffWriter = DIFF.writer(fmt)
+    writer(diff, stream, fail_on=fail_on, env=os.environ if env is None else env)
 
 
-def write_json(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+def write_json(
+    diff: ChunkDiff, stream: IO[str], *, fail_on: Sequence[str], env: Mapping[str, str]
+) -> None:
     stream.write(json.dumps(diff.to_dict(), ensure_ascii=False, indent=2) + "\n")
 
 
-def write_markdown(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+def write_markdown(
+    diff: ChunkDiff, stream: IO[str], *, fail_on: Sequence[str], env: Mapping[str, str]
+) -> None:
     stream.write(markdown(diff))
 
 
-def write_rich(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+def write_rich(
+    diff: ChunkDiff, stream: IO[str], *, fail_on: Sequence[str], env: Mapping[str, str]
+) -> None:
     _rich(diff, stream)
 
 
-def write_text(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+def write_text(
+    diff: ChunkDiff, stream: IO[str], *, fail_on: Sequence[str], env: Mapping[str, str]
+) -> None:
     for line in text_lines(diff):
         stream.write(printable(line) + "\n")
 
@@ -206,7 +215,7 @@ def write_github(
     diff: ChunkDiff,
     stream: IO[str],
     *,
-    fail_on: Sequence[str] = (),
+    fail_on: Sequence[str],
     env: Mapping[str, str],
 ) -> None:
     """``diff --format github`` run as its own step: its annotations within the step's
