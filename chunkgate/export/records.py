@@ -25,8 +25,12 @@ from chunkgate.chunking.sizes import TokenCounter, make_counter
 from chunkgate.config import Config, load_config_at
 from chunkgate.core.errors import ChunkgateError, ManifestError, UnreadableError
 from chunkgate.core.parallel import ordered_map
+from chunkgate.corpus.select import select_files
 from chunkgate.corpus.source import decode
 from chunkgate.export.lines import file_lines
+from chunkgate.listing import named_files
+from chunkgate.manifest import RevisionManifest, WorkTreeManifest
+from chunkgate.manifest.folder import recorded_moves
 
 
 class Source(NamedTuple):
@@ -100,8 +104,6 @@ def plan_export(
         if not in_git:
             raise ChunkgateError(f"--rev {rev}: {root} is not a git repository")
         return _revision_plan(config, paths, rev, revision_config=revision_config)
-    from chunkgate.corpus.select import select_files
-    from chunkgate.listing import named_files
 
     if paths is None:
         chosen = {file.path: file.blob for file in select_files(config).files}
@@ -177,8 +179,6 @@ def _moves(
     config: Config, commit: str | None, tree: dict[str, str] | None = None
 ) -> dict[str, tuple[tuple[str, str], ...]]:
     """The moves the manifest (the work tree's, or the commit's) records, by file."""
-    from chunkgate.manifest import RevisionManifest, WorkTreeManifest
-    from chunkgate.manifest.folder import recorded_moves
 
     with git.BlobReader(config.root, lazy=True) as reader:
         manifest: WorkTreeManifest | RevisionManifest

@@ -141,8 +141,9 @@ def _chunk_label(violation: Violation) -> str:
 
 
 def _rich_violation(violation: Violation) -> list[RenderableType]:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.padding import Padding
-    from rich.text import Text
+    from rich.text import Text  # rich: terminal output only
 
     mark, style = _MARKS.get(violation.severity, ("·", "dim"))
     if violation.known:
@@ -176,8 +177,9 @@ def _by_file(violations: Iterable[Violation]) -> dict[str, list[Violation]]:
 
 
 def _rule_table(violations: list[Violation]) -> RenderableType:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.table import Table
-    from rich.text import Text
+    from rich.text import Text  # rich: terminal output only
 
     counts = Counter((v.rule, v.name, v.severity) for v in violations)
     table = Table(show_edge=False, box=None, pad_edge=False, padding=(0, 2, 0, 0))
@@ -193,6 +195,7 @@ def _rule_table(violations: list[Violation]) -> RenderableType:
 def write_rich(
     result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]
 ) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.text import Text
 
     console = rich_console(stream)

@@ -25,8 +25,10 @@ from chunkgate.report.diffmarkdown import (
     title,
 )
 from chunkgate.report.formats import DIFF, DiffWriter
+from chunkgate.report.github import rule_rank, where_listed
 from chunkgate.report.printable import printable
 from chunkgate.report.summary import SUMMARY_LIMIT, append_summary
+from chunkgate.rules.stability import keep_advice
 
 __all__ = ["FOLD_AFTER", "short"]
 
@@ -122,8 +124,9 @@ def text_lines(diff: ChunkDiff) -> Iterator[str]:
 
 
 def _rich(diff: ChunkDiff, stream: IO[str]) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.markup import escape
-    from rich.table import Table
+    from rich.table import Table  # rich: terminal output only
 
     console = make_console(stream)
     console.print(f"[bold]chunkgate diff[/bold] {escape(title(diff))}")
@@ -167,7 +170,6 @@ def unstable_message(
 ) -> str:
     """``base``: the revision the diff started from; moves already committed are recorded
     against it (``HEAD``'s manifest may already have the new ID)."""
-    from chunkgate.rules.stability import keep_advice
 
     assert change.before is not None
     assert change.after is not None
@@ -187,7 +189,6 @@ def annotations_of(diff: ChunkDiff, fail_on: Sequence[str] = ()) -> list[Annotat
         Annotation("error", f"chunkgate diff: {reason}", title="chunkgate diff", rank=(0, index))
         for index, reason in enumerate(fail_reasons(diff, fail_on))
     ]
-    from chunkgate.report.github import rule_rank
 
     level = "error" if "unstable" in fail_on else "warning"
     severity = 0 if level == "error" else 1
@@ -220,7 +221,6 @@ def write_github(
 ) -> None:
     """``diff --format github`` run as its own step: its annotations within the step's
     caps, a totals line, and its section of the job summary when there is one."""
-    from chunkgate.report.github import where_listed
 
     listed: Mapping[str, int] = {}
     path = env.get("GITHUB_STEP_SUMMARY")

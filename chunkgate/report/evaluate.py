@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import IO
 
 from chunkgate.evaluate.retrieval import EvalReport
+from chunkgate.report.console import make_console
 from chunkgate.report.formats import EVAL, EvalWriter
 from chunkgate.report.github import cell, code_cell
 
@@ -85,9 +86,8 @@ def _text(report: EvalReport, stream: IO[str]) -> None:
 
 
 def _rich(report: EvalReport, stream: IO[str]) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.table import Table
-
-    from chunkgate.report.console import make_console
 
     console = make_console(stream)
     table = Table(title=f"chunkgate eval (k={report.head.k})")

@@ -170,8 +170,9 @@ def _rich_chunks(
     text: bool,
     anchors: Callable[[str], str] | None = None,
 ) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.table import Table
-    from rich.text import Text
+    from rich.text import Text  # rich: terminal output only
 
     console = make_console(stream)
     for file in files:
@@ -227,6 +228,7 @@ def write_jsonl_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) 
 
 
 def write_rich_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.markup import escape
 
     console = make_console(stream)

@@ -102,14 +102,16 @@ def _marker(bucket: Bucket) -> str:
 
 
 def _limit_line(label: str, style: str) -> Text:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.text import Text
 
     return Text(f"┄┄ {label} ".ljust(BAR_WIDTH, "┄"), style=style)
 
 
 def write_rich(stats: Stats, stream: IO[str]) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.table import Table
-    from rich.text import Text
+    from rich.text import Text  # rich: terminal output only
 
     console = rich_console(stream)
     console.print(Text(headline(stats), style="bold"), overflow="fold")
