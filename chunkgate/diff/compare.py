@@ -18,6 +18,7 @@ from pathlib import Path
 
 from chunkgate import git
 from chunkgate.chunking import ChunkOptions
+from chunkgate.config import load_config
 from chunkgate.core.errors import ChunkgateError, GitError
 from chunkgate.core.model import Chunk
 from chunkgate.diff.classify import classify
@@ -62,10 +63,11 @@ def diff_revisions(
     # The work tree's listing runs beside the reading of the base's manifest.
     listing = git.WorkTreeListing(top) if revisions.head is None else None
     notes: list[str] = []
+    given = load_config(top, config_path=config_path) if config_path is not None else None
     with git.BlobReader(top) as reader:
-        old = revision_side(top, revisions.base, revisions.base_name, reader, config_path)
+        old = revision_side(top, revisions.base, revisions.base_name, reader, given)
         if revisions.head is not None:
-            new = revision_side(top, revisions.head, revisions.head_name, reader, config_path)
+            new = revision_side(top, revisions.head, revisions.head_name, reader, given)
         else:
             new = working_side(top, config_path, listing)
         read_manifest(top, new, reader, notes)

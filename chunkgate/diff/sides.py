@@ -49,19 +49,17 @@ class Side:
 
 
 def revision_side(
-    root: Path, sha: str, name: str, reader: git.BlobReader, config_path: Path | None
+    root: Path, sha: str, name: str, reader: git.BlobReader, config: Config | None = None
 ) -> Side:
-    """The corpus at commit ``sha``, with the configuration committed there (or
-    ``config_path``'s, which ``--config`` applies to both sides)."""
+    """The corpus at commit ``sha`` (``name``, as the user named it), with the
+    configuration committed there, or ``config`` (``--config``, or the work tree's)."""
     tree = git.tree_blobs(root, sha)
 
     def read(path: str) -> bytes | None:
         blob = tree.get(path)
         return None if blob is None else reader.read(blob)
 
-    if config_path is not None:
-        config = load_config(root, config_path=config_path)
-    else:
+    if config is None:
         config = load_config_at(root, read, label=name, paths=tree)
     files: dict[str, str | None] = {p: b for p, b in tree.items() if config.selects(p)}
     return Side(config, files, read, rev=sha, tree=tree)
@@ -149,8 +147,9 @@ def at_revision(root: Path, rev: str, *, config_path: Path | None = None) -> Sna
     if top is None:
         raise GitError(f"not a git repository: {root}")
     sha = git.resolve(top, rev)
+    config = load_config(top, config_path=config_path) if config_path is not None else None
     with git.BlobReader(top) as reader:
-        side = revision_side(top, sha, rev, reader, config_path)
+        side = revision_side(top, sha, rev, reader, config)
         manifest = RevisionManifest(top, sha, side.config.manifest, reader, tree=side.tree)
         return _snapshot(rev, side, recorded_moves(manifest, reader))
 
