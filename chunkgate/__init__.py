@@ -31,8 +31,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from chunkgate.chunking import chunk_file, chunk_text
+    from chunkgate.chunking import chunk_text
     from chunkgate.chunking.base import ChunkOptions
+    from chunkgate.chunking.files import chunk_file
     from chunkgate.chunking.outline import outline_text
     from chunkgate.config.load import load_config
     from chunkgate.config.model import Config
@@ -46,7 +47,7 @@ _HOMES = {
     "Heading": "chunkgate.core.model",
     "Problem": "chunkgate.core.model",
     "ChunkOptions": "chunkgate.chunking.base",
-    "chunk_file": "chunkgate.chunking",
+    "chunk_file": "chunkgate.chunking.files",
     "chunk_text": "chunkgate.chunking",
     "Config": "chunkgate.config.model",
     "load_config": "chunkgate.config.load",

@@ -17,8 +17,9 @@ from click.testing import CliRunner
 from helpers import commit_all, manifest_text, write
 
 from chunkgate import rules
-from chunkgate.chunking import chunk_text, languages
+from chunkgate.chunking import chunk_text, languages, plain
 from chunkgate.chunking.base import ChunkContext, Chunked
+from chunkgate.chunking.extras import missing_extras
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
 from chunkgate.config.model import Config
@@ -150,6 +151,53 @@ def toy_rule() -> Iterator[types.ModuleType]:
     yield family
     rules.unregister(family)
     assert "CG901" not in rules.RULES
+
+
+def chunk_toy_windows(ctx: ChunkContext, language: languages.Language) -> Chunked:
+    """As a chunker does when its extra is missing: text windows."""
+    return Chunked(plain.chunk_plain(ctx, language=language.name))
+
+
+# A language chunked by an optional extra that is not installed here.
+TOY_EXTRA = languages.Language(
+    "toyx",
+    (".toyx",),
+    f"{__name__}:chunk_toy_windows",
+    {"card": "toy card", "text": "text window"},
+    default=True,
+    extra="toys",
+    needs=("chunkgate_toy_grammar_not_installed",),
+    display="Toy",
+)
+
+
+@pytest.fixture
+def toy_extra() -> Iterator[languages.Language]:
+    languages.register(TOY_EXTRA)
+    yield TOY_EXTRA
+    languages.unregister("toyx")
+
+
+def test_a_language_whose_extra_is_missing_is_said_once_and_chunked_as_windows(
+    toy_extra: languages.Language, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert missing_extras(["a.toyx", "b.toyx", "c.md"]) == [
+        "2 Toy files chunked as text windows: install chunkgate with its `toys` extra to "
+        "chunk them by toy card (every machine that checks this corpus needs it, or "
+        "their manifests differ)"
+    ]
+    repo = _repo(tmp_path, {"a.toyx": SECTION * 3, "b.toyx": SECTION, "docs/a.md": SECTION})
+    monkeypatch.chdir(repo)
+    result = CliRunner().invoke(cli, ["update"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("install chunkgate with its `toys` extra") == 1, result.output
+    assert '"id": "a.toyx#~1"' in manifest_text(repo)
+
+
+def test_a_language_with_an_extra_names_what_the_extra_installs() -> None:
+    with pytest.raises(ValueError, match="toyx: an extra needs the modules it installs"):
+        languages.register(TOY_EXTRA._replace(needs=()))
+    assert languages.language_of("a.toyx") == "text"
 
 
 def _repo(root: Path, files: dict[str, str]) -> Path:

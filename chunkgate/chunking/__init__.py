@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable
-from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate.chunking import languages
@@ -21,11 +18,9 @@ __all__ = [
     "ChunkedFile",
     "chunk_bytes",
     "chunk_document",
-    "chunk_file",
     "chunk_text",
     "context_for",
     "language_of",
-    "missing_extras",
 ]
 
 # Bump whenever the chunkers' output (boundaries, IDs, sizes, hashes) changes
@@ -35,7 +30,9 @@ __all__ = [
 #    size.max are split into parts, small Python module code joins a neighbour (issue 15)
 # 4: front matter of comments alone and TOML front matter; MDX import/export lines of a
 #    preamble and sections of a horizontal rule alone are in no chunk
-CHUNKING_VERSION = 4
+# 5: a part of template syntax alone (Hugo's `{{% /tab %}}` between two long code blocks)
+#    joins a neighbouring part
+CHUNKING_VERSION = 5
 
 
 class ChunkedFile(NamedTuple):
@@ -107,43 +104,3 @@ def chunk_text(
     return list(
         chunk_document(text, path, language=language, options=options, counter=counter).chunks
     )
-
-
-def chunk_file(
-    path: str | os.PathLike[str],
-    *,
-    root: str | os.PathLike[str] | None = None,
-    options: ChunkOptions | None = None,
-    counter: TokenCounter | None = None,
-) -> list[Chunk]:
-    """The chunks of a file on disk, with the IDs ``check`` gives them.
-
-    IDs use the file's POSIX path relative to ``root``: by default the root of
-    the repository that holds the file (found from the file, never from the
-    current directory), whose configuration also gives the default ``options``
-    (limits, anchor flavours from the site's config) and token counter.
-    """
-    file = Path(path)
-    if root is None or options is None:
-        from chunkgate.config.load import load_config
-
-        config = load_config(file.parent)
-        root = config.root if root is None else root
-        options = config.chunking if options is None else options
-    try:
-        relative = file.resolve().relative_to(Path(root).resolve()).as_posix()
-    except ValueError:
-        relative = file.as_posix()
-    data = file.read_bytes()
-    return list(chunk_bytes(data, relative, options=options, counter=counter).chunks)
-
-
-def missing_extras(paths: Iterable[str]) -> list[str]:
-    """Notes on the optional extras these files need and this installation lacks, one per
-    extra; looked up only when a file needs one (a run on Markdown imports nothing more)."""
-    needing = [path for path in paths if languages.language_for(path).extra is not None]
-    if not needing:
-        return []
-    from chunkgate.chunking.extras import notes
-
-    return notes(needing)

@@ -21,6 +21,7 @@ embed text, what the model sees).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Literal
 
@@ -55,7 +56,6 @@ class EmbedSettings:
         (so that a manifest made before embed settings existed stays valid)."""
         if not self.counted:
             return ""
-        import json
 
         # As JSON, with ";" escaped: the header's settings are "key=value;" pairs.
         shown = json.dumps(self.separator, ensure_ascii=False).replace(";", "\\u003b")

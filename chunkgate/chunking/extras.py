@@ -1,8 +1,10 @@
 """Which optional extras a corpus needs and this installation lacks (issue 22).
 
-Files of a tree-sitter language without the ``code`` extra, and ``.rst``
-files without the ``rst`` extra, are chunked as text windows. That is said
-once per run, not once per file, and without importing either extra.
+A file whose language needs an extra that is not installed (tree-sitter
+languages without ``code``, ``.rst`` without ``rst``, or any language
+registered with its own) is chunked as text windows. That is said once per
+extra and run, not once per file, and without importing the extra: its
+modules (the language's ``needs``) are only looked up.
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ from collections.abc import Iterable
 
 from chunkgate.chunking import languages
 
-CODE_EXTRA = "code"
-
 
 def _has(module: str) -> bool:
     try:
@@ -23,38 +23,33 @@ def _has(module: str) -> bool:
         return False
 
 
-def extra_of(language: str) -> str | None:
-    """The extra that chunks ``language`` (None: the base install does)."""
-    return languages.get(language).extra
+def installed(language: languages.Language) -> bool:
+    """Whether what chunks ``language`` is installed (always, without an extra)."""
+    return all(_has(module) for module in language.needs)
 
 
-def notes(paths: Iterable[str]) -> list[str]:
-    """One note per missing extra, naming how many files it leaves as text windows."""
+def missing_extras(paths: Iterable[str]) -> list[str]:
+    """One note per missing extra these files need, naming how many it leaves as text
+    windows."""
     by_extra: dict[str, Counter[str]] = {}
     for path in paths:
-        language = languages.language_of(path)
-        extra = extra_of(language)
-        if extra is not None:
-            by_extra.setdefault(extra, Counter())[language] += 1
-    notes: list[str] = []
+        language = languages.language_for(path)
+        if language.extra is not None and not installed(language):
+            by_extra.setdefault(language.extra, Counter())[language.name] += 1
+    found: list[str] = []
     for extra, counts in sorted(by_extra.items()):
-        installed = _has("docutils") if extra == "rst" else _has_grammars(counts)
-        if installed:
-            continue
         files = sum(counts.values())
-        names = ", ".join(languages.get(name).shown for name in sorted(counts))
-        them = "them" if files != 1 else "it"
-        notes.append(
-            f"{files} {names} file{'s' if files != 1 else ''} chunked as text windows: "
-            f"install chunkgate with its `{extra}` extra to chunk {them} by "
-            f"{'section' if extra == 'rst' else 'definition'} (every machine that checks "
-            "this corpus needs it, or their manifests differ)"
+        kinds = [languages.get(name) for name in sorted(counts)]
+        names = ", ".join(language.shown for language in kinds)
+        unit = (
+            "definition"
+            if all(lang.code for lang in kinds)
+            else next(iter(kinds[0].kinds.values()))
         )
-    return notes
-
-
-def _has_grammars(languages: Iterable[str]) -> bool:
-    # Imported here: a run on Markdown and Python alone never loads the code package.
-    from chunkgate.chunking.code import grammars
-
-    return all(grammars.available(language) for language in languages)
+        them = "them" if files != 1 else "it"
+        found.append(
+            f"{files} {names} file{'s' if files != 1 else ''} chunked as text windows: "
+            f"install chunkgate with its `{extra}` extra to chunk {them} by {unit} "
+            "(every machine that checks this corpus needs it, or their manifests differ)"
+        )
+    return found

@@ -63,6 +63,7 @@ def _yaml(block: str) -> dict[object, object] | None:
 
 def _toml(block: str) -> dict[object, object] | None:
     if sys.version_info >= (3, 11):
+        # TOML front matter is rare: only a file that has it loads the parser
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]

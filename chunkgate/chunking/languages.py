@@ -41,6 +41,9 @@ class Language(NamedTuple):
     duplicate_fix: str = "rename one of the files' sections, or exclude the file"
     comment: str | None = None  # its line comment (source code): fixes write SPDX lines in it
     extra: str | None = None  # the optional extra that chunks it; without it, text windows
+    # The modules that extra installs, found (never imported) to tell whether it is
+    # there; a tree-sitter language's last one is its grammar's wheel.
+    needs: tuple[str, ...] = ()
     display: str = ""  # its name in messages, when not its registry name
 
     @property
@@ -53,9 +56,7 @@ class Language(NamedTuple):
     def keep_id(self, chunk: Chunk, options: ChunkOptions | None = None) -> str | None:
         """What to write so that ``chunk`` keeps its ID (``{#install}``), if anything."""
         if self.keeper is not None:
-            from chunkgate.chunking.base import DEFAULT_OPTIONS
-
-            found = load(self.keeper)(options or DEFAULT_OPTIONS, chunk)
+            found = load(self.keeper)(options, chunk)
             return found if isinstance(found, str) else None
         if self.explicit_id is None or chunk.kind not in self.explicit_kinds:
             return None
@@ -102,27 +103,28 @@ RST = Language(
     explicit_kinds=("section",),
     duplicate_fix="give the section a unique `.. _id:` target or rename it",
     extra="rst",
+    needs=("docutils",),
     display="reStructuredText",
 )
 # Code by tree-sitter (chunkgate.chunking.code), in the `code` extra: name, display
-# name, suffixes, line comment.
+# name, suffixes, line comment, and the grammar's wheel (``tree_sitter_<grammar>``).
 _CODE = (
-    ("javascript", "JavaScript", (".js", ".mjs", ".cjs", ".jsx"), "//"),
-    ("typescript", "TypeScript", (".ts", ".mts", ".cts"), "//"),
-    ("tsx", "TSX", (".tsx",), "//"),
-    ("go", "Go", (".go",), "//"),
-    ("rust", "Rust", (".rs",), "//"),
-    ("java", "Java", (".java",), "//"),
-    ("c", "C", (".c",), "//"),
+    ("javascript", "JavaScript", (".js", ".mjs", ".cjs", ".jsx"), "//", "javascript"),
+    ("typescript", "TypeScript", (".ts", ".mts", ".cts"), "//", "typescript"),
+    ("tsx", "TSX", (".tsx",), "//", "typescript"),
+    ("go", "Go", (".go",), "//", "go"),
+    ("rust", "Rust", (".rs",), "//", "rust"),
+    ("java", "Java", (".java",), "//", "java"),
+    ("c", "C", (".c",), "//", "c"),
     # Headers are read as C++: on 718 real headers (glibc, fmt, JPype, zstd, two
     # React Native packages) the C++ grammar had errors in 378, the C one in 485.
-    ("cpp", "C++", (".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx"), "//"),
-    ("csharp", "C#", (".cs",), "//"),
-    ("ruby", "Ruby", (".rb",), "#"),
-    ("php", "PHP", (".php",), "//"),
-    ("kotlin", "Kotlin", (".kt", ".kts"), "//"),
-    ("swift", "Swift", (".swift",), "//"),
-    ("shell", "shell", (".sh", ".bash"), "#"),
+    ("cpp", "C++", (".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx"), "//", "cpp"),
+    ("csharp", "C#", (".cs",), "//", "c_sharp"),
+    ("ruby", "Ruby", (".rb",), "#", "ruby"),
+    ("php", "PHP", (".php",), "//", "php"),
+    ("kotlin", "Kotlin", (".kt", ".kts"), "//", "kotlin"),
+    ("swift", "Swift", (".swift",), "//", "swift"),
+    ("shell", "shell", (".sh", ".bash"), "#", "bash"),
 )
 CODE = tuple(
     PYTHON._replace(
@@ -133,9 +135,10 @@ CODE = tuple(
         encoding="utf-8",
         comment=comment,
         extra="code",
+        needs=("tree_sitter", f"tree_sitter_{grammar}"),
         display=display,
     )
-    for name, display, suffixes, comment in _CODE
+    for name, display, suffixes, comment, grammar in _CODE
 )
 TEXT = Language(
     "text",
@@ -151,6 +154,8 @@ _loaded: dict[str, Callable[..., object]] = {}
 
 def register(language: Language) -> None:
     """Add (or replace) a language; its suffixes win over any earlier entry's."""
+    if language.extra is not None and not language.needs:
+        raise ValueError(f"language {language.name}: an extra needs the modules it installs")
     LANGUAGES[language.name] = language
     for suffix in language.suffixes:
         _BY_SUFFIX[suffix] = language

@@ -30,7 +30,13 @@ from typing import TYPE_CHECKING, NamedTuple
 from chunkgate.chunking import prescan, syntax
 from chunkgate.chunking.anchors import AnchorStyle, HeadingSource, anchors
 from chunkgate.chunking.base import BLANK_CHARS as _BLANK
-from chunkgate.chunking.base import ChunkContext, Chunked, ChunkOptions, suppressions
+from chunkgate.chunking.base import (
+    DEFAULT_OPTIONS,
+    ChunkContext,
+    Chunked,
+    ChunkOptions,
+    suppressions,
+)
 from chunkgate.chunking.frontmatter import FrontMatter, parse_front_matter
 from chunkgate.chunking.syntax import Dialect
 from chunkgate.core.model import Chunk, Heading
@@ -126,11 +132,12 @@ def outline(ctx: ChunkContext) -> list[Heading]:
     ]
 
 
-def keep_id(options: ChunkOptions, chunk: Chunk) -> str | None:
-    """The fix that keeps a section's ID through a rename, in its site's syntax."""
+def keep_id(options: ChunkOptions | None, chunk: Chunk) -> str | None:
+    """The fix that keeps a section's ID through a rename, in its site's syntax (under
+    the default settings when ``options`` is None)."""
     if chunk.kind != "section":
         return None
-    return file_style(options, chunk.path)[0].explicit(chunk.identity)
+    return file_style(options or DEFAULT_OPTIONS, chunk.path)[0].explicit(chunk.identity)
 
 
 def anchors_shown(options: ChunkOptions, path: str) -> str:

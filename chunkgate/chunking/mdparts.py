@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import partial
 from typing import NamedTuple
 
 from chunkgate.chunking import cmark
 from chunkgate.chunking.base import ChunkContext
-from chunkgate.chunking.parts import Block, Pos, split_unit
+from chunkgate.chunking.parts import Block, OnlySyntax, Pos, split_unit
 from chunkgate.chunking.spans import code_spans
+from chunkgate.chunking.syntax import dialect_of, may_be_syntax, syntax_lines
 from chunkgate.core.model import Chunk
 from chunkgate.core.regex import lazy
 
@@ -97,7 +99,27 @@ def markdown_parts(ctx: ChunkContext, unit: Chunk) -> list[Chunk]:
     first, last = unit.start_line - 1, unit.end_line - 1
     nodes = _tree(ctx, first, last)
     blocks = _top_blocks(ctx, nodes, first, last)
-    return split_unit(ctx, unit, blocks, lambda block: _refine(ctx, block))
+    return split_unit(ctx, unit, blocks, partial(_refine, ctx), _only_syntax(ctx, first, last))
+
+
+def _only_syntax(ctx: ChunkContext, first: int, last: int) -> OnlySyntax:
+    """Whether a span of whole lines of the unit ``first..last`` holds template syntax
+    lines and blank lines alone; the unit's syntax lines are found on the first ask."""
+    lines = ctx.lines
+    dialect = dialect_of(ctx.path, ctx.options)
+    flags: list[bool] = []
+
+    def only(start: Pos, end: Pos) -> bool:
+        if start.column or end.column != len(lines[end.line]):
+            return False
+        rows = range(start.line, end.line + 1)
+        if not all(may_be_syntax(lines[row], dialect) or not lines[row].strip() for row in rows):
+            return False
+        if not flags:
+            flags.extend(syntax_lines(lines[first : last + 1], dialect))
+        return all(flags[row - first] or not lines[row].strip() for row in rows)
+
+    return only
 
 
 def _tree(ctx: ChunkContext, first: int, last: int) -> list[_Node]:

@@ -11,6 +11,12 @@ blocks for as long as it stays within the limit. A block that cannot be split
 and is still over the limit is a part on its own, and its ``unsplittable``
 names it for CG201.
 
+A part of nothing but template syntax (a ``{{% /tab %}}`` and a ``{{% tab gRPC %}}``
+left between two code blocks that fill parts of their own) is no text to embed:
+it joins a neighbouring part, the one before where that one is over the limit
+already or still fits it, else the one after where that one does, else the one
+before.
+
 The first part keeps the unit's ID, so that the anchor still opens the
 section; the others add ``~2``, ``~3``, ... (a suffix no slug and no Python
 name produces).
@@ -54,6 +60,8 @@ class Block(NamedTuple):
 
 # The finer blocks that tile a block, or none when it cannot be split.
 Refine = Callable[[Block], Sequence[Block]]
+# Whether the lines of a trimmed span are template syntax and nothing else.
+OnlySyntax = Callable[[Pos, Pos], bool]
 
 
 class Piece(NamedTuple):
@@ -196,7 +204,13 @@ def _utf8(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 
-def pack(blocks: Sequence[Block], measure: Measure, limit: int, refine: Refine) -> list[Piece]:
+def pack(
+    blocks: Sequence[Block],
+    measure: Measure,
+    limit: int,
+    refine: Refine,
+    only_syntax: OnlySyntax | None = None,
+) -> list[Piece]:
     """Blocks refined until they fit, then packed greedily into parts (see the module)."""
     atoms: list[tuple[Block, bool]] = []
     # Depth first, in document order, without recursion: a deeply nested
@@ -224,7 +238,38 @@ def pack(blocks: Sequence[Block], measure: Measure, limit: int, refine: Refine) 
         start, end, oversized = block.start, block.end, None if fits else block
     if start is not None and end is not None:
         pieces.append(Piece(start, end, oversized))
-    return [piece for piece in pieces if measure.trim(piece.start, piece.end) is not None]
+    pieces = [piece for piece in pieces if measure.trim(piece.start, piece.end) is not None]
+    return pieces if only_syntax is None else _join_syntax(pieces, measure, limit, only_syntax)
+
+
+def _join_syntax(
+    pieces: list[Piece], measure: Measure, limit: int, only_syntax: OnlySyntax
+) -> list[Piece]:
+    """The pieces, each one of template syntax alone joined to a neighbour (see the module)."""
+
+    def takes(piece: Piece, start: Pos, end: Pos) -> bool:
+        return piece.oversized is not None or measure.size(start, end) <= limit
+
+    out = list(pieces)
+    index = 0
+    while index < len(out) and len(out) > 1:
+        piece = out[index]
+        span = measure.trim(piece.start, piece.end)
+        if span is None or not only_syntax(*span):
+            index += 1
+            continue
+        before = out[index - 1] if index else None
+        after = out[index + 1] if index + 1 < len(out) else None
+        if before is not None and (
+            after is None
+            or takes(before, before.start, piece.end)
+            or not takes(after, piece.start, after.end)
+        ):
+            out[index - 1] = before._replace(end=piece.end)
+        elif after is not None:
+            out[index + 1] = after._replace(start=piece.start)
+        del out[index]
+    return out
 
 
 def own_size(measure: Measure, block: Block) -> int:
@@ -244,12 +289,16 @@ def describe(block: Block, size: int, unit: str) -> str:
 
 
 def split_unit(
-    ctx: ChunkContext, unit: Chunk, blocks: Sequence[Block], refine: Refine
+    ctx: ChunkContext,
+    unit: Chunk,
+    blocks: Sequence[Block],
+    refine: Refine,
+    only_syntax: OnlySyntax | None = None,
 ) -> list[Chunk]:
     """``unit`` as its parts (itself alone when it does not split)."""
     measure = Measure(ctx, unit.start_line - 1, unit.end_line - 1)
     limit = ctx.limit_for(unit)
-    pieces = pack(blocks, measure, limit, refine)
+    pieces = pack(blocks, measure, limit, refine, only_syntax)
     if len(pieces) <= 1:
         block = pieces[0].oversized if pieces else None
         if block is None:

@@ -33,6 +33,7 @@ def make_counter(spec: str) -> TokenCounter:
 
 def _tiktoken_counter(name: str) -> TokenCounter:
     try:
+        # tiktoken (an extra) loads only when configured: its import is slow
         import tiktoken
     except ImportError:
         raise ConfigError(

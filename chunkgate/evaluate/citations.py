@@ -12,6 +12,8 @@ is written atomically.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -19,6 +21,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate.core.errors import ChunkgateError
+from chunkgate.diff.sides import working_tree
+from chunkgate.manifest import write_atomic
 
 _SUFFIXES = ("md", "markdown", "mdx", "py", "pyi", "txt", "rst")
 _JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
@@ -90,9 +94,6 @@ def _field_values(path: str, text: str, field: str) -> list[str]:
     lower = path.lower()
     found: list[str] = []
     if lower.endswith(".csv"):
-        import csv
-        import io
-
         reader = csv.DictReader(io.StringIO(text))
         if reader.fieldnames is None or field not in reader.fieldnames:
             raise ChunkgateError(f"{path}: no column {field!r}")
@@ -158,7 +159,6 @@ def check_files(
 ) -> RefsResult:
     """Check (and with ``fix`` rewrite) the IDs cited in ``files``; ``moved`` maps an old
     ID to the ID it moved to."""
-    from chunkgate.manifest import write_atomic
 
     pattern = id_pattern(suffixes)
     broken: list[Citation] = []
@@ -206,7 +206,6 @@ def corpus_ids(
     root: Path, *, config_path: Path | None = None
 ) -> tuple[set[str], dict[str, str], set[str]]:
     """The corpus's chunk IDs, its recorded moves (old -> new) and its files' extensions."""
-    from chunkgate.diff.sides import working_tree
 
     snapshot = working_tree(root, config_path=config_path)
     known = {chunk.id for chunk in snapshot.chunks}

@@ -123,6 +123,7 @@ def _from_yaml(path: Path, raw: str) -> list[GoldenQuery]:
 
 
 def _item_nodes(node: Any) -> list[Any]:
+    # yaml loads only for a YAML golden file
     import yaml
 
     if isinstance(node, yaml.MappingNode):
@@ -213,6 +214,7 @@ def _equivalent(moves: Iterable[tuple[str, str]]) -> dict[str, str]:
 
 class _Scores:
     def __init__(self, texts: list[str]) -> None:
+        # bm25s (the eval extra) and numpy load only when eval runs
         import bm25s
 
         self._bm25s = bm25s
@@ -232,6 +234,7 @@ class _Scores:
         )[0]
         if not tokens:
             return []
+        # numpy loads only when eval runs (bm25s needs it)
         import numpy
 
         scores = self._retriever.get_scores(tokens)

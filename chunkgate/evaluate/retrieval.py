@@ -124,4 +124,4 @@ def run_eval(
 
 
 def _notes(snapshot: Snapshot) -> list[str]:
-    return [f"{snapshot.name}: skipped {reason}" for reason in snapshot.skipped]
+    return [f"{snapshot.name}: {reason}" for reason in snapshot.skipped]

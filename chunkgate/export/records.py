@@ -22,12 +22,16 @@ from typing import NamedTuple
 from chunkgate import git
 from chunkgate.chunking import chunk_document, languages
 from chunkgate.chunking.sizes import TokenCounter, make_counter
-from chunkgate.config.load import load_config_at
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, ManifestError, UnreadableError
 from chunkgate.core.parallel import ordered_map
+from chunkgate.corpus.select import select_files
 from chunkgate.corpus.source import decode
+from chunkgate.diff.sides import revision_side
 from chunkgate.export.lines import file_lines
+from chunkgate.listing import named_files
+from chunkgate.manifest import RevisionManifest, WorkTreeManifest
+from chunkgate.manifest.folder import recorded_moves
 
 
 class Source(NamedTuple):
@@ -101,8 +105,6 @@ def plan_export(
         if not in_git:
             raise ChunkgateError(f"--rev {rev}: {root} is not a git repository")
         return _revision_plan(config, paths, rev, revision_config=revision_config)
-    from chunkgate.corpus.select import select_files
-    from chunkgate.listing import named_files
 
     if paths is None:
         chosen = {file.path: file.blob for file in select_files(config).files}
@@ -129,19 +131,10 @@ def _revision_plan(
     commit = git.object_id(root, f"{rev}^{{commit}}")
     if commit is None:
         raise ChunkgateError(f"--rev {rev}: no such commit in {root}")
-    tree = git.tree_blobs(root, commit)
-    if revision_config:
-        with git.BlobReader(root) as reader:
-
-            def read(name: str) -> bytes | None:
-                blob = tree.get(name)
-                return None if blob is None else reader.read(blob)
-
-            config = load_config_at(root, read, label=rev, paths=tree)
-    if paths is None:
-        chosen = [path for path in tree if config.selects(path)]
-    else:
-        chosen = _named_in_tree(config, tree, paths, rev)
+    with git.BlobReader(root, lazy=True) as reader:
+        side = revision_side(root, commit, rev, reader, None if revision_config else config)
+    config, tree = side.config, side.tree or {}
+    chosen = list(side.files) if paths is None else _named_in_tree(config, tree, paths, rev)
     moves = _moves(config, commit, tree)
     sources = tuple(
         Source(path, tree[path], tree[path], moves.get(path, ()))
@@ -178,8 +171,6 @@ def _moves(
     config: Config, commit: str | None, tree: dict[str, str] | None = None
 ) -> dict[str, tuple[tuple[str, str], ...]]:
     """The moves the manifest (the work tree's, or the commit's) records, by file."""
-    from chunkgate.manifest import RevisionManifest, WorkTreeManifest
-    from chunkgate.manifest.folder import recorded_moves
 
     with git.BlobReader(config.root, lazy=True) as reader:
         manifest: WorkTreeManifest | RevisionManifest

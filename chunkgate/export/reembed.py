@@ -36,7 +36,9 @@ from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, GitError, ManifestError
 from chunkgate.diff.moves import unit_id
 from chunkgate.export.records import ExportPlan, Source, plan_export
+from chunkgate.gate.load import expected_header
 from chunkgate.git.revisions import resolve_revisions
+from chunkgate.manifest import RevisionManifest, SummaryCache, WorkTreeManifest
 
 Record = dict[str, object]
 _dumps = json.JSONEncoder(ensure_ascii=False).encode
@@ -100,8 +102,6 @@ def _same_file(old: Source | None, new: Source) -> bool:
 def _manifest_counts(export: ExportPlan) -> dict[str, tuple[str | None, int]]:
     """Path -> (blob, chunk count) the head side's manifest records, when it chunks as
     this export does: an unchanged file it knows is counted without reading it."""
-    from chunkgate.gate.load import expected_header
-    from chunkgate.manifest import RevisionManifest, SummaryCache, WorkTreeManifest
 
     config = export.config
     root, folder = config.root, config.manifest
@@ -204,7 +204,7 @@ def _strings(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def write_plan(rows: Iterable[Record], stream: IO[str], **_: object) -> None:
+def write_plan(rows: Iterable[Record], stream: IO[str]) -> None:
     """The plan as JSON lines, one row a line."""
     for row in rows:
         stream.write(_dumps(row) + "\n")

@@ -22,7 +22,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate import git
-from chunkgate.chunking import missing_extras
+from chunkgate.chunking.extras import missing_extras
 from chunkgate.config.model import Config
 from chunkgate.core.errors import UnreadableError
 from chunkgate.core.model import CheckResult, Chunk, Summary, Violation

@@ -29,7 +29,7 @@ from chunkgate.report.annotations import Annotation, write_annotations
 
 if TYPE_CHECKING:
     from chunkgate.core.model import CheckResult
-    from chunkgate.diff.compare import ChunkDiff
+    from chunkgate.diff.model import ChunkDiff
     from chunkgate.git.autobase import Base
     from chunkgate.report.summary import Fitted
 

@@ -7,13 +7,14 @@ manifest, since that alone fails it); ``json`` and ``sarif`` are always complete
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import IO, TYPE_CHECKING
 
 from chunkgate.core.model import CheckResult, Summary, Violation
 from chunkgate.report.console import make_console
-from chunkgate.report.formats import CHECK
+from chunkgate.report.formats import CHECK, CheckWriter
 from chunkgate.report.printable import printable
 
 if TYPE_CHECKING:
@@ -29,11 +30,12 @@ def write_check(
     env: Mapping[str, str] | None = None,
 ) -> None:
     """Write ``result`` in one of ``formats.CHECK``'s formats (not ``auto``)."""
-    CHECK.writer(fmt)(result, stream, quiet=quiet, env=env)
+    writer: CheckWriter = CHECK.writer(fmt)
+    writer(result, stream, quiet=quiet, env=os.environ if env is None else env)
 
 
 def write_json(
-    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str] | None
+    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]
 ) -> None:
     stream.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
 
@@ -100,7 +102,7 @@ def text_line(violation: Violation) -> str:
 
 
 def write_text(
-    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str] | None = None
+    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]
 ) -> None:
     violations = shown(result, quiet=quiet)
     for violation in violations:
@@ -139,8 +141,9 @@ def _chunk_label(violation: Violation) -> str:
 
 
 def _rich_violation(violation: Violation) -> list[RenderableType]:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.padding import Padding
-    from rich.text import Text
+    from rich.text import Text  # rich: terminal output only
 
     mark, style = _MARKS.get(violation.severity, ("·", "dim"))
     if violation.known:
@@ -174,8 +177,9 @@ def _by_file(violations: Iterable[Violation]) -> dict[str, list[Violation]]:
 
 
 def _rule_table(violations: list[Violation]) -> RenderableType:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.table import Table
-    from rich.text import Text
+    from rich.text import Text  # rich: terminal output only
 
     counts = Counter((v.rule, v.name, v.severity) for v in violations)
     table = Table(show_edge=False, box=None, pad_edge=False, padding=(0, 2, 0, 0))
@@ -189,8 +193,9 @@ def _rule_table(violations: list[Violation]) -> RenderableType:
 
 
 def write_rich(
-    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str] | None = None
+    result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]
 ) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.text import Text
 
     console = rich_console(stream)

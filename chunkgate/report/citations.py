@@ -6,12 +6,13 @@ import json
 from typing import IO
 
 from chunkgate.evaluate.citations import RefsResult
-from chunkgate.report.formats import REFS
+from chunkgate.report.formats import REFS, RefsWriter
 
 
 def write_citations(result: RefsResult, fmt: str, stream: IO[str]) -> None:
     """Write ``result`` in one of ``formats.REFS``'s formats (not ``auto``)."""
-    REFS.writer(fmt)(result, stream)
+    writer: RefsWriter = REFS.writer(fmt)
+    writer(result, stream)
 
 
 def write_json(result: RefsResult, stream: IO[str]) -> None:

@@ -11,7 +11,8 @@ from typing import IO
 
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.core.model import Chunk
-from chunkgate.diff.compare import Change, ChangeKind, ChunkDiff, fail_reasons
+from chunkgate.diff.compare import fail_reasons
+from chunkgate.diff.model import Change, ChangeKind, ChunkDiff
 from chunkgate.report.annotations import Annotation, escape_data, escape_property, write_annotations
 from chunkgate.report.console import make_console
 from chunkgate.report.diffmarkdown import (
@@ -23,9 +24,11 @@ from chunkgate.report.diffmarkdown import (
     summary_rows,
     title,
 )
-from chunkgate.report.formats import DIFF
+from chunkgate.report.formats import DIFF, DiffWriter
+from chunkgate.report.github import rule_rank, where_listed
 from chunkgate.report.printable import printable
 from chunkgate.report.summary import SUMMARY_LIMIT, append_summary
+from chunkgate.rules.stability import keep_advice
 
 __all__ = ["FOLD_AFTER", "short"]
 
@@ -54,22 +57,31 @@ def write_diff(
     env: Mapping[str, str] | None = None,
 ) -> None:
     """Write ``diff`` in one of ``formats.DIFF``'s formats (not ``auto``)."""
-    DIFF.writer(fmt)(diff, stream, fail_on=fail_on, env=os.environ if env is None else env)
+    writer: DiffWriter = DIFF.writer(fmt)
+    writer(diff, stream, fail_on=fail_on, env=os.environ if env is None else env)
 
 
-def write_json(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+def write_json(
+    diff: ChunkDiff, stream: IO[str], *, fail_on: Sequence[str], env: Mapping[str, str]
+) -> None:
     stream.write(json.dumps(diff.to_dict(), ensure_ascii=False, indent=2) + "\n")
 
 
-def write_markdown(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+def write_markdown(
+    diff: ChunkDiff, stream: IO[str], *, fail_on: Sequence[str], env: Mapping[str, str]
+) -> None:
     stream.write(markdown(diff))
 
 
-def write_rich(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+def write_rich(
+    diff: ChunkDiff, stream: IO[str], *, fail_on: Sequence[str], env: Mapping[str, str]
+) -> None:
     _rich(diff, stream)
 
 
-def write_text(diff: ChunkDiff, stream: IO[str], **_: object) -> None:
+def write_text(
+    diff: ChunkDiff, stream: IO[str], *, fail_on: Sequence[str], env: Mapping[str, str]
+) -> None:
     for line in text_lines(diff):
         stream.write(printable(line) + "\n")
 
@@ -112,8 +124,9 @@ def text_lines(diff: ChunkDiff) -> Iterator[str]:
 
 
 def _rich(diff: ChunkDiff, stream: IO[str]) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.markup import escape
-    from rich.table import Table
+    from rich.table import Table  # rich: terminal output only
 
     console = make_console(stream)
     console.print(f"[bold]chunkgate diff[/bold] {escape(title(diff))}")
@@ -157,7 +170,6 @@ def unstable_message(
 ) -> str:
     """``base``: the revision the diff started from; moves already committed are recorded
     against it (``HEAD``'s manifest may already have the new ID)."""
-    from chunkgate.rules.stability import keep_advice
 
     assert change.before is not None
     assert change.after is not None
@@ -177,7 +189,6 @@ def annotations_of(diff: ChunkDiff, fail_on: Sequence[str] = ()) -> list[Annotat
         Annotation("error", f"chunkgate diff: {reason}", title="chunkgate diff", rank=(0, index))
         for index, reason in enumerate(fail_reasons(diff, fail_on))
     ]
-    from chunkgate.report.github import rule_rank
 
     level = "error" if "unstable" in fail_on else "warning"
     severity = 0 if level == "error" else 1
@@ -205,12 +216,11 @@ def write_github(
     diff: ChunkDiff,
     stream: IO[str],
     *,
-    fail_on: Sequence[str] = (),
+    fail_on: Sequence[str],
     env: Mapping[str, str],
 ) -> None:
     """``diff --format github`` run as its own step: its annotations within the step's
     caps, a totals line, and its section of the job summary when there is one."""
-    from chunkgate.report.github import where_listed
 
     listed: Mapping[str, int] = {}
     path = env.get("GITHUB_STEP_SUMMARY")

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from itertools import groupby
 
 from chunkgate.core.model import Chunk
-from chunkgate.diff.compare import Change, ChangeKind, ChunkDiff
+from chunkgate.diff.model import Change, ChangeKind, ChunkDiff
 from chunkgate.report.summary import SUMMARY_LIMIT, Fitted
 
 # Per-file lists longer than this are folded into <details>.

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import IO
 
 from chunkgate.evaluate.retrieval import EvalReport
-from chunkgate.report.formats import EVAL
+from chunkgate.report.console import make_console
+from chunkgate.report.formats import EVAL, EvalWriter
 from chunkgate.report.github import cell, code_cell
 
 
@@ -17,18 +18,19 @@ def write_eval(
     report: EvalReport, fmt: str, stream: IO[str], *, env: Mapping[str, str] | None = None
 ) -> None:
     """Write ``report`` in one of ``formats.EVAL``'s formats (not ``auto``)."""
-    EVAL.writer(fmt)(report, stream, env=os.environ if env is None else env)
+    writer: EvalWriter = EVAL.writer(fmt)
+    writer(report, stream, env=os.environ if env is None else env)
 
 
-def write_json(report: EvalReport, stream: IO[str], **_: object) -> None:
+def write_json(report: EvalReport, stream: IO[str], *, env: Mapping[str, str]) -> None:
     stream.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
 
 
-def write_rich(report: EvalReport, stream: IO[str], **_: object) -> None:
+def write_rich(report: EvalReport, stream: IO[str], *, env: Mapping[str, str]) -> None:
     _rich(report, stream)
 
 
-def write_text(report: EvalReport, stream: IO[str], **_: object) -> None:
+def write_text(report: EvalReport, stream: IO[str], *, env: Mapping[str, str]) -> None:
     _text(report, stream)
 
 
@@ -84,9 +86,8 @@ def _text(report: EvalReport, stream: IO[str]) -> None:
 
 
 def _rich(report: EvalReport, stream: IO[str]) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.table import Table
-
-    from chunkgate.report.console import make_console
 
     console = make_console(stream)
     table = Table(title=f"chunkgate eval (k={report.head.k})")

@@ -10,8 +10,14 @@ The names mean the same for every command that has them:
 - ``markdown``: the report as Markdown (what the job summary shows);
 - ``github``: workflow-command annotations and the job summary;
 - ``sarif``: SARIF 2.1.0 for code scanning;
-- ``plan``: the re-embed plan, JSON lines (``diff`` only; its writer takes the
-  plan's rows, ``chunkgate.export.reembed``).
+- ``plan``: the re-embed plan, JSON lines (``diff`` only, which writes it from
+  the plan's rows with ``chunkgate.export.reembed.write_plan``, not from a diff).
+
+A command's writers share one signature, its ``Protocol`` below (what the
+command's ``write_*`` function passes them). Adding a format is a writer of that
+signature and one entry ``name: "module:function"`` in the command's
+``Formats``; a name is checked when the command line is parsed
+(``check_name``), against the registry as it is then.
 
 This module imports nothing heavy: the command line reads the names from it,
 and a writer's module is imported only when that format is written.
@@ -21,12 +27,68 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Mapping
-from typing import IO, Any, NamedTuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from chunkgate.core.errors import ChunkgateError
 
+if TYPE_CHECKING:
+    from chunkgate.chunking import ChunkedFile
+    from chunkgate.core.model import CheckResult, Heading
+    from chunkgate.diff.model import ChunkDiff
+    from chunkgate.evaluate.citations import RefsResult
+    from chunkgate.evaluate.retrieval import EvalReport
+    from chunkgate.stats import Stats
+
 NAMES = ("auto", "rich", "text", "json", "jsonl", "markdown", "github", "sarif", "plan")
+
+
+class CheckWriter(Protocol):
+    """``check``, ``update``: ``quiet`` shows errors only; ``env`` is the environment
+    (GitHub's variables: the job summary's file, the workspace)."""
+
+    def __call__(
+        self, result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]
+    ) -> None: ...
+
+
+class DiffWriter(Protocol):
+    """``diff``: ``fail_on`` are the ``--fail-on`` categories, checked."""
+
+    def __call__(
+        self, diff: ChunkDiff, stream: IO[str], *, fail_on: Sequence[str], env: Mapping[str, str]
+    ) -> None: ...
+
+
+class ChunksWriter(Protocol):
+    """``chunks``: ``text`` includes the chunks' texts; ``anchors`` names a file's anchor
+    flavour; a ``str`` among ``files`` is a file's JSON lines, already rendered."""
+
+    def __call__(
+        self,
+        files: Iterable[ChunkedFile | str],
+        stream: IO[str],
+        *,
+        text: bool,
+        anchors: Callable[[str], str] | None,
+    ) -> None: ...
+
+
+class OutlineWriter(Protocol):
+    def __call__(self, outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None: ...
+
+
+class StatsWriter(Protocol):
+    def __call__(self, stats: Stats, stream: IO[str]) -> None: ...
+
+
+class EvalWriter(Protocol):
+    def __call__(self, report: EvalReport, stream: IO[str], *, env: Mapping[str, str]) -> None: ...
+
+
+class RefsWriter(Protocol):
+    def __call__(self, result: RefsResult, stream: IO[str]) -> None: ...
 
 
 class UnknownFormat(ChunkgateError, ValueError):
@@ -36,16 +98,30 @@ class UnknownFormat(ChunkgateError, ValueError):
         )
 
 
-class Formats(NamedTuple):
+@dataclass(frozen=True)
+class Formats:
     """The formats one command writes: each name and the ``module:function`` writing it
-    (the writers of one command share a signature)."""
+    (its command's ``Protocol``, which the command's ``write_*`` names as the type)."""
 
     command: str
-    writers: Mapping[str, str]
+    writers: dict[str, str]
     github: bool = False  # `auto` picks `github` under GitHub Actions
+    # Names the command writes itself, from other data than its writers take (diff's plan).
+    own: tuple[str, ...] = field(default=())
 
     def choices(self) -> list[str]:
-        return ["auto", *self.writers]
+        return ["auto", *self.writers, *self.own]
+
+    def metavar(self) -> str:
+        """The choices as ``--help`` shows them: ``[auto|rich|text]``."""
+        return f"[{'|'.join(self.choices())}]"
+
+    def check_name(self, name: str) -> str:
+        """``name``, if the command writes it: the ``--format`` option's type (an
+        ``UnknownFormat`` is a ``ValueError``, which click reports as a usage error)."""
+        if name not in self.choices():
+            raise UnknownFormat(self.command, name, self.choices())
+        return name
 
     def resolve(self, name: str, stream: IO[str], env: Mapping[str, str] | None = None) -> str:
         """``auto`` made concrete for this stream; any other name checked."""
@@ -55,16 +131,14 @@ class Formats(NamedTuple):
                 return "github"
             isatty = getattr(stream, "isatty", None)
             return "rich" if isatty is not None and isatty() else "text"
-        if name not in self.writers:
-            raise UnknownFormat(self.command, name, self.choices())
-        return name
+        return self.check_name(name)
 
-    def writer(self, name: str) -> Callable[..., Any]:
+    def writer(self, name: str) -> Any:
         target = self.writers.get(name)
         if target is None:
             raise UnknownFormat(self.command, name, self.choices())
         module, _, function = target.partition(":")
-        return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+        return getattr(importlib.import_module(module), function)
 
 
 CHECK = Formats(
@@ -86,9 +160,9 @@ DIFF = Formats(
         "json": "chunkgate.report.diff:write_json",
         "markdown": "chunkgate.report.diff:write_markdown",
         "github": "chunkgate.report.diff:write_github",
-        "plan": "chunkgate.export.reembed:write_plan",
     },
     github=True,
+    own=("plan",),
 )
 CHUNKS = Formats(
     "chunks",

@@ -12,7 +12,7 @@ from chunkgate.core.jsonfields import string as _string
 from chunkgate.core.jsonfields import value as _value
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.report.console import make_console
-from chunkgate.report.formats import CHUNKS, OUTLINE
+from chunkgate.report.formats import CHUNKS, OUTLINE, ChunksWriter, OutlineWriter
 from chunkgate.report.printable import printable
 
 
@@ -32,18 +32,27 @@ def write_chunks(
     ``jsonl``, ``files`` may hold each file's lines already rendered (``json_lines``, made
     where the file was chunked); the other formats need every chunk first.
     ``anchors(path)`` says which anchor flavour a Markdown file's IDs follow, and why."""
-    CHUNKS.writer(fmt)(files, stream, text=text, anchors=anchors)
+    writer: ChunksWriter = CHUNKS.writer(fmt)
+    writer(files, stream, text=text, anchors=anchors)
 
 
 def write_jsonl_chunks(
-    files: Iterable[ChunkedFile | str], stream: IO[str], *, text: bool, **_: object
+    files: Iterable[ChunkedFile | str],
+    stream: IO[str],
+    *,
+    text: bool,
+    anchors: Callable[[str], str] | None,
 ) -> None:
     for file in files:
         stream.write(file if isinstance(file, str) else json_lines(file, text=text))
 
 
 def write_json_chunks(
-    files: Iterable[ChunkedFile], stream: IO[str], *, text: bool, **_: object
+    files: Iterable[ChunkedFile],
+    stream: IO[str],
+    *,
+    text: bool,
+    anchors: Callable[[str], str] | None,
 ) -> None:
     chunks = [chunk.to_dict(text=text) for file in files for chunk in file.chunks]
     stream.write(dump_json(chunks) + "\n")
@@ -54,7 +63,7 @@ def write_rich_chunks(
     stream: IO[str],
     *,
     text: bool,
-    anchors: Callable[[str], str] | None = None,
+    anchors: Callable[[str], str] | None,
 ) -> None:
     _rich_chunks(list(files), stream, text=text, anchors=anchors)
 
@@ -64,7 +73,7 @@ def write_text_chunks(
     stream: IO[str],
     *,
     text: bool,
-    anchors: Callable[[str], str] | None = None,
+    anchors: Callable[[str], str] | None,
 ) -> None:
     files = list(files)
     _plain_chunks([chunk for file in files for chunk in file.chunks], stream, text=text)
@@ -161,8 +170,9 @@ def _rich_chunks(
     text: bool,
     anchors: Callable[[str], str] | None = None,
 ) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.table import Table
-    from rich.text import Text
+    from rich.text import Text  # rich: terminal output only
 
     console = make_console(stream)
     for file in files:
@@ -202,7 +212,8 @@ def _rich_chunks(
 
 def write_outline(outlines: Sequence[Sequence[Heading]], fmt: str, stream: IO[str]) -> None:
     """Write the outlines in one of ``formats.OUTLINE``'s formats (not ``auto``)."""
-    OUTLINE.writer(fmt)(outlines, stream)
+    writer: OutlineWriter = OUTLINE.writer(fmt)
+    writer(outlines, stream)
 
 
 def write_json_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None:
@@ -217,6 +228,7 @@ def write_jsonl_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) 
 
 
 def write_rich_outline(outlines: Sequence[Sequence[Heading]], stream: IO[str]) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.markup import escape
 
     console = make_console(stream)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TypeVar
 
+from chunkgate.report.console import make_console
+
 _T = TypeVar("_T")
 
 # Fewer files than this end before a bar is worth drawing.
@@ -31,9 +33,8 @@ def with_progress(
     if not shown(stream, env, total):
         yield from items
         return
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from chunkgate.report.console import make_console
 
     columns = (f"[bold]{what}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=make_console(stream), transient=True) as bar:

@@ -6,7 +6,7 @@ import json
 from typing import IO, TYPE_CHECKING
 
 from chunkgate.report.check import plural, rich_console
-from chunkgate.report.formats import STATS
+from chunkgate.report.formats import STATS, StatsWriter
 from chunkgate.stats import Bucket, Stats
 
 if TYPE_CHECKING:
@@ -18,7 +18,8 @@ _STYLES = {"under": "yellow", "within": "green", "over": "red"}
 
 def write_stats(stats: Stats, fmt: str, stream: IO[str]) -> None:
     """Write ``stats`` in one of ``formats.STATS``'s formats (not ``auto``)."""
-    STATS.writer(fmt)(stats, stream)
+    writer: StatsWriter = STATS.writer(fmt)
+    writer(stats, stream)
 
 
 def write_json(stats: Stats, stream: IO[str]) -> None:
@@ -101,14 +102,16 @@ def _marker(bucket: Bucket) -> str:
 
 
 def _limit_line(label: str, style: str) -> Text:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.text import Text
 
     return Text(f"┄┄ {label} ".ljust(BAR_WIDTH, "┄"), style=style)
 
 
 def write_rich(stats: Stats, stream: IO[str]) -> None:
+    # rich takes tens of ms to import: only terminal output needs it
     from rich.table import Table
-    from rich.text import Text
+    from rich.text import Text  # rich: terminal output only
 
     console = rich_console(stream)
     console.print(Text(headline(stats), style="bold"), overflow="fold")

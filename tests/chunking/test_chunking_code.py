@@ -370,7 +370,7 @@ def test_without_the_extra_code_is_text_windows_and_nothing_is_imported(tmp_path
         import sys
         sys.modules["tree_sitter"] = None  # as if the code extra were not installed
         from chunkgate.chunking import chunk_text
-        from chunkgate.chunking import missing_extras
+        from chunkgate.chunking.extras import missing_extras
         chunks = chunk_text("package main\\n\\nfunc main() {}\\n", "main.go")
         print(sorted({c.kind for c in chunks}), chunks[0].language)
         print(missing_extras(["main.go", "util.go", "README.md"]))

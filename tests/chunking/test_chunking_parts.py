@@ -187,6 +187,36 @@ def test_one_child_over_the_limit_is_an_html_element_that_cannot_be_split() -> N
     assert over.text.startswith("\t<Card>")
 
 
+def code_block(tag: str, chars: int) -> str:
+    rows = [f"call_{tag}({i:03d})" for i in range(chars // 16)]
+    return "\n".join([f"```{tag}", *rows, "```"])
+
+
+@pytest.mark.parametrize("chars", [150, 190, 260], ids=["half", "nearly-max", "over-max"])
+def test_template_syntax_alone_joins_a_neighbouring_part(chars: int) -> None:
+    """A Hugo page's tabs: the shortcodes between two code blocks that fill parts of their
+    own are no part of their own."""
+    syntax = "{{% /tab %}}\n\n{{% tab gRPC %}}"
+    text = (
+        f"## Clients\n\n{{{{< tabs >}}}}\n{{{{% tab HTTP %}}}}\n\n{code_block('http', chars)}"
+        f"\n\n{syntax}\n\n{code_block('grpc', chars)}\n\n{{{{% /tab %}}}}\n{{{{< /tabs >}}}}\n"
+    )
+    found = parts(text)
+    assert len(found) >= 2
+    template = ("{{%", "{{<")
+    for chunk in found:
+        assert not all(line.startswith(template) for line in chunk.text.split("\n") if line)
+    lines = text.split("\n")
+    covered = [n for c in found for n in range(c.start_line, c.end_line + 1)]
+    assert sorted(covered) == sorted(set(covered))  # no line in two parts
+    assert {n for n, line in enumerate(lines, 1) if line.strip()} <= set(covered)
+    assert [c.id for c in found] == [c.id for c in parts(text)]
+    assert [c.identity for c in found] == [
+        "clients",
+        *(f"clients~{n}" for n in range(2, 1 + len(found))),
+    ]
+
+
 def test_a_heading_alone_is_never_a_part() -> None:
     code = "```\n" + "x = 1\n" * 60 + "```"
     (chunk,) = parts(f"# Example\n\n{code}\n")

@@ -14,13 +14,8 @@ from helpers import MANIFEST, commit_all, git, pin_git_env, write
 from chunkgate import git as cg_git
 from chunkgate.cli import cli
 from chunkgate.core.errors import ChunkgateError, GitError
-from chunkgate.diff.compare import (
-    ChangeKind,
-    ChunkDiff,
-    diff_revisions,
-    fail_reasons,
-    parse_fail_on,
-)
+from chunkgate.diff.compare import diff_revisions, fail_reasons, parse_fail_on
+from chunkgate.diff.model import ChangeKind, ChunkDiff
 from chunkgate.git.revisions import resolve_auto_base
 from chunkgate.report.diff import annotation, markdown, write_diff
 
@@ -358,7 +353,7 @@ def test_working_tree_against_head(git_repo: Path) -> None:
 
 
 def write_manifest(repo: Path, paths: list[str]) -> None:
-    from chunkgate.chunking import chunk_file
+    from chunkgate.chunking.files import chunk_file
     from chunkgate.manifest import FileEntry, render_block
 
     write_header(repo)
@@ -371,7 +366,7 @@ def write_manifest(repo: Path, paths: list[str]) -> None:
 def test_unchanged_files_are_not_chunked_when_the_head_manifest_knows_them(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import chunkgate.diff.compare
+    import chunkgate.diff.sides
 
     write(git_repo, "a.md", doc(("Install", INSTALL)))
     write(git_repo, "b.md", doc(("Usage", USAGE)))
@@ -380,13 +375,13 @@ def test_unchanged_files_are_not_chunked_when_the_head_manifest_knows_them(
     write_manifest(git_repo, ["a.md", "b.md"])
     second = commit_all(git_repo)
     chunked: list[str] = []
-    real = chunkgate.diff.compare.chunk_bytes
+    real = chunkgate.diff.sides.chunk_bytes
 
     def spy(data: bytes, path: str, **kwargs: object) -> object:
         chunked.append(path)
         return real(data, path, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chunkgate.diff.compare, "chunk_bytes", spy)
+    monkeypatch.setattr(chunkgate.diff.sides, "chunk_bytes", spy)
     before = cg_git.process_count()
     diff = diff_revisions(git_repo, first, second)
     assert summary(diff) == expect(added=["a.md#more"], unchanged=4)

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from helpers import commit_all, pin_git_env, write
 
-from chunkgate import export, load_config, plan
+from chunkgate.config.load import load_config
+from chunkgate.export.records import export
+from chunkgate.export.reembed import plan
 
 GUIDE = """\
 ---
@@ -209,7 +211,7 @@ def test_a_missing_library_names_the_extra(module: str, hidden: str, extra: str)
         "import sys\n"
         f"sys.modules[{hidden!r}] = None\n"
         "try:\n"
-        f"    import chunkgate.export.adapters.{module}\n"
+        f"    import chunkgate.export.{module}\n"
         "except ImportError as exc:\n"
         "    print(exc)\n"
     )
@@ -218,13 +220,14 @@ def test_a_missing_library_names_the_extra(module: str, hidden: str, extra: str)
     )
     assert proc.returncode == 0, proc.stderr
     assert f"pip install 'chunkgate[{extra}]'" in proc.stdout
-    assert proc.stdout.startswith(f"chunkgate.export.adapters.{module} needs ")
+    assert proc.stdout.startswith(f"chunkgate.export.{module} needs ")
 
 
 def test_importing_chunkgate_imports_neither_library() -> None:
     script = (
         "import sys, chunkgate\n"
-        "from chunkgate import export, plan, integrations\n"
+        "from chunkgate import export, plan\n"
+        "import chunkgate.export.adapters\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('langchain_core', 'llama_index')))\n"
     )

@@ -14,9 +14,10 @@ import pytest
 from click.testing import CliRunner
 from helpers import commit_all, git, git_env, pin_git_env, write
 
-from chunkgate import export, plan
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
+from chunkgate.export.records import export
+from chunkgate.export.reembed import plan
 
 Record = dict[str, object]
 

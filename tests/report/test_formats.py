@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import inspect
 import io
+from collections.abc import Mapping
 from pathlib import Path
+from typing import IO
 
 import pytest
 from click.testing import CliRunner
 
 from chunkgate.cli import cli
+from chunkgate.core.model import CheckResult
 from chunkgate.report import formats
 from chunkgate.report.formats import COMMANDS, NAMES, UnknownFormat
 
@@ -72,4 +76,70 @@ def test_the_command_line_offers_exactly_the_registry(command: str, tmp_path: Pa
     assert f"[{'|'.join(COMMANDS[command].choices())}]" in listed.replace(" ", "")
     bad = CliRunner().invoke(cli, [command, "--format", "yaml", str(tmp_path)])
     assert bad.exit_code == 2
-    assert "'yaml' is not one of" in bad.output
+    assert f"unknown format 'yaml' for `chunkgate {command}`: choose from auto," in bad.output
+
+
+PROTOCOLS = {
+    "check": formats.CheckWriter,
+    "diff": formats.DiffWriter,
+    "chunks": formats.ChunksWriter,
+    "outline": formats.OutlineWriter,
+    "stats": formats.StatsWriter,
+    "eval": formats.EvalWriter,
+    "refs": formats.RefsWriter,
+}
+
+
+def _shape(function: object) -> list[tuple[str, object]]:
+    """Parameter names and kinds, without the defaults a writer may add."""
+    parameters = inspect.signature(function).parameters.values()  # type: ignore[arg-type]
+    return [(p.name, p.kind) for p in parameters if p.name != "self"]
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_writer_has_its_commands_protocol(command: str) -> None:
+    """The Protocol is what the command's caller passes: every writer takes exactly that
+    (keyword arguments of its own only with defaults, never ``**kwargs``)."""
+    expected = _shape(PROTOCOLS[command].__call__)
+    for name in COMMANDS[command].writers:
+        writer = COMMANDS[command].writer(name)
+        shape = _shape(writer)
+        extra = [
+            p
+            for p in inspect.signature(writer).parameters.values()
+            if (p.name, p.kind) not in expected
+        ]
+        assert shape[: len(expected)] == expected, (command, name)
+        assert all(p.kind is p.KEYWORD_ONLY and p.default is not p.empty for p in extra)
+
+
+def write_toy(result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]) -> None:
+    """A toy format: one line per violation, as ``rule path:line``."""
+    shown = [v for v in result.violations if v.severity == "error" or not quiet]
+    for violation in shown:
+        stream.write(f"TOY {violation.rule} {violation.path}:{violation.line}\n")
+    stream.write(f"TOY done, in CI: {env.get('GITHUB_ACTIONS') == 'true'}\n")
+
+
+def test_a_toy_format_is_written_through_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from helpers import commit_all, make_repo, write
+
+    monkeypatch.setitem(formats.CHECK.writers, "toy", f"{__name__}:write_toy")
+    repo = make_repo(tmp_path)
+    write(repo, "docs/a.md", "# A\n\nA short page, and no manifest yet.\n")
+    commit_all(repo, "docs")
+    monkeypatch.chdir(repo)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    result = CliRunner().invoke(cli, ["check", "--format", "toy"])
+    assert result.output.splitlines() == [
+        "TOY CG401 chunkgate.manifest:1",
+        "TOY CG202 docs/a.md:1",
+        "TOY done, in CI: False",
+    ], result.output
+    assert result.exit_code == 1
+    quiet = CliRunner().invoke(
+        cli, ["check", "-q", "--format", "toy"], env={"GITHUB_ACTIONS": "true"}
+    )
+    assert quiet.output.splitlines() == ["TOY CG401 chunkgate.manifest:1", "TOY done, in CI: True"]

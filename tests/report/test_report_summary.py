@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunkgate.core.model import CheckResult, Chunk, Summary, Violation
-from chunkgate.diff.compare import Change, ChangeKind, ChunkDiff
+from chunkgate.diff.model import Change, ChangeKind, ChunkDiff
 from chunkgate.report.diffmarkdown import CHANGES, UNSTABLE, fit_markdown
 from chunkgate.report.github import VIOLATIONS, check_summary
 from chunkgate.report.summary import SUMMARY_LIMIT, append_summary, share

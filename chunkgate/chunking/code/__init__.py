@@ -1,6 +1,6 @@
 """Code chunks by tree-sitter: one per top-level definition, module code in between.
 
-The Python chunker's scheme, for the languages of ``grammars.GRAMMARS``:
+The Python chunker's scheme, for the languages of ``tables.TABLES``:
 ``function-NAME``, ``class-NAME`` (or the language's own noun: ``struct-``,
 ``impl-``, ``interface-``), ``method-TYPE.NAME``, ``module`` and
 ``module-after-NAME``, repeats ``-1``, ``-2``. A type over ``size.max``
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from chunkgate.chunking import plain
+from chunkgate.chunking import languages, plain
 from chunkgate.chunking.base import ChunkContext, Chunked, is_blank
 from chunkgate.chunking.code import grammars
 from chunkgate.chunking.code.errors import (
@@ -80,7 +80,7 @@ def chunk_code(ctx: ChunkContext, language: str) -> tuple[list[Chunk], list[Prob
         if share > MAX_ERROR_SHARE and rows >= MIN_ERROR_LINES:
             line, detail = first_error(root)
             message = (
-                f"{grammars.GRAMMARS[language].display} syntax error: {detail} "
+                f"{languages.get(language).shown} syntax error: {detail} "
                 f"({share:.0%} of the lines do not parse)"
             )
             return plain.chunk_plain(ctx, language=language), [Problem(ctx.path, line, message)]

@@ -10,6 +10,7 @@ comments above are found in the file's lines.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -41,6 +42,7 @@ class Section(NamedTuple):
 
 
 def sections_of(document: nodes.document, lines: Sequence[str]) -> list[Section]:
+    # docutils (the rst extra) loads only when an .rst file is chunked
     from docutils import nodes
 
     found: list[Section] = []
@@ -105,8 +107,8 @@ def _module_anchor(lines: Sequence[str], underline: int) -> str | None:
 
 
 def _sphinx_id(term: str) -> str:
-    import unicodedata
 
+    # docutils (the rst extra) loads only when an .rst file is chunked
     from docutils import nodes
 
     digraphs: dict[int, str] = nodes._non_id_translate_digraphs  # type: ignore[attr-defined]

@@ -44,10 +44,11 @@ def parse(text: str) -> nodes.document:
     file parses 12% faster (Sphinx's 153 doc files, same sections and IDs).
     Default settings are built without reading any docutils.conf.
     """
+    # docutils (the rst extra) loads only when an .rst file is chunked
     from docutils.frontend import get_default_settings
-    from docutils.parsers.rst import Parser
-    from docutils.transforms.references import PropagateTargets
-    from docutils.utils import new_document
+    from docutils.parsers.rst import Parser  # docutils: .rst files only
+    from docutils.transforms.references import PropagateTargets  # docutils: .rst files only
+    from docutils.utils import new_document  # docutils: .rst files only
 
     parser = Parser(inliner=_inliner())
     settings = get_default_settings(Parser)
@@ -69,8 +70,9 @@ def _inliner() -> Any:
     the ``id1``, ``id2`` of every later section with a repeated title. Read as
     Sphinx reads them, they take no IDs, and the section IDs are Sphinx's.
     """
+    # docutils (the rst extra) loads only when an .rst file is chunked
     from docutils import nodes
-    from docutils.parsers.rst import roles, states
+    from docutils.parsers.rst import roles, states  # docutils: .rst files only
 
     inliner = states.Inliner()
     known = inliner.interpreted  # docutils builds its patterns from the class: no subclass
@@ -88,6 +90,7 @@ def _inliner() -> Any:
 
 
 def structure_error(document: nodes.document) -> tuple[int, str] | None:
+    # docutils (the rst extra) loads only when an .rst file is chunked
     from docutils import nodes
 
     for message in document.findall(nodes.system_message):
@@ -101,6 +104,7 @@ def structure_error(document: nodes.document) -> tuple[int, str] | None:
 def field_list(document: nodes.document) -> tuple[tuple[str, str], ...]:
     """The file-wide field list, Sphinx's metadata: the document's first element
     (after comments) when it is a field list: ``:author:``, ``:tags:``, ..."""
+    # docutils (the rst extra) loads only when an .rst file is chunked
     from docutils import nodes
 
     for element in document.children:
