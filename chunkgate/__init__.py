@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from chunkgate.config.load import load_config
     from chunkgate.config.model import Config
     from chunkgate.core.model import Chunk, Heading, Problem
-    from chunkgate.export.records import export
-    from chunkgate.export.reembed import plan
+    from chunkgate.ingest.records import export
+    from chunkgate.ingest.reembed import plan
     from chunkgate.listing import corpus_chunks
 
 _HOMES = {
@@ -52,9 +52,9 @@ _HOMES = {
     "Config": "chunkgate.config.model",
     "load_config": "chunkgate.config.load",
     "corpus_chunks": "chunkgate.listing",
-    "export": "chunkgate.export.records",
+    "export": "chunkgate.ingest.records",
     "outline_text": "chunkgate.chunking.outline",
-    "plan": "chunkgate.export.reembed",
+    "plan": "chunkgate.ingest.reembed",
 }
 
 

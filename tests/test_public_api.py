@@ -12,7 +12,7 @@ from helpers import commit_all, pin_git_env, write
 
 import chunkgate
 from chunkgate import export, load_config, plan
-from chunkgate.export.adapters import flat_metadata
+from chunkgate.ingest.adapters import flat_metadata
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -231,7 +231,7 @@ def export(
     """Write the corpus (or PATHS) as JSON lines ready for ingest: one record a chunk, with
     its text and embed text, relations, git blob and commit, and recorded moves."""
     from chunkgate.core.parallel import default_jobs
-    from chunkgate.export.records import Skipped, plan_export
+    from chunkgate.ingest.records import Skipped, plan_export
     from chunkgate.listing import Failure
     from chunkgate.report.progress import with_progress
 
@@ -676,7 +676,7 @@ def diff(
         base = resolve_auto_base(root, os.environ)
     fmt = formats.DIFF.resolve(fmt, sys.stdout)
     if fmt == "plan":
-        from chunkgate.export.reembed import plan, write_plan
+        from chunkgate.ingest.reembed import plan, write_plan
 
         rows = plan(_load(config_path), base or "HEAD", head, revision_config=config_path is None)
         write_plan(rows, sys.stdout)

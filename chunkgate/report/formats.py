@@ -11,7 +11,7 @@ The names mean the same for every command that has them:
 - ``github``: workflow-command annotations and the job summary;
 - ``sarif``: SARIF 2.1.0 for code scanning;
 - ``plan``: the re-embed plan, JSON lines (``diff`` only, which writes it from
-  the plan's rows with ``chunkgate.export.reembed.write_plan``, not from a diff).
+  the plan's rows with ``chunkgate.ingest.reembed.write_plan``, not from a diff).
 
 A command's writers share one signature, its ``Protocol`` below (what the
 command's ``write_*`` function passes them). Adding a format is a writer of that

@@ -1,9 +1,9 @@
 """Adapters from chunkgate's export records to other libraries' types (issue 20).
 
-``chunkgate.export.langchain`` (the ``langchain`` extra) and
-``chunkgate.export.llama_index`` (the ``llama-index`` extra); each is
+``chunkgate.ingest.langchain`` (the ``langchain`` extra) and
+``chunkgate.ingest.llama_index`` (the ``llama-index`` extra); each is
 imported only when asked for, and says which extra to install when its
-library is missing. Both take export records (``chunkgate.export``) or the
+library is missing. Both take export records (``chunkgate.ingest``) or the
 ``upsert``, ``update`` and ``rekey`` rows of a plan (``chunkgate.plan``), and
 store the same flat metadata: what vector stores accept.
 """

@@ -16,8 +16,8 @@ from helpers import commit_all, git, git_env, pin_git_env, write
 
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
-from chunkgate.export.records import export
-from chunkgate.export.reembed import plan
+from chunkgate.ingest.records import export
+from chunkgate.ingest.reembed import plan
 
 Record = dict[str, object]
 

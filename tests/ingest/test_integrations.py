@@ -10,8 +10,8 @@ import pytest
 from helpers import commit_all, pin_git_env, write
 
 from chunkgate.config.load import load_config
-from chunkgate.export.records import export
-from chunkgate.export.reembed import plan
+from chunkgate.ingest.records import export
+from chunkgate.ingest.reembed import plan
 
 GUIDE = """\
 ---
@@ -69,7 +69,7 @@ def assert_flat(metadata: dict[str, object]) -> None:
 def test_langchain_documents_have_the_chunk_ids_and_flat_metadata(repo: Path) -> None:
     from langchain_core.documents import Document
 
-    from chunkgate.export.langchain import documents
+    from chunkgate.ingest.langchain import documents
 
     config = load_config(repo)
     records = list(export(config))
@@ -104,7 +104,7 @@ def test_the_langchain_loader_streams_into_a_vector_store(repo: Path) -> None:
     from langchain_core.embeddings import DeterministicFakeEmbedding
     from langchain_core.vectorstores import InMemoryVectorStore
 
-    from chunkgate.export.langchain import ChunkgateLoader
+    from chunkgate.ingest.langchain import ChunkgateLoader
 
     loader = ChunkgateLoader(repo)
     assert isinstance(loader, BaseLoader)
@@ -124,8 +124,8 @@ def test_the_langchain_loader_streams_into_a_vector_store(repo: Path) -> None:
 
 
 def test_plan_rows_make_documents_and_nodes(repo: Path) -> None:
-    from chunkgate.export.langchain import to_document
-    from chunkgate.export.llama_index import to_node
+    from chunkgate.ingest.langchain import to_document
+    from chunkgate.ingest.llama_index import to_node
 
     write(repo, "docs/guide.md", GUIDE.replace("30s", "60s"))
     commit_all(repo, "second")
@@ -141,7 +141,7 @@ def test_plan_rows_make_documents_and_nodes(repo: Path) -> None:
 def test_llama_index_nodes_slice_the_file_and_link_their_neighbours(repo: Path) -> None:
     from llama_index.core.schema import MetadataMode, NodeRelationship, TextNode
 
-    from chunkgate.export.llama_index import nodes
+    from chunkgate.ingest.llama_index import nodes
 
     config = load_config(repo)
     records = {str(r["id"]): r for r in export(config)}
@@ -178,7 +178,7 @@ def test_llama_index_nodes_slice_the_file_and_link_their_neighbours(repo: Path) 
 def test_llama_index_without_a_breadcrumb_embeds_the_text(repo: Path) -> None:
     from llama_index.core.schema import MetadataMode
 
-    from chunkgate.export.llama_index import nodes
+    from chunkgate.ingest.llama_index import nodes
 
     write(repo, ".chunkgate.yaml", "embed: {breadcrumb: false}\n")
     for node in nodes(load_config(repo)):
@@ -189,7 +189,7 @@ def test_llama_index_nodes_build_an_index(repo: Path) -> None:
     from llama_index.core import VectorStoreIndex
     from llama_index.core.embeddings import MockEmbedding
 
-    from chunkgate.export.llama_index import nodes
+    from chunkgate.ingest.llama_index import nodes
 
     found = list(nodes(load_config(repo)))
     index = VectorStoreIndex(found, embed_model=MockEmbedding(embed_dim=8))
@@ -211,7 +211,7 @@ def test_a_missing_library_names_the_extra(module: str, hidden: str, extra: str)
         "import sys\n"
         f"sys.modules[{hidden!r}] = None\n"
         "try:\n"
-        f"    import chunkgate.export.{module}\n"
+        f"    import chunkgate.ingest.{module}\n"
         "except ImportError as exc:\n"
         "    print(exc)\n"
     )
@@ -220,14 +220,14 @@ def test_a_missing_library_names_the_extra(module: str, hidden: str, extra: str)
     )
     assert proc.returncode == 0, proc.stderr
     assert f"pip install 'chunkgate[{extra}]'" in proc.stdout
-    assert proc.stdout.startswith(f"chunkgate.export.{module} needs ")
+    assert proc.stdout.startswith(f"chunkgate.ingest.{module} needs ")
 
 
 def test_importing_chunkgate_imports_neither_library() -> None:
     script = (
         "import sys, chunkgate\n"
         "from chunkgate import export, plan\n"
-        "import chunkgate.export.adapters\n"
+        "import chunkgate.ingest.adapters\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('langchain_core', 'llama_index')))\n"
     )

@@ -3,7 +3,7 @@
 Each document's ``id`` is the chunk ID, its ``page_content`` the embed text
 (breadcrumb line, then the chunk's text: what chunkgate lints; ``content="text"``
 for the bare text) and its ``metadata`` the record's other fields, flat
-(``chunkgate.export.adapters.flat_metadata``). ``ChunkgateLoader`` is a
+(``chunkgate.ingest.adapters.flat_metadata``). ``ChunkgateLoader`` is a
 ``BaseLoader``: ``lazy_load`` streams the export, file by file.
 """
 
@@ -15,14 +15,14 @@ from typing import Literal
 
 from chunkgate.config.load import load_config
 from chunkgate.config.model import Config
-from chunkgate.export.adapters import MissingExtra, flat_metadata
-from chunkgate.export.records import export_records
+from chunkgate.ingest.adapters import MissingExtra, flat_metadata
+from chunkgate.ingest.records import export_records
 
 try:
     from langchain_core.document_loaders import BaseLoader
     from langchain_core.documents import Document
 except ImportError as exc:  # pragma: no cover - the test extra has it; a test hides it
-    raise MissingExtra("chunkgate.export.langchain", "langchain", "langchain-core") from exc
+    raise MissingExtra("chunkgate.ingest.langchain", "langchain", "langchain-core") from exc
 
 Content = Literal["embed_text", "text"]
 

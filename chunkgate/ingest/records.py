@@ -1,7 +1,7 @@
 """The corpus as records ready for ingest (``chunkgate export``, issue 20).
 
 (Not ``chunkgate/export.py``: importing a submodule of that name would replace
-``chunkgate.export``, the library's function, with the module.)
+``chunkgate.ingest``, the library's function, with the module.)
 
 One record a chunk, files in byte order of path, chunks in document order:
 the same bytes for the same input, whatever the number of jobs. Each file is
@@ -28,7 +28,7 @@ from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.select import select_files
 from chunkgate.corpus.source import decode
 from chunkgate.diff.sides import revision_side
-from chunkgate.export.lines import file_lines
+from chunkgate.ingest.lines import file_lines
 from chunkgate.listing import named_files
 from chunkgate.manifest import RevisionManifest, WorkTreeManifest
 from chunkgate.manifest.folder import recorded_moves

@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from chunkgate.config.model import Config
-from chunkgate.export.adapters import MissingExtra, flat_metadata
-from chunkgate.export.records import export_records
+from chunkgate.ingest.adapters import MissingExtra, flat_metadata
+from chunkgate.ingest.records import export_records
 
 try:
     from llama_index.core.schema import NodeRelationship, ObjectType, RelatedNodeInfo, TextNode
 except ImportError as exc:  # pragma: no cover - the test extra has it; a test hides it
-    raise MissingExtra("chunkgate.export.llama_index", "llama-index", "llama-index-core") from exc
+    raise MissingExtra("chunkgate.ingest.llama_index", "llama-index", "llama-index-core") from exc
 
 __all__ = ["nodes", "to_node"]
 

@@ -35,9 +35,9 @@ from chunkgate import git
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, GitError, ManifestError
 from chunkgate.diff.moves import unit_id
-from chunkgate.export.records import ExportPlan, Source, plan_export
 from chunkgate.gate.load import expected_header
 from chunkgate.git.revisions import resolve_revisions
+from chunkgate.ingest.records import ExportPlan, Source, plan_export
 from chunkgate.manifest import RevisionManifest, SummaryCache, WorkTreeManifest
 
 Record = dict[str, object]

@@ -15,7 +15,7 @@ from helpers import commit_all, git, git_env, write
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
 from chunkgate.core.model import Chunk
-from chunkgate.export.records import export_records
+from chunkgate.ingest.records import export_records
 
 GUIDE = """\
 ---
@@ -137,7 +137,7 @@ SAMPLES = {
 def exported_lines(path: str, text: str) -> tuple[list[Chunk], list[str]]:
     from chunkgate.chunking import chunk_document
     from chunkgate.chunking.embedtext import EmbedSettings
-    from chunkgate.export.lines import file_lines
+    from chunkgate.ingest.lines import file_lines
 
     chunks = list(chunk_document(text.replace("\r\n", "\n"), path).chunks)
     moves = [(chunks[0].id, f"{path}#old")]

@@ -1,1 +1,0 @@
-"""The corpus for ingest pipelines: records, the re-embed plan and adapters."""

@@ -1,0 +1,1 @@
+"""The corpus for ingest pipelines: export records, the re-embed plan and adapters."""
