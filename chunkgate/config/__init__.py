@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn, TypeVar, cast
 
-from chunkgate import git, rules
+from chunkgate import rules
 from chunkgate.cache import configs as configcache
 from chunkgate.chunking import languages
 from chunkgate.chunking.anchors import SETTINGS as ANCHOR_SETTINGS
@@ -30,6 +30,7 @@ from chunkgate.core.errors import ChunkgateError, ConfigError
 from chunkgate.core.regex import lazy
 from chunkgate.corpus import paths
 from chunkgate.corpus.patterns import PathPatterns
+from chunkgate.git import listings, process
 from chunkgate.rules import RULES, SEVERITIES, Option, Severity
 from chunkgate.rules.datadump import MAX_FILE_BYTES
 from chunkgate.sites import detect as sites
@@ -216,7 +217,7 @@ def load_config(
     *,
     config_path: Path | None = None,
     hook_files: Sequence[str] | None = None,
-    listing: git.WorkTreeListing | None = None,
+    listing: listings.WorkTreeListing | None = None,
 ) -> Config:
     """Find the repository root from ``start`` (default: cwd) and load its configuration.
 
@@ -231,7 +232,7 @@ def load_config(
     begin = Path(start if start is not None else Path.cwd()).resolve()
     if not begin.is_dir():
         begin = begin.parent
-    found_root = listing.root if listing is not None else git.find_root(begin)
+    found_root = listing.root if listing is not None else process.find_root(begin)
     root = found_root or begin
     source: Path | None
     if config_path is not None:

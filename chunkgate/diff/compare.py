@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkgate import git
 from chunkgate.chunking import ChunkOptions, chunk_bytes
 from chunkgate.chunking.sizes import TokenCounter, make_counter
 from chunkgate.config import Config, load_config, load_config_at
@@ -36,6 +35,7 @@ from chunkgate.core.errors import ChunkgateError, GitError, ManifestError, Unrea
 from chunkgate.core.model import Chunk
 from chunkgate.corpus.select import select_with_tree
 from chunkgate.diff.moves import MoveHow, find_moves, join_parts, unit_id
+from chunkgate.git import listings, objects, process
 from chunkgate.git.revisions import WORKING_TREE, Revisions, resolve_revisions
 from chunkgate.manifest import (
     RevisionManifest,
@@ -199,7 +199,7 @@ class _Side:
     read: Callable[[str], bytes | None]  # any root-relative path, corpus or not
     rev: str | None = None  # None: the working tree
     tree: dict[str, str] | None = None  # a revision's every file and its blob
-    work_tree: git.WorkTree | None = None  # the working side's, as git listed it
+    work_tree: listings.WorkTree | None = None  # the working side's, as git listed it
     manifest: WorkTreeManifest | RevisionManifest | None = None
     summaries: dict[str, Summary] | None = None  # the manifest's, when made as this side chunks
 
@@ -220,7 +220,7 @@ def diff_revisions(
     ``A...B`` as ``base`` compares the merge base of A and B with B; ``A..B`` is
     A and B. ``config_path`` (``--config``) applies to both sides.
     """
-    top = git.find_root(root)
+    top = process.find_root(root)
     if top is None:
         raise GitError(
             f"not a git repository: {root} (`chunkgate diff` compares git revisions: run it "
@@ -229,9 +229,9 @@ def diff_revisions(
         )
     revisions = resolve_revisions(top, base or "HEAD", head)
     # The work tree's listing runs beside the reading of the base's manifest.
-    listing = git.WorkTreeListing(top) if revisions.head is None else None
+    listing = listings.WorkTreeListing(top) if revisions.head is None else None
     notes: list[str] = []
-    with git.BlobReader(top) as reader:
+    with objects.BlobReader(top) as reader:
         old = _revision_side(top, revisions.base, revisions.base_name, reader, config_path)
         if revisions.head is not None:
             new = _revision_side(top, revisions.head, revisions.head_name, reader, config_path)
@@ -244,7 +244,7 @@ def diff_revisions(
         jobs, unchanged = _plan(old, new, whole=whole, notes=notes)
     # Chunk once the blob reader is closed: worker processes must not inherit its pipes.
     before, after, counted = _run(jobs, notes)
-    with git.BlobReader(top, lazy=True) as reader:
+    with objects.BlobReader(top, lazy=True) as reader:
         if isinstance(new.manifest, RevisionManifest):
             new.manifest.reader = reader  # the moves it records, read if any is asked for
         return _classify(
@@ -253,9 +253,9 @@ def diff_revisions(
 
 
 def _revision_side(
-    root: Path, sha: str, name: str, reader: git.BlobReader, config_path: Path | None
+    root: Path, sha: str, name: str, reader: objects.BlobReader, config_path: Path | None
 ) -> _Side:
-    tree = git.tree_blobs(root, sha)
+    tree = listings.tree_blobs(root, sha)
 
     def read(path: str) -> bytes | None:
         blob = tree.get(path)
@@ -270,7 +270,7 @@ def _revision_side(
 
 
 def _working_side(
-    root: Path, config_path: Path | None, listing: git.WorkTreeListing | None
+    root: Path, config_path: Path | None, listing: listings.WorkTreeListing | None
 ) -> _Side:
     config = load_config(root, config_path=config_path, listing=listing)
     selection, work_tree = select_with_tree(config, listing=listing)
@@ -285,7 +285,7 @@ def _working_side(
     return _Side(config, files, read, work_tree=work_tree)
 
 
-def _manifest(root: Path, side: _Side, reader: git.BlobReader, notes: list[str]) -> None:
+def _manifest(root: Path, side: _Side, reader: objects.BlobReader, notes: list[str]) -> None:
     """The head side's manifest (for its moves), and its summaries when they describe the
     chunks this side makes (for the chunk counts of unchanged files)."""
     from chunkgate.gate.load import expected_header
@@ -293,7 +293,7 @@ def _manifest(root: Path, side: _Side, reader: git.BlobReader, notes: list[str])
     folder = side.config.manifest
     manifest: WorkTreeManifest | RevisionManifest
     if side.rev is None:
-        in_git = git.installed()
+        in_git = process.installed()
         manifest = WorkTreeManifest(root, folder, in_git=in_git)
         if side.work_tree is not None and in_git:
             manifest.list_from(side.work_tree)  # the selection listed the folder too

@@ -10,13 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import git
 from chunkgate.chunking import chunk_bytes
 from chunkgate.chunking.sizes import make_counter
 from chunkgate.config import Config, load_config, load_config_at
 from chunkgate.core.errors import GitError, UnreadableError
 from chunkgate.core.model import Chunk
 from chunkgate.corpus.select import select_files
+from chunkgate.git import commits, listings, objects, process
 
 
 class Snapshot(NamedTuple):
@@ -44,12 +44,12 @@ def working_tree(root: Path, *, config_path: Path | None = None) -> Snapshot:
 
 
 def at_revision(root: Path, rev: str, *, config_path: Path | None = None) -> Snapshot:
-    top = git.find_root(root)
+    top = process.find_root(root)
     if top is None:
         raise GitError(f"not a git repository: {root}")
-    sha = git.resolve(top, rev)
-    tree = git.tree_blobs(top, sha)
-    with git.BlobReader(top) as reader:
+    sha = commits.resolve(top, rev)
+    tree = listings.tree_blobs(top, sha)
+    with objects.BlobReader(top) as reader:
 
         def read(path: str) -> bytes | None:
             blob = tree.get(path)
