@@ -20,7 +20,8 @@ def gitattributes_flags(
     """Which of ``attrs`` are set for each path (only paths with at least one).
 
     ``index=False``: without reading the index (all of it, 23 MB at 100,000 files),
-    for a caller that knows git would read no ``.gitattributes`` from it (``_no_index``)."""
+    for a caller that knows git would read no ``.gitattributes`` from it
+    (``hookfiles.NamedListing``)."""
     wanted = list(dict.fromkeys(paths))
     if not wanted or not attrs:
         return {}

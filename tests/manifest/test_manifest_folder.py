@@ -232,7 +232,7 @@ def test_put_writes_bytes_as_given(tmp_path: Path) -> None:
 
 
 class CountingReader:
-    """A ``git.BlobReader`` that counts the objects asked for."""
+    """A ``git.objects.BlobReader`` that counts the objects asked for."""
 
     def __init__(self, reader: objects.BlobReader) -> None:
         self.reader, self.asked = reader, 0
