@@ -10,7 +10,7 @@ def main() -> None:
     from chunkgate.hooks import start as hookstart
 
     hookstart.start(sys.argv[1:])
-    from chunkgate.cli import main as run
+    from chunkgate.cli import main as run  # only now: the listings run beside its import
 
     run()
 

@@ -119,10 +119,10 @@ class CorpusSizes(NamedTuple):
 def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSizes:
     """Every chunk's size, from the manifest where current (else chunked now), and what
     the manifest records as found in those files."""
-    from chunkgate import git
     from chunkgate.gate.load import expected_header
+    from chunkgate.git import process
 
-    manifest = WorkTreeManifest(config.root, config.manifest, in_git=git.installed())
+    manifest = WorkTreeManifest(config.root, config.manifest, in_git=process.installed())
     try:
         header = manifest.header()
     except ManifestError:

@@ -190,3 +190,13 @@ def adopted_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[st
     assert run_cli("update") == 0
     commit_all(repo, "manifest")
     return repo
+
+
+def index_of(repo: Path) -> dict[str, str]:
+    """Path -> blob of every index entry, as ``git ls-files -s`` prints them."""
+    out = git(repo, "ls-files", "-z", "-s")
+    result = {}
+    for record in filter(None, out.split("\0")):
+        meta, _, path = record.partition("\t")
+        result[path] = meta.split()[1]
+    return result

@@ -15,13 +15,15 @@ import click
 
 from chunkgate import __version__
 from chunkgate.core.errors import ChunkgateError
+from chunkgate.git import listings, process
 from chunkgate.report import formats
 
 if TYPE_CHECKING:
     from chunkgate.chunking import ChunkedFile
     from chunkgate.config.model import Config
     from chunkgate.core.model import Heading
-    from chunkgate.git import NamedListing, WorkTreeListing
+    from chunkgate.git.hookfiles import NamedListing
+    from chunkgate.git.listings import WorkTreeListing
     from chunkgate.listing import Failure
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -103,14 +105,14 @@ def _load_whole(config_path: Path | None) -> tuple[Config, WorkTreeListing | Non
     """The configuration of a run over the whole corpus, and git's listing of the work
     tree, started first: its untracked files are the untracked site configs the
     configuration looks for, and the run's corpus (one walk of the tree, not two)."""
-    from chunkgate import git
+
     from chunkgate.config.load import load_config
     from chunkgate.hooks import start as hookstart
 
     listing = hookstart.take_whole()
     if listing is None:
-        root = git.find_root(Path.cwd()) if git.installed() else None
-        listing = None if root is None else git.WorkTreeListing(root)
+        root = process.find_root(Path.cwd()) if process.installed() else None
+        listing = None if root is None else listings.WorkTreeListing(root)
     return load_config(Path.cwd(), config_path=config_path, listing=listing), listing
 
 
@@ -379,10 +381,10 @@ def check(
 def _baseline(root: Path, given: str | None) -> tuple[str, str]:
     """The baseline revision (``--baseline``, pre-commit's from-ref, else HEAD) and a note
     that says how to record moves against it, when it is not HEAD."""
-    from chunkgate import git
+    from chunkgate.git import commits
 
     if given is not None:
-        return git.resolve(root, given), ""
+        return commits.resolve(root, given), ""
     if not os.environ.get("PRE_COMMIT_FROM_REF"):  # pre-commit run --from-ref/--to-ref
         return "HEAD", ""
     from chunkgate.hooks.baseline import hook_baseline, hook_note
@@ -564,11 +566,12 @@ def rules(code: str | None) -> None:
 @reports_errors
 def init(force: bool) -> None:
     """Write a commented .chunkgate.yaml and print the pre-commit and Actions snippets."""
-    from chunkgate import git
+
     from chunkgate.config.template import default_config_yaml
     from chunkgate.corpus.paths import allowed
+    from chunkgate.git import process
 
-    root = git.find_root(Path.cwd()) or Path.cwd()
+    root = process.find_root(Path.cwd()) or Path.cwd()
     target = allowed(root, ".chunkgate.yaml", what="init: the config file")
     if target.exists() and not force:
         click.echo(f"{target} exists; leaving it alone (use --force to overwrite)")
@@ -663,7 +666,7 @@ def diff(
     category is present, 2 usage, config or git errors.
     """
     from chunkgate.diff.compare import diff_revisions, fail_reasons, parse_fail_on
-    from chunkgate.git.revisions import resolve_auto_base
+    from chunkgate.git.autobase import resolve_auto_base
     from chunkgate.report.diff import write_diff
 
     categories = parse_fail_on(fail_on)
@@ -704,10 +707,10 @@ def main() -> None:
     import atexit
 
     if os.environ.get("CHUNKGATE_DEBUG_GIT") == "1":
-        from chunkgate import git
+        from chunkgate.git import process
 
         atexit.register(
-            lambda: print(f"chunkgate: {git.process_count()} git processes", file=sys.stderr)
+            lambda: print(f"chunkgate: {process.process_count()} git processes", file=sys.stderr)
         )
     try:
         cli(prog_name="chunkgate")

@@ -15,12 +15,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from chunkgate import git
 from chunkgate.cache import configs as configcache
 from chunkgate.config.model import YAML_NAMES, Config
 from chunkgate.config.validate import shown, validated
 from chunkgate.core.errors import ChunkgateError, ConfigError
 from chunkgate.corpus import paths
+from chunkgate.git import listings, process
 from chunkgate.manifest import parse_header
 from chunkgate.manifest.layout import HEADER
 from chunkgate.sites import detect as sites
@@ -32,7 +32,7 @@ def load_config(
     *,
     config_path: Path | None = None,
     hook_files: Sequence[str] | None = None,
-    listing: git.WorkTreeListing | None = None,
+    listing: listings.WorkTreeListing | None = None,
 ) -> Config:
     """Find the repository root from ``start`` (default: cwd) and load its configuration.
 
@@ -47,7 +47,7 @@ def load_config(
     begin = Path(start if start is not None else Path.cwd()).resolve()
     if not begin.is_dir():
         begin = begin.parent
-    found_root = listing.root if listing is not None else git.find_root(begin)
+    found_root = listing.root if listing is not None else process.find_root(begin)
     root = found_root or begin
     source: Path | None
     if config_path is not None:

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     import pathspec
 
-from chunkgate import git
 from chunkgate.config.model import Config
 from chunkgate.core.parallel import in_background
 from chunkgate.corpus.paths import relative_paths
+from chunkgate.git import hookfiles, listings, process
 
 
 class SelectedFile(NamedTuple):
@@ -55,12 +55,12 @@ def select_with_tree(
     config: Config,
     paths: Sequence[str] | None = None,
     *,
-    listing: git.NamedListing | git.WorkTreeListing | None = None,
-) -> tuple[Selection, git.WorkTree | None]:
+    listing: hookfiles.NamedListing | listings.WorkTreeListing | None = None,
+) -> tuple[Selection, listings.WorkTree | None]:
     """``select_files``, and (the whole corpus, in git) the work tree as git listed it, of
     which the manifest folder's listing is a part. ``listing``: git's answers about
     ``paths``, or about the whole work tree, asked for already."""
-    trees: list[git.WorkTree] = []
+    trees: list[listings.WorkTree] = []
     return _select(config, paths, True, trees, listing), trees[0] if trees else None
 
 
@@ -68,17 +68,19 @@ def _select(
     config: Config,
     paths: Sequence[str] | None,
     include_untracked: bool,
-    trees: list[git.WorkTree],
-    listing: git.NamedListing | git.WorkTreeListing | None = None,
+    trees: list[listings.WorkTree],
+    listing: hookfiles.NamedListing | listings.WorkTreeListing | None = None,
 ) -> Selection:
     root = config.root
     named = None
     unselected: list[str] = []
-    if isinstance(listing, git.WorkTreeListing) and (paths is not None or listing.root != root):
+    if isinstance(listing, listings.WorkTreeListing) and (
+        paths is not None or listing.root != root
+    ):
         listing = None
     if paths is not None:
         given = relative_paths(root, paths)
-        if isinstance(listing, git.NamedListing) and (listing.root, listing.paths) != (
+        if isinstance(listing, hookfiles.NamedListing) and (listing.root, listing.paths) != (
             root,
             given,
         ):
@@ -126,7 +128,7 @@ def _sort_key(path: str) -> bytes:
 
 def _is_work_tree(root: Path) -> bool:
     # config.root is the top of the work tree whenever there is one, so .git sits there.
-    return os.path.lexists(root / ".git") and git.installed()
+    return os.path.lexists(root / ".git") and process.installed()
 
 
 def _from_git(
@@ -135,8 +137,8 @@ def _from_git(
     *,
     include_untracked: bool,
     sparse: set[str],
-    trees: list[git.WorkTree],
-    listing: git.NamedListing | git.WorkTreeListing | None,
+    trees: list[listings.WorkTree],
+    listing: hookfiles.NamedListing | listings.WorkTreeListing | None,
 ) -> tuple[dict[str, str | None], set[str]]:
     if named is not None and not named:
         return {}, set()
@@ -145,15 +147,15 @@ def _from_git(
     if listing is not None:  # of every path given: what the selection leaves out drops
         modified = listing.modified
         blobs, skipped = listing.entries()
-        if include_untracked and isinstance(listing, git.WorkTreeListing):
+        if include_untracked and isinstance(listing, listings.WorkTreeListing):
             untracked = listing.untracked
     else:
         # The listings are independent; each git process mostly waits on the file
         # system, so running them side by side costs about as much as the slowest one.
-        modified = in_background(git.modified_paths, root, pathspecs)
+        modified = in_background(listings.modified_paths, root, pathspecs)
         if include_untracked and pathspecs is None:
-            untracked = in_background(git.untracked_paths, root, None)
-        blobs, skipped = git.index_entries(root, pathspecs)
+            untracked = in_background(listings.untracked_paths, root, None)
+        blobs, skipped = listings.index_entries(root, pathspecs)
     found: dict[str, str | None] = dict(blobs)
     missing: set[str] = set()
     # os.path on strings: a pathlib join per file costs more than the lstat.
@@ -183,13 +185,13 @@ def _from_git(
             and os.path.lexists(os.path.join(top, path))
         ]
         if rest:
-            untracked = in_background(git.untracked_paths, root, rest)
+            untracked = in_background(listings.untracked_paths, root, rest)
     if untracked is not None:
         for path in untracked():
             if not os.path.islink(os.path.join(top, path)):
                 found[path] = None
         if pathspecs is None:
-            trees.append(git.WorkTree(blobs, modified(), untracked()))
+            trees.append(listings.WorkTree(blobs, modified(), untracked()))
     return found, missing
 
 

@@ -16,7 +16,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkgate import git
 from chunkgate.chunking import ChunkOptions
 from chunkgate.config.load import load_config
 from chunkgate.core.errors import ChunkgateError, GitError
@@ -32,6 +31,7 @@ from chunkgate.diff.sides import (
     revision_side,
     working_side,
 )
+from chunkgate.git import listings, objects, process
 from chunkgate.git.revisions import resolve_revisions
 from chunkgate.manifest import RevisionManifest
 
@@ -52,7 +52,7 @@ def diff_revisions(
     ``A...B`` as ``base`` compares the merge base of A and B with B; ``A..B`` is
     A and B. ``config_path`` (``--config``) applies to both sides.
     """
-    top = git.find_root(root)
+    top = process.find_root(root)
     if top is None:
         raise GitError(
             f"not a git repository: {root} (`chunkgate diff` compares git revisions: run it "
@@ -61,10 +61,10 @@ def diff_revisions(
         )
     revisions = resolve_revisions(top, base or "HEAD", head)
     # The work tree's listing runs beside the reading of the base's manifest.
-    listing = git.WorkTreeListing(top) if revisions.head is None else None
+    listing = listings.WorkTreeListing(top) if revisions.head is None else None
     notes: list[str] = []
     given = load_config(top, config_path=config_path) if config_path is not None else None
-    with git.BlobReader(top) as reader:
+    with objects.BlobReader(top) as reader:
         old = revision_side(top, revisions.base, revisions.base_name, reader, given)
         if revisions.head is not None:
             new = revision_side(top, revisions.head, revisions.head_name, reader, given)
@@ -77,7 +77,7 @@ def diff_revisions(
         jobs, unchanged = _plan(old, new, whole=whole, notes=notes)
     # Chunk once the blob reader is closed: worker processes must not inherit its pipes.
     before, after, counted = _run(jobs, notes)
-    with git.BlobReader(top, lazy=True) as reader:
+    with objects.BlobReader(top, lazy=True) as reader:
         if isinstance(new.manifest, RevisionManifest):
             new.manifest.reader = reader  # the moves it records, read if any is asked for
         return classify(

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import git
 from chunkgate.chunking import ChunkOptions, chunk_bytes
 from chunkgate.chunking.sizes import TokenCounter, make_counter
 from chunkgate.config.load import load_config, load_config_at
@@ -22,6 +21,7 @@ from chunkgate.core.errors import GitError, ManifestError, UnreadableError
 from chunkgate.core.model import Chunk
 from chunkgate.corpus.select import select_with_tree
 from chunkgate.gate.load import expected_header
+from chunkgate.git import commits, listings, objects, process
 from chunkgate.manifest import RevisionManifest, Summary, SummaryCache, WorkTreeManifest
 from chunkgate.manifest.folder import recorded_moves
 
@@ -33,7 +33,7 @@ class Side:
     read: Callable[[str], bytes | None]  # any root-relative path, corpus or not
     rev: str | None = None  # None: the working tree
     tree: dict[str, str] | None = None  # a revision's every file and its blob
-    work_tree: git.WorkTree | None = None  # the working side's, as git listed it
+    work_tree: listings.WorkTree | None = None  # the working side's, as git listed it
     manifest: WorkTreeManifest | RevisionManifest | None = None
     summaries: dict[str, Summary] | None = None  # the manifest's, when made as this side chunks
 
@@ -50,11 +50,11 @@ class Side:
 
 
 def revision_side(
-    root: Path, sha: str, name: str, reader: git.BlobReader, config: Config | None = None
+    root: Path, sha: str, name: str, reader: objects.BlobReader, config: Config | None = None
 ) -> Side:
     """The corpus at commit ``sha`` (``name``, as the user named it), with the
     configuration committed there, or ``config`` (``--config``, or the work tree's)."""
-    tree = git.tree_blobs(root, sha)
+    tree = listings.tree_blobs(root, sha)
 
     def read(path: str) -> bytes | None:
         blob = tree.get(path)
@@ -67,7 +67,7 @@ def revision_side(
 
 
 def working_side(
-    root: Path, config_path: Path | None, listing: git.WorkTreeListing | None = None
+    root: Path, config_path: Path | None, listing: listings.WorkTreeListing | None = None
 ) -> Side:
     config = load_config(root, config_path=config_path, listing=listing)
     selection, work_tree = select_with_tree(config, listing=listing)
@@ -82,13 +82,13 @@ def working_side(
     return Side(config, files, read, work_tree=work_tree)
 
 
-def read_manifest(root: Path, side: Side, reader: git.BlobReader, notes: list[str]) -> None:
+def read_manifest(root: Path, side: Side, reader: objects.BlobReader, notes: list[str]) -> None:
     """Set the side's manifest (for the moves it records), and its summaries when they
     describe the chunks this side makes (for the chunk counts of unchanged files)."""
     folder = side.config.manifest
     manifest: WorkTreeManifest | RevisionManifest
     if side.rev is None:
-        in_git = git.installed()
+        in_git = process.installed()
         manifest = WorkTreeManifest(root, folder, in_git=in_git)
         if side.work_tree is not None and in_git:
             manifest.list_from(side.work_tree)  # the selection listed the folder too
@@ -144,12 +144,12 @@ def working_tree(root: Path, *, config_path: Path | None = None) -> Snapshot:
 
 
 def at_revision(root: Path, rev: str, *, config_path: Path | None = None) -> Snapshot:
-    top = git.find_root(root)
+    top = process.find_root(root)
     if top is None:
         raise GitError(f"not a git repository: {root}")
-    sha = git.resolve(top, rev)
+    sha = commits.resolve(top, rev)
     config = load_config(top, config_path=config_path) if config_path is not None else None
-    with git.BlobReader(top) as reader:
+    with objects.BlobReader(top) as reader:
         side = revision_side(top, sha, rev, reader, config)
         manifest = RevisionManifest(top, sha, side.config.manifest, reader, tree=side.tree)
         return _snapshot(rev, side, recorded_moves(manifest, reader))

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from chunkgate import git
 from chunkgate.config.model import Config
 from chunkgate.core.model import CheckResult
+from chunkgate.git import hookfiles, listings, process
 
 if TYPE_CHECKING:
     from chunkgate.manifest import Header
@@ -32,7 +32,7 @@ def run_check(
     baseline: str = "HEAD",
     hold_moves: bool = False,
     known_from: str | None = None,
-    listing: git.NamedListing | git.WorkTreeListing | None = None,
+    listing: hookfiles.NamedListing | listings.WorkTreeListing | None = None,
 ) -> CheckResult:
     """Check the corpus (or the named files) against the rules and the manifest.
 
@@ -51,19 +51,19 @@ def run_check(
     reads has changed since (``memo``).
     """
     writing = update or accept_moves
-    whole = listing if isinstance(listing, git.WorkTreeListing) else None
+    whole = listing if isinstance(listing, listings.WorkTreeListing) else None
     if whole is not None and (paths is not None or whole.root != config.root):
         whole = None
     memo = None
-    if not writing and paths is None and (config.root / ".git").exists() and git.installed():
+    if not writing and paths is None and (config.root / ".git").exists() and process.installed():
         from chunkgate.gate.memo import RunMemo
 
-        whole = whole or git.WorkTreeListing(config.root)
+        whole = whole or listings.WorkTreeListing(config.root)
         memo = RunMemo(config, whole, baseline=baseline, known_from=known_from)
         kept = memo.answer()
         if kept is not None:
             return kept
-    named_listing = listing if isinstance(listing, git.NamedListing) else None
+    named_listing = listing if isinstance(listing, hookfiles.NamedListing) else None
     from chunkgate.gate import run
 
     result, of_the_corpus = run.checked(

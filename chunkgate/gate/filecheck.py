@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
-from chunkgate import git, rules
+from chunkgate import rules
 from chunkgate.chunking import chunk_document, languages
 from chunkgate.chunking.sizes import TokenCounter, make_counter
 from chunkgate.config.model import Config
@@ -22,6 +22,7 @@ from chunkgate.core.model import Chunk, Problem, Violation
 from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.paths import read_regular
 from chunkgate.corpus.source import decode
+from chunkgate.git import objects
 from chunkgate.manifest import ChunkEntry, FileEntry, StoredFinding
 from chunkgate.manifest.codec import render_block
 from chunkgate.rules import RULES, FileContext, Finding
@@ -77,7 +78,7 @@ def check_file(
     if size <= config.max_file_bytes:
         data = read_regular(absolute)
         if blob is None:
-            blob = git.hash_bytes(data)
+            blob = objects.hash_bytes(data)
         language = languages.language_for(path)
         try:
             text = decode(data, path, python=language.encoding == "python")

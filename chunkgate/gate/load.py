@@ -17,10 +17,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import git
 from chunkgate.chunking import CHUNKING_VERSION
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ManifestError
+from chunkgate.git import objects, process
 from chunkgate.manifest import (
     FORMAT_VERSION,
     FileEntry,
@@ -39,7 +39,7 @@ class Loaded(NamedTuple):
     legacy: Path | None  # a format-1 manifest file waiting to be migrated
     legacy_entries: dict[str, FileEntry]  # what it lists (its acknowledged moves are kept)
     baseline: RevisionManifest | None  # the committed manifest, when its IDs compare
-    reader: git.BlobReader | None  # git's objects, one process for the run
+    reader: objects.BlobReader | None  # git's objects, one process for the run
     # The committed manifest whose recorded findings are the known problems (the
     # baseline's, even under other settings); None: there is none, and the manifest
     # being committed is the record (adoption).
@@ -64,7 +64,7 @@ def expected_header(config: Config) -> Header:
 def load(
     config: Config, stack: ExitStack, *, baseline: str = "HEAD", known_from: str | None = None
 ) -> Loaded:
-    in_git = (config.root / ".git").exists() and git.installed()
+    in_git = (config.root / ".git").exists() and process.installed()
     current = WorkTreeManifest(config.root, config.manifest, in_git=in_git)
     header: Header | None = None
     problem: ManifestError | None = None
@@ -80,7 +80,7 @@ def load(
             old = read_legacy(waiting)
         except (ManifestError, OSError):
             old = {}  # unreadable: migrated all the same, without its moves
-    reader = stack.enter_context(git.BlobReader(config.root)) if in_git else None
+    reader = stack.enter_context(objects.BlobReader(config.root)) if in_git else None
     committed = _committed(config, reader, baseline)
     record = committed if known_from is None else _committed(config, reader, known_from)
     committed_header = committed.header() if committed is not None else None
@@ -90,7 +90,7 @@ def load(
 
 
 def _committed(
-    config: Config, reader: git.BlobReader | None, revision: str
+    config: Config, reader: objects.BlobReader | None, revision: str
 ) -> RevisionManifest | None:
     """The manifest committed at ``revision``, if it has one with a readable header."""
     if reader is None or reader.commit_id(revision) is None:

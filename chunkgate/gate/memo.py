@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import chunkgate
-from chunkgate import git
 from chunkgate.cache.blobs import MarshalCache
 from chunkgate.config.model import Config
 from chunkgate.core.model import CheckResult, Summary, Violation
 from chunkgate.core.parallel import in_background
+from chunkgate.git import listings, objects
+from chunkgate.git.attributes import attributes_files
 
 _VERSION = "chunkgate-run-2"
 # Answers kept: the last few distinct inputs (a branch checked out and back, an edit
@@ -46,7 +47,7 @@ class RunMemo(MarshalCache[tuple[int, CheckResult]]):
     def __init__(
         self,
         config: Config,
-        listing: git.WorkTreeListing,
+        listing: listings.WorkTreeListing,
         *,
         baseline: str,
         known_from: str | None,
@@ -57,8 +58,8 @@ class RunMemo(MarshalCache[tuple[int, CheckResult]]):
         specs = [
             spec for rev in revisions for spec in (f"{rev}^{{commit}}", f"{rev}:{config.manifest}")
         ]
-        self._revisions = in_background(git.describe_objects, config.root, specs)
-        self._attributes = in_background(git.attributes_files, config.root)
+        self._revisions = in_background(objects.describe_objects, config.root, specs)
+        self._attributes = in_background(attributes_files, config.root)
         self._key: str | None = None
 
     def answer(self) -> CheckResult | None:

@@ -38,14 +38,14 @@ from chunkgate.rules.duplicates import duplicate_violations
 def rebuild(
     config: Config, loaded: Loaded, plan: Plan, state: Assessment, expected: Header, *, jobs: int
 ) -> CheckResult:
-    from chunkgate import git
     from chunkgate.gate.run import _inherit_moves, result
+    from chunkgate.git.attributes import gitattributes_flags
 
     current = loaded.current
     acknowledged = _acknowledged(loaded)
     attributes: dict[str, set[str]] = {}
     if plan.work and loaded.reader is not None:
-        attributes = git.gitattributes_flags(config.root, [path for path, _ in plan.work])
+        attributes = gitattributes_flags(config.root, [path for path, _ in plan.work])
     items: list[Item] = [
         (path, blob, None, frozenset(attributes.get(path, ()))) for path, blob in plan.work
     ]

@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, NamedTuple
 
-from chunkgate import git
 from chunkgate.chunking.extras import missing_extras
 from chunkgate.config.model import Config
 from chunkgate.core.errors import UnreadableError
@@ -37,6 +36,8 @@ from chunkgate.gate.filecheck import Item, check_all, to_violations
 from chunkgate.gate.load import Loaded, expected_header, load
 from chunkgate.gate.scope import Plan, plan_files, plan_whole
 from chunkgate.gate.write import write_manifest
+from chunkgate.git import hookfiles, listings
+from chunkgate.git.attributes import gitattributes_flags
 from chunkgate.manifest import (
     FileEntry,
     Header,
@@ -66,8 +67,8 @@ def checked(
     baseline: str,
     hold_moves: bool,
     known_from: str | None,
-    listing: git.NamedListing | None,
-    whole: git.WorkTreeListing | None,
+    listing: hookfiles.NamedListing | None,
+    whole: listings.WorkTreeListing | None,
 ) -> tuple[CheckResult, bool]:
     """``run_check``'s work, and whether its result may be kept (``_run``)."""
     with ExitStack() as stack:
@@ -89,13 +90,13 @@ def checked(
         if listing is not None:
             deletions = listing.deletions
         elif in_git:
-            deletions = in_background(git.staged_deletions, config.root)
+            deletions = in_background(listings.staged_deletions, config.root)
         # A whole-corpus run takes the baseline's listing from the work tree's when the
         # index holds the baseline's folder as it is (no `ls-tree` of every shard).
         as_staged = None
         if not explicit and loaded.baseline is not None:
             as_staged = in_background(
-                git.index_matches, config.root, loaded.baseline.rev, config.manifest
+                listings.index_matches, config.root, loaded.baseline.rev, config.manifest
             )
         selection, tree = select_with_tree(
             config, paths if explicit else None, listing=listing if explicit else whole
@@ -107,7 +108,7 @@ def checked(
             if listing is not None and set(named) <= set(listing.paths):
                 attributes = listing.attributes
             else:
-                attributes = in_background(git.gitattributes_flags, config.root, named)
+                attributes = in_background(gitattributes_flags, config.root, named)
         if explicit:
             plan = plan_files(config, loaded, selection, deletions() if deletions else [])
         else:
@@ -367,7 +368,7 @@ def _items(
     if prefetched is not None:
         attributes = prefetched()
     elif plan.work and loaded.reader is not None:
-        attributes = git.gitattributes_flags(config.root, [path for path, _ in plan.work])
+        attributes = gitattributes_flags(config.root, [path for path, _ in plan.work])
     with_baseline = loaded.baseline is not None
     return [
         (

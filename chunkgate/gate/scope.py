@@ -17,10 +17,10 @@ import os
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from chunkgate import git
 from chunkgate.config.model import Config
 from chunkgate.corpus.select import Selection
 from chunkgate.gate.load import Loaded
+from chunkgate.git import objects
 from chunkgate.manifest import ManifestSyntaxError, Summaries, Summary, path_key
 from chunkgate.manifest.hashindex import HashIndex
 
@@ -56,7 +56,7 @@ def plan_whole(
     listed = loaded.current.listing() if baseline is not None else {}
     unknown = [path for path, blob in selected.items() if blob is None and path in found]
     if unknown and loaded.reader is not None:
-        selected.update(git.hash_blobs(config.root, unknown))
+        selected.update(objects.hash_blobs(config.root, unknown))
     work: list[tuple[str, str | None]] = []
     # Outside a sparse checkout: kept as recorded, neither read nor deleted.
     cached = [path for path in selection.sparse if path in found and config.selects(path)]

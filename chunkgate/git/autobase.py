@@ -27,8 +27,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import git
 from chunkgate.core.errors import GitError
+from chunkgate.git.commits import is_shallow, resolve
 from chunkgate.git.events import Event, read_event
 from chunkgate.git.revisions import commit, fetch, fetch_branch, merge_base
 
@@ -51,21 +51,30 @@ def auto_base(root: Path, env: Mapping[str, str]) -> Base:
     return _default_branch(root, event)
 
 
+def resolve_auto_base(root: Path, env: Mapping[str, str]) -> str:
+    """``--base auto``: the base the GitHub event means, else the merge base of HEAD
+    with origin's default branch; fetched when missing."""
+    found = auto_base(root, env)
+    if found.sha is None:
+        raise GitError(f"--base auto: {found.how}")
+    return found.sha
+
+
 def _parents(root: Path, sha: str) -> list[str]:
     found = []
     for n in (1, 2):
         try:
-            found.append(git.resolve(root, f"{sha}^{n}"))
+            found.append(resolve(root, f"{sha}^{n}"))
         except GitError:
             break
     return found
 
 
 def _pull_request(root: Path, event: Event) -> Base:
-    head = git.resolve(root, "HEAD")
+    head = resolve(root, "HEAD")
     if head != event.pr_head_sha:
         parents = _parents(root, head)
-        if len(parents) < 2 and git.is_shallow(root):
+        if len(parents) < 2 and is_shallow(root):
             # A depth-1 checkout of the test merge has no parents: two commits more.
             with suppress(GitError):
                 fetch(root, head, depth=2)
@@ -98,10 +107,10 @@ def _push(root: Path, event: Event) -> Base:
     if event.before:
         if event.forced:
             try:
-                git.resolve(root, event.before)
+                resolve(root, event.before)
             except GitError:
                 try:
-                    fetch(root, event.before, depth=1 if git.is_shallow(root) else None)
+                    fetch(root, event.before, depth=1 if is_shallow(root) else None)
                 except GitError as exc:
                     raise GitError(
                         f"the push was forced and its old tip {event.before} is gone from "
@@ -123,7 +132,7 @@ def _default_branch(root: Path, event: Event | None, *, created: bool = False) -
     refs += [ref for ref in ("origin/HEAD", "origin/main", "origin/master") if ref not in refs]
     for ref in refs:
         try:
-            git.resolve(root, ref)
+            resolve(root, ref)
         except GitError:
             continue
         break

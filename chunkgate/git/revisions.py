@@ -12,14 +12,16 @@ says what fixes this case; ``fetch-depth: 0`` only where it would help.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import git
 from chunkgate.core.errors import ChunkgateError, GitError
 from chunkgate.core.regex import lazy
+from chunkgate.git import commits
+from chunkgate.git.objects import object_id
+from chunkgate.git.process import GitCommandError
 
 WORKING_TREE = "working tree"
 _FULL_SHA = lazy(r"[0-9a-f]{40}|[0-9a-f]{64}")
@@ -50,22 +52,11 @@ def resolve_revisions(root: Path, base: str, head: str | None = None) -> Revisio
     return Revisions(commit(root, base), base, head_sha, WORKING_TREE if head is None else head)
 
 
-def resolve_auto_base(root: Path, env: Mapping[str, str]) -> str:
-    """``--base auto``: the base the GitHub event means, else the merge base of HEAD
-    with origin's default branch; fetched when missing."""
-    from chunkgate.git.autobase import auto_base
-
-    found = auto_base(root, env)
-    if found.sha is None:
-        raise GitError(f"--base auto: {found.how}")
-    return found.sha
-
-
 def git_words(exc: GitError) -> str:
     """What git itself said (the first source's answer, for a fetch), to judge the fix by."""
     if isinstance(exc, FetchError):
         return exc.first
-    return exc.stderr if isinstance(exc, git.GitCommandError) and exc.stderr else str(exc)
+    return exc.stderr if isinstance(exc, GitCommandError) and exc.stderr else str(exc)
 
 
 class FetchError(GitError):
@@ -84,7 +75,7 @@ def fetch(
     answers = []
     for source in sources:
         try:
-            git.fetch(root, source, what, depth=depth)
+            commits.fetch(root, source, what, depth=depth)
         except GitError as exc:
             answers.append((source, git_words(exc)))
             continue
@@ -97,11 +88,11 @@ def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
     branch missing here is looked for as ``origin/NAME``, and in a shallow clone fetched
     as that."""
     try:
-        return git.resolve(root, rev)
+        return commits.resolve(root, rev)
     except GitError as exc:
         first = exc
     if _FULL_SHA.fullmatch(rev):
-        shallow = git.is_shallow(root)
+        shallow = commits.is_shallow(root)
         try:
             fetch(root, rev, sources, depth=1 if shallow else None)
         except GitError as exc:
@@ -109,18 +100,18 @@ def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
                 f"commit {rev} is not in this clone and could not be fetched ({exc}): "
                 f"{_fetch_fix(git_words(exc))}"
             ) from None
-        return git.resolve(root, rev)
+        return commits.resolve(root, rev)
     if re.fullmatch(r"[\w./-]+", rev) and not rev.startswith(("origin/", "refs/", "-")):
         tracking = f"origin/{rev}"
         try:
-            return git.resolve(root, tracking)
+            return commits.resolve(root, tracking)
         except GitError:
             pass
-        shallow = git.is_shallow(root)
+        shallow = commits.is_shallow(root)
         if shallow:  # a CI checkout: fetch the branch; a local typo goes to no network
             with suppress(GitError):
                 return fetch_branch(root, rev)
-    if git.is_shallow(root):
+    if commits.is_shallow(root):
         raise GitError(_shallow_words(root, rev, git_words(first))) from None
     raise first
 
@@ -132,7 +123,7 @@ def _shallow_words(root: Path, rev: str, words: str) -> str:
     """Why ``rev`` is missing from a shallow clone: history cut off (``HEAD~1`` of a depth-1
     clone: fetch more) or a name that exists nowhere (a typo: no fetch depth helps)."""
     named = _ANCESTRY.sub("", rev)
-    if named != rev and named and git.object_id(root, f"{named}^{{commit}}") is not None:
+    if named != rev and named and object_id(root, f"{named}^{{commit}}") is not None:
         cut = f"{named} is here, but not the history before it (a shallow clone)"
         return f"{words}: {cut}: {FULL_HISTORY}"
     if re.fullmatch(r"[0-9a-f]{4,39}", named):  # an abbreviated sha: maybe an older commit
@@ -145,9 +136,9 @@ def _shallow_words(root: Path, rev: str, words: str) -> str:
 
 def fetch_branch(root: Path, branch: str) -> str:
     """Fetch origin's ``branch`` into ``origin/BRANCH`` (its tip alone in a shallow clone)."""
-    depth = 1 if git.is_shallow(root) else None
+    depth = 1 if commits.is_shallow(root) else None
     fetch(root, f"+refs/heads/{branch}:refs/remotes/origin/{branch}", depth=depth)
-    return git.resolve(root, f"origin/{branch}")
+    return commits.resolve(root, f"origin/{branch}")
 
 
 def merge_base(root: Path, first: str, second: str, sources: Sequence[str] = ("origin",)) -> str:
@@ -158,10 +149,10 @@ def merge_base(root: Path, first: str, second: str, sources: Sequence[str] = ("o
     """
     a, b = commit(root, first), commit(root, second, sources)
     try:
-        return git.merge_base(root, a, b)
+        return commits.merge_base(root, a, b)
     except GitError as exc:
         failure: GitError = exc
-    if not git.is_shallow(root):
+    if not commits.is_shallow(root):
         raise GitError(f"{git_words(failure)}: the histories are unrelated") from None
     for depth in DEEPEN:
         try:
@@ -173,10 +164,10 @@ def merge_base(root: Path, first: str, second: str, sources: Sequence[str] = ("o
                 f"deepening it failed ({exc}): {_fetch_fix(git_words(exc))}"
             ) from None
         try:
-            return git.merge_base(root, a, b)
+            return commits.merge_base(root, a, b)
         except GitError as exc:
             failure = exc
-        if not git.is_shallow(root):
+        if not commits.is_shallow(root):
             break  # the whole history is here now: there is none
     raise GitError(
         f"no merge base of {first} and {second} within {DEEPEN[-1]} commits of this shallow "

@@ -2,7 +2,7 @@
 
 Run as ``python -m chunkgate.github.action``. Its inputs come only from the
 environment, which ``action.yml`` fills from the action's inputs (never by
-pasting them into a script); ``actioninputs`` reads them.
+pasting them into a script); ``github.inputs`` reads them.
 
 Both parts run before anything is printed, because they share one step's
 annotation caps and one job summary: the annotations are shown worst first
@@ -16,22 +16,36 @@ pass, 1 when either finds a failure, 2 when either cannot run.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
+from chunkgate.cli import parse_check_args
+from chunkgate.config.load import load_config
 from chunkgate.core.errors import ChunkgateError
-from chunkgate.github.inputs import Inputs
+from chunkgate.core.model import CheckResult
+from chunkgate.core.parallel import default_jobs
+from chunkgate.diff.compare import diff_revisions, fail_reasons, parse_fail_on
+from chunkgate.diff.model import ChunkDiff
+from chunkgate.gate import run_check
+from chunkgate.git.autobase import Base, auto_base
+from chunkgate.git.events import read_event
+from chunkgate.git.process import find_root
+from chunkgate.github.comment import COMMENT_LIMIT, Target, upsert_comment
+from chunkgate.github.inputs import Inputs, not_a_repository
+from chunkgate.manifest import write_atomic
 from chunkgate.report.annotations import Annotation, write_annotations
-
-if TYPE_CHECKING:
-    from chunkgate.core.model import CheckResult
-    from chunkgate.diff.model import ChunkDiff
-    from chunkgate.git.autobase import Base
-    from chunkgate.report.summary import Fitted
+from chunkgate.report.check import totals as check_totals
+from chunkgate.report.diff import annotations_of as diff_annotations
+from chunkgate.report.diff import totals
+from chunkgate.report.diffmarkdown import fit_markdown, title
+from chunkgate.report.github import check_summary, violation_annotations, where_listed
+from chunkgate.report.sarif import sarif_log
+from chunkgate.report.summary import Fitted, append_summary
 
 COUNTS = ("errors", "warnings", "added", "removed", "modified", "moved", "unstable")
 
@@ -55,8 +69,6 @@ class Run:
         event (the pull request's base, the push's before). Found once: finding it may
         fetch, and a second try would fail another way."""
         if self._base is None:
-            from chunkgate.git.autobase import Base, auto_base
-
             given = self.inputs.base
             try:
                 self._base = (
@@ -80,11 +92,6 @@ class Run:
 
 
 def run_check_part(run: Run, root: Path) -> None:
-    from chunkgate.cli import parse_check_args
-    from chunkgate.config.load import load_config
-    from chunkgate.core.parallel import default_jobs
-    from chunkgate.gate import run_check
-
     params = parse_check_args(list(run.inputs.args))
     if params.get("update") or params.get("output") is not None or params.get("fmt") != "auto":
         raise ChunkgateError(
@@ -112,11 +119,6 @@ def run_check_part(run: Run, root: Path) -> None:
     run.outputs.update(errors=result.summary.errors, warnings=result.summary.warnings)
     run.fail(1 if result.errors else 0)
     if run.inputs.sarif_file is not None:
-        import json
-
-        from chunkgate.manifest import write_atomic
-        from chunkgate.report.sarif import sarif_log
-
         log = sarif_log(result, category=run.inputs.sarif_category)
         target = (root / run.inputs.sarif_file).resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -129,8 +131,6 @@ def run_check_part(run: Run, root: Path) -> None:
 
 
 def run_diff_part(run: Run, root: Path) -> None:
-    from chunkgate.diff.compare import diff_revisions, fail_reasons, parse_fail_on
-
     categories = parse_fail_on(run.inputs.fail_on)
     found = run.base(root)
     if found.sha is None:
@@ -151,10 +151,6 @@ def run_diff_part(run: Run, root: Path) -> None:
 
 
 def _annotations(run: Run) -> list[Annotation]:
-    from chunkgate.diff.compare import parse_fail_on
-    from chunkgate.report.diff import annotations_of as diff_annotations
-    from chunkgate.report.github import violation_annotations
-
     out = list(run.annotations)
     moved_to: set[str] = set()
     if run.diff is not None:
@@ -170,10 +166,6 @@ def _annotations(run: Run) -> list[Annotation]:
 
 
 def _summary(run: Run) -> dict[str, int]:
-    from chunkgate.report.diffmarkdown import fit_markdown
-    from chunkgate.report.github import check_summary
-    from chunkgate.report.summary import append_summary
-
     path = run.env.get("GITHUB_STEP_SUMMARY")
     renders = []
     if run.check is not None:
@@ -193,10 +185,6 @@ def _summary(run: Run) -> dict[str, int]:
 
 
 def _comment(run: Run) -> None:
-    from chunkgate.git.events import read_event
-    from chunkgate.github.comment import COMMENT_LIMIT, Target, upsert_comment
-    from chunkgate.report.diffmarkdown import fit_markdown
-
     event = read_event(run.env)
     if run.diff is None or event is None or event.pr_number is None:
         run.lines.append("chunkgate: no pull request diff here, so no comment")
@@ -222,10 +210,6 @@ def _comment(run: Run) -> None:
 
 
 def _totals(run: Run) -> None:
-    from chunkgate.report.check import totals as check_totals
-    from chunkgate.report.diff import totals
-    from chunkgate.report.diffmarkdown import title
-
     if run.check is not None:
         run.lines.append(f"chunkgate check: {check_totals(run.check.summary)}")
         run.lines += run.check.notes
@@ -243,12 +227,9 @@ def write_outputs(env: Mapping[str, str], outputs: Mapping[str, int]) -> None:
 
 
 def execute(inputs: Inputs, env: Mapping[str, str], out: IO[str]) -> int:
-    from chunkgate import git
-    from chunkgate.github.inputs import not_a_repository
-
     run = Run(inputs, env)
     root = inputs.root()
-    if git.find_root(root) is None:
+    if find_root(root) is None:
         run.error("", not_a_repository(root))
     else:
         parts = [("check", inputs.check, run_check_part), ("diff", inputs.diff, run_diff_part)]
@@ -266,9 +247,6 @@ def execute(inputs: Inputs, env: Mapping[str, str], out: IO[str]) -> int:
     status = run.status if inputs.fail_on_error or run.status == 2 else 0
     base = run.diff.base[:12] if run.diff is not None else "BASE"
     everything = f"`chunkgate check --format text` and `chunkgate diff {base}`"
-
-    from chunkgate.report.github import where_listed
-
     write_annotations(
         _annotations(run),
         out,

@@ -1,1 +1,1 @@
-"""What runs inside git: the pre-commit hook's start and the manifest merge driver."""
+"""What runs inside git: the pre-commit hook's start and baseline, and the manifest merge driver."""

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from chunkgate import git
 from chunkgate.core.errors import GitError
+from chunkgate.git import commits
 
 HEAD = "HEAD"
 
@@ -27,11 +27,11 @@ def hook_baseline(root: Path, env: Mapping[str, str]) -> str:
     if not from_ref or not to_ref:
         return HEAD
     try:
-        return git.merge_base(root, from_ref, to_ref)
+        return commits.merge_base(root, from_ref, to_ref)
     except GitError as exc:
         if "no common ancestor" not in str(exc):
             raise GitError(f"PRE_COMMIT_FROM_REF {from_ref!r}: {exc}") from None
-    return git.resolve(root, from_ref)
+    return commits.resolve(root, from_ref)
 
 
 def hook_note(revision: str) -> str:

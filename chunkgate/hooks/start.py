@@ -2,7 +2,7 @@
 hook's of the named files, or a whole-corpus run's of the work tree.
 
 ``chunkgate check --hook FILES`` needs to know from git how the commit leaves
-the named files (``git.NamedListing``): two git processes that each read the
+the named files (``git.hookfiles.NamedListing``): two git processes that each read the
 whole index, 40-45 ms at 100,000 files. Started from the command, after
 click's import and the command line's parsing, they were still running when
 the run needed them; started here, first thing in the console script, they
@@ -14,7 +14,7 @@ uses the listing only if click's parsing gives the same paths; otherwise, or
 when nothing was started, it starts its own (``named_listing``).
 
 A whole-corpus ``check`` or ``update`` (no paths, flags without values or
-``--option=value``) lists the work tree (``git.WorkTreeListing``, 0.2-0.3 s at
+``--option=value``) lists the work tree (``git.listings.WorkTreeListing``, 0.2-0.3 s at
 100,000 files, which is most of such a run when its kept answer fits): started
 here, beside click's import.
 """
@@ -24,12 +24,11 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from chunkgate.core.errors import ChunkgateError
-
-if TYPE_CHECKING:
-    from chunkgate import git
+from chunkgate.corpus.paths import relative_paths
+from chunkgate.git import listings, process
+from chunkgate.git.hookfiles import NamedListing
 
 # A hook run on more files does not start its listings early: git matches every
 # index entry against every path, and those the configuration leaves out would cost.
@@ -40,8 +39,8 @@ _WHOLE_FLAGS = {
     "update": frozenset(("--accept-moves", "-q", "--quiet")),
 }
 
-_started: tuple[list[str], git.NamedListing] | None = None
-_whole: git.WorkTreeListing | None = None
+_started: tuple[list[str], NamedListing] | None = None
+_whole: listings.WorkTreeListing | None = None
 
 
 def start(argv: Sequence[str]) -> None:
@@ -50,11 +49,9 @@ def start(argv: Sequence[str]) -> None:
     ``take_whole``."""
     global _started, _whole  # noqa: PLW0603 - one process, one command line
     if _is_whole(argv):
-        from chunkgate import git
-
         try:
-            root = git.find_root(Path.cwd())
-            _whole = None if root is None else git.WorkTreeListing(root)
+            root = process.find_root(Path.cwd())
+            _whole = None if root is None else listings.WorkTreeListing(root)
         except (ChunkgateError, OSError):
             pass  # the command meets it again, and says what it is
         return
@@ -69,7 +66,7 @@ def start(argv: Sequence[str]) -> None:
         _started = (paths, listing)
 
 
-def take(paths: Sequence[str]) -> git.NamedListing | None:
+def take(paths: Sequence[str]) -> NamedListing | None:
     """The listing ``start`` began, if it was for these paths (as click parsed them)."""
     global _started
     started, _started = _started, None
@@ -78,7 +75,7 @@ def take(paths: Sequence[str]) -> git.NamedListing | None:
     return started[1]
 
 
-def take_whole() -> git.WorkTreeListing | None:
+def take_whole() -> listings.WorkTreeListing | None:
     """The listing of the work tree that holds the working folder, if ``start`` began it."""
     global _whole
     started, _whole = _whole, None
@@ -110,15 +107,13 @@ def _hook_paths(argv: Sequence[str]) -> list[str] | None:
     return paths
 
 
-def named_listing(paths: Sequence[str]) -> git.NamedListing | None:
+def named_listing(paths: Sequence[str]) -> NamedListing | None:
     """What git says about the files the hook was given, started now (``NamedListing``):
     files only, at most ``EARLY_PATHS``, in the work tree that holds the working folder."""
-    from chunkgate import git
-    from chunkgate.corpus.paths import relative_paths
 
     if not paths or len(paths) > EARLY_PATHS:
         return None
-    root = git.find_root(Path.cwd())
+    root = process.find_root(Path.cwd())
     if root is None:
         return None
     try:
@@ -127,4 +122,4 @@ def named_listing(paths: Sequence[str]) -> git.NamedListing | None:
         return None  # the run says why
     if any(path == "." or os.path.isdir(root / path) for path in given):
         return None
-    return git.NamedListing(root, given)
+    return NamedListing(root, given)

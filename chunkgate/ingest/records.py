@@ -19,7 +19,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import git
 from chunkgate.chunking import chunk_document, languages
 from chunkgate.chunking.sizes import TokenCounter, make_counter
 from chunkgate.config.model import Config
@@ -28,6 +27,7 @@ from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.select import select_files
 from chunkgate.corpus.source import decode
 from chunkgate.diff.sides import revision_side
+from chunkgate.git import listings, objects, process
 from chunkgate.ingest.lines import file_lines
 from chunkgate.listing import named_files
 from chunkgate.manifest import RevisionManifest, WorkTreeManifest
@@ -100,7 +100,7 @@ def plan_export(
     revision_config: bool = True,
 ) -> ExportPlan:
     root = config.root
-    in_git = (root / ".git").exists() and git.installed()
+    in_git = (root / ".git").exists() and process.installed()
     if rev is not None:
         if not in_git:
             raise ChunkgateError(f"--rev {rev}: {root} is not a git repository")
@@ -110,12 +110,12 @@ def plan_export(
         chosen = {file.path: file.blob for file in select_files(config).files}
     else:
         named = named_files(config, paths)
-        blobs = git.index_blobs(root, named) if in_git and named else {}
-        modified = git.modified_paths(root, named) if in_git and named else set()
+        blobs = listings.index_blobs(root, named) if in_git and named else {}
+        modified = listings.modified_paths(root, named) if in_git and named else set()
         chosen = {path: None if path in modified else blobs.get(path) for path in named}
-    commit = git.object_id(root, "HEAD^{commit}") if in_git else None
+    commit = objects.object_id(root, "HEAD^{commit}") if in_git else None
     # The whole tree: one listing, however many paths (they could overflow a command line).
-    committed = git.tree_blobs(root, commit) if commit and chosen else {}
+    committed = listings.tree_blobs(root, commit) if commit and chosen else {}
     moves = _moves(config, None) if in_git else {}
     sources = tuple(
         Source(path, chosen[path], committed.get(path), moves.get(path, ()))
@@ -128,10 +128,10 @@ def _revision_plan(
     config: Config, paths: Sequence[str] | None, rev: str, *, revision_config: bool
 ) -> ExportPlan:
     root = config.root
-    commit = git.object_id(root, f"{rev}^{{commit}}")
+    commit = objects.object_id(root, f"{rev}^{{commit}}")
     if commit is None:
         raise ChunkgateError(f"--rev {rev}: no such commit in {root}")
-    with git.BlobReader(root, lazy=True) as reader:
+    with objects.BlobReader(root, lazy=True) as reader:
         side = revision_side(root, commit, rev, reader, None if revision_config else config)
     config, tree = side.config, side.tree or {}
     chosen = list(side.files) if paths is None else _named_in_tree(config, tree, paths, rev)
@@ -172,7 +172,7 @@ def _moves(
 ) -> dict[str, tuple[tuple[str, str], ...]]:
     """The moves the manifest (the work tree's, or the commit's) records, by file."""
 
-    with git.BlobReader(config.root, lazy=True) as reader:
+    with objects.BlobReader(config.root, lazy=True) as reader:
         manifest: WorkTreeManifest | RevisionManifest
         if commit is None:
             manifest = WorkTreeManifest(config.root, config.manifest, in_git=True)
@@ -199,7 +199,7 @@ def _path_of(source: Source) -> str:
 
 
 # A worker's reader of git objects (one ``cat-file`` a process), for ``--rev``.
-_readers: dict[Path, git.BlobReader] = {}
+_readers: dict[Path, objects.BlobReader] = {}
 
 
 def _read(config: Config, source: Source, rev: str | None) -> bytes:
@@ -207,7 +207,7 @@ def _read(config: Config, source: Source, rev: str | None) -> bytes:
         return (config.root / source.path).read_bytes()
     reader = _readers.get(config.root)
     if reader is None:
-        reader = _readers[config.root] = git.BlobReader(config.root, lazy=True).__enter__()
+        reader = _readers[config.root] = objects.BlobReader(config.root, lazy=True).__enter__()
     data = reader.read(source.blob or "")
     if data is None:
         raise ChunkgateError(f"{source.path}: blob {source.blob} missing from git's objects")
@@ -238,7 +238,7 @@ def _file_lines(
     )
     blob = source.blob
     if blob is None and in_git:
-        blob = git.hash_bytes(data)
+        blob = objects.hash_bytes(data)
     committed = commit if blob is not None and blob == source.committed else None
     return file_lines(
         chunked.chunks, text, options.embed, blob=blob, commit=committed, moves=source.moves

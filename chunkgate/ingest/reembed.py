@@ -31,11 +31,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO
 
-from chunkgate import git
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, GitError, ManifestError
 from chunkgate.diff.moves import unit_id
 from chunkgate.gate.load import expected_header
+from chunkgate.git import objects, process
 from chunkgate.git.revisions import resolve_revisions
 from chunkgate.ingest.records import ExportPlan, Source, plan_export
 from chunkgate.manifest import RevisionManifest, SummaryCache, WorkTreeManifest
@@ -55,7 +55,7 @@ def plan(
     """The plan's rows from revision ``base`` to ``head`` (None: the work tree);
     ``A...B`` as ``base`` starts at the merge base. ``revision_config`` reads each
     revision's own configuration (False: ``config`` for both, like ``--config``)."""
-    if git.find_root(config.root) is None:
+    if process.find_root(config.root) is None:
         raise GitError(f"not a git repository: {config.root}")
     revisions = resolve_revisions(config.root, base, head)
     old = plan_export(config, rev=revisions.base, revision_config=revision_config)
@@ -106,7 +106,7 @@ def _manifest_counts(export: ExportPlan) -> dict[str, tuple[str | None, int]]:
     config = export.config
     root, folder = config.root, config.manifest
     manifest: WorkTreeManifest | RevisionManifest
-    with git.BlobReader(root, lazy=True) as reader:
+    with objects.BlobReader(root, lazy=True) as reader:
         if export.rev is None:
             manifest = WorkTreeManifest(root, folder, in_git=export.in_git)
         else:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-from chunkgate import git
 from chunkgate.config.model import Config
 from chunkgate.core.errors import UnreadableError
 from chunkgate.core.model import Violation
 from chunkgate.corpus.select import select_files
 from chunkgate.corpus.source import decode
+from chunkgate.git import listings, process
 from chunkgate.rules.references import reference_violations
 from chunkgate.sites.routes import MARKDOWN_SUFFIXES, Routes, detect_routes
 
@@ -38,7 +38,7 @@ def recorded_moves(config: Config) -> dict[str, str]:
     from chunkgate.manifest import WorkTreeManifest
     from chunkgate.manifest.folder import recorded_moves as moves
 
-    in_git = (config.root / ".git").exists() and git.installed()
+    in_git = (config.root / ".git").exists() and process.installed()
     return moves(WorkTreeManifest(config.root, config.manifest, in_git=in_git), None)
 
 
@@ -54,9 +54,9 @@ def site_of(root: Path, generator_files: Collection[str] | None = None) -> Route
         for path in generator_files:
             folder, _, name = path.rpartition("/")
             if name == "config.toml" and "/" not in folder:
-                paths += git.index_blobs(root, [f"{folder}/content" if folder else "content"])
-    elif (root / ".git").exists() and git.installed():
-        paths = list(git.index_blobs(root))
+                paths += listings.index_blobs(root, [f"{folder}/content" if folder else "content"])
+    elif (root / ".git").exists() and process.installed():
+        paths = list(listings.index_blobs(root))
     else:
         paths = [p.name for p in root.iterdir()]
         paths += [f"{p.parent.name}/{p.name}" for p in root.glob("*/*") if p.is_file()]

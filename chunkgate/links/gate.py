@@ -19,11 +19,11 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from chunkgate import git
 from chunkgate.config.model import Config
 from chunkgate.core.errors import GitError, UnreadableError
 from chunkgate.core.model import Violation
 from chunkgate.corpus.source import decode
+from chunkgate.git import objects, search
 from chunkgate.manifest import FileEntry, StoredFinding
 from chunkgate.rules.references import CODE, BrokenLink, check_references, to_violation
 from chunkgate.sites.routes import MARKDOWN_SUFFIXES, Routes
@@ -158,7 +158,7 @@ def committed_files(
     before: Mapping[str, FileEntry | None],
     moved: Mapping[str, str],
     site: Routes,
-    reader: git.BlobReader | None,
+    reader: objects.BlobReader | None,
 ) -> list[Violation]:
     """CG404 for a run on named files: the links of ``paths`` (those still there), and
     the links of other files into an anchor that ``paths`` had at the baseline
@@ -270,12 +270,12 @@ def _citing(root: Path, anchors: set[str]) -> list[str]:
 
     needles = sorted({f"#{a}" for a in anchors} | {f"#{quote(a, safe='')}" for a in anchors})
     try:
-        return git.files_containing(root, needles)
+        return search.files_containing(root, needles)
     except GitError:
         return []  # not a git work tree: the whole-corpus check still finds them
 
 
-def _old_text(reader: git.BlobReader | None, entry: FileEntry | None) -> str | None:
+def _old_text(reader: objects.BlobReader | None, entry: FileEntry | None) -> str | None:
     if reader is None or entry is None or entry.blob is None:
         return None
     data = reader.read(entry.blob)

@@ -14,9 +14,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate import git
 from chunkgate.core.errors import ManifestError
 from chunkgate.corpus.paths import manifest_folder
+from chunkgate.git import listings, objects
 from chunkgate.manifest import journal
 from chunkgate.manifest.codec import parse_block, parse_header, render_block, render_header
 from chunkgate.manifest.journal import remove_shard
@@ -88,7 +88,7 @@ class _Manifest:
     def listing(self) -> dict[str, Shard]:
         raise NotImplementedError
 
-    def summaries(self, cache: SummaryCache, reader: git.BlobReader | None) -> Summaries:
+    def summaries(self, cache: SummaryCache, reader: objects.BlobReader | None) -> Summaries:
         """Every shard's summary (a whole-corpus run): from the cache where it can be; the
         others are read, through git's objects in one stream when their blob is known."""
         found: dict[str, Summary] = {}
@@ -113,7 +113,7 @@ class _Manifest:
             except ManifestSyntaxError as exc:
                 broken[path] = exc
                 continue
-            cache.put(shard.blob or git.hash_bytes(data), summary)
+            cache.put(shard.blob or objects.hash_bytes(data), summary)
             self._take(path, shard, summary, found, broken)
         return Summaries(found, broken)
 
@@ -183,22 +183,22 @@ class WorkTreeManifest(_Manifest):
             self._listing = self._list()
         return self._listing
 
-    def list_from(self, tree: git.WorkTree) -> None:
+    def list_from(self, tree: listings.WorkTree) -> None:
         """Take the folder's listing from the whole work tree's, which a whole-corpus run
         makes anyway: three git processes fewer."""
         if self._listing is None:
             self._listing = self._list(tree)
 
-    def _list(self, tree: git.WorkTree | None = None) -> dict[str, Shard]:
+    def _list(self, tree: listings.WorkTree | None = None) -> dict[str, Shard]:
         if not self.exists():
             return {}
         if not self.in_git:
             return self._by_path(Shard(name, None) for name in _walk(self.path))
         prefix = self.folder + "/"
         if tree is None:
-            blobs = git.index_blobs(self.root, [self.folder])
-            changed = git.modified_paths(self.root, [self.folder])
-            untracked = git.untracked_paths(self.root, [self.folder])
+            blobs = listings.index_blobs(self.root, [self.folder])
+            changed = listings.modified_paths(self.root, [self.folder])
+            untracked = listings.untracked_paths(self.root, [self.folder])
         else:
             blobs = {path: blob for path, blob in tree.blobs.items() if path.startswith(prefix)}
             changed = {path for path in tree.modified if path.startswith(prefix)}
@@ -318,7 +318,7 @@ class RevisionManifest(_Manifest):
         root: Path,
         rev: str,
         folder: str,
-        reader: git.BlobReader,
+        reader: objects.BlobReader,
         *,
         tree: Mapping[str, str] | None = None,  # the revision's files, when already listed
     ) -> None:
@@ -340,7 +340,7 @@ class RevisionManifest(_Manifest):
     def listing(self) -> dict[str, Shard]:
         if self._listing is None:
             prefix = self.folder + "/"
-            tree = self._tree or git.tree_blobs(self.root, self.rev, [self.folder])
+            tree = self._tree or listings.tree_blobs(self.root, self.rev, [self.folder])
             shards = (
                 Shard(path[len(prefix) :], blob)
                 for path, blob in tree.items()
@@ -362,9 +362,9 @@ class RevisionManifest(_Manifest):
                 self._names[path] = shard.name
         listing[path] = shard
 
-    def list_from_index(self, current: WorkTreeManifest, tree: git.WorkTree) -> None:
+    def list_from_index(self, current: WorkTreeManifest, tree: listings.WorkTree) -> None:
         """Take the listing from the work tree manifest's, when the index holds exactly
-        this revision's folder (``git.index_matches``): no ``ls-tree`` of every shard. The
+        this revision's folder (``listings.index_matches``): no ``ls-tree`` of every shard. The
         shards the work tree changed or deleted are the index's."""
         prefix = self.folder + "/"
         listed = current.listing()
@@ -390,7 +390,7 @@ class RevisionManifest(_Manifest):
 
 
 def recorded_moves(
-    manifest: WorkTreeManifest | RevisionManifest, reader: git.BlobReader | None
+    manifest: WorkTreeManifest | RevisionManifest, reader: objects.BlobReader | None
 ) -> dict[str, str]:
     """Chunk ID -> the ID it is recorded as moved from, for every move the manifest records
     (only the shards that record one are read whole)."""

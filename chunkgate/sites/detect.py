@@ -27,10 +27,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from chunkgate import git as _git
 from chunkgate.cache import configs as configcache
 from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.core.regex import lazy
+from chunkgate.git import search
 from chunkgate.sites import settings as sitesettings
 from chunkgate.sites.model import Site
 
@@ -103,7 +103,7 @@ def working_tree_generators(
 ) -> Generators:
     """The sites of the git work tree at ``root`` and their configs, in one listing
     (of the index alone, with ``untracked``: the untracked files, listed already)."""
-    listed = _git.files_named(root, _LISTED, untracked)
+    listed = search.files_named(root, _LISTED, untracked)
     found = find_sites(listed.paths, _reader(root))
     return Generators(found, tuple(listed.paths), tuple(listed.regular), fresh=True)
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from helpers import commit_all, git, pin_git_env, write
 
-from chunkgate import git as cg_git
 from chunkgate.config.load import load_config
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, GitError
 from chunkgate.corpus.select import SelectedFile, Selection, select_files
+from chunkgate.git import process
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="symlinks and names of POSIX")
 
@@ -156,10 +156,10 @@ def test_pre_commit_style_call_costs_two_git_processes(repo: Path) -> None:
         write(repo, f"docs/{i:02}.md", f"# {i}\n")
     commit_all(repo)
     config = load_config(repo)
-    before = cg_git.process_count()
+    before = process.process_count()
     selection = select_files(config, ["docs/01.md", "docs/02.md", "setup.cfg"])
     assert paths_of(selection) == ["docs/01.md", "docs/02.md"]
-    assert cg_git.process_count() - before == 2
+    assert process.process_count() - before == 2
 
 
 @pytest.mark.parametrize(
@@ -287,13 +287,13 @@ def test_five_hundred_files(repo: Path) -> None:
         write(repo, f"{folder}/data-{i:03}.json", "{}\n")
     commit_all(repo)
     config = load_config(repo)
-    before = cg_git.process_count()
+    before = process.process_count()
     started = time.perf_counter()
     selection = select_files(config)
     elapsed = time.perf_counter() - started
     assert paths_of(selection) == sorted(expected, key=lambda name: name.encode())
     assert all(file.blob is not None for file in selection.files)
-    assert cg_git.process_count() - before <= 3
+    assert process.process_count() - before <= 3
     assert elapsed < 2.0
 
 

@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 from helpers import MANIFEST, commit_all, git, pin_git_env, write
 
-from chunkgate import git as cg_git
 from chunkgate.cli import cli
 from chunkgate.core.errors import ChunkgateError, GitError
 from chunkgate.diff.compare import diff_revisions, fail_reasons, parse_fail_on
 from chunkgate.diff.model import ChangeKind, ChunkDiff
-from chunkgate.git.revisions import resolve_auto_base
+from chunkgate.git import commits, objects, process
+from chunkgate.git.autobase import resolve_auto_base
 from chunkgate.report.diff import annotation, markdown, write_diff
 
 SHALLOW_FIX = "set `fetch-depth: 0` on actions/checkout, so that the whole history is there"
@@ -357,7 +357,7 @@ def write_manifest(repo: Path, paths: list[str]) -> None:
     from chunkgate.manifest import FileEntry, render_block
 
     write_header(repo)
-    blobs = cg_git.hash_blobs(repo, paths)
+    blobs = objects.hash_blobs(repo, paths)
     for path in paths:
         entry = FileEntry.from_chunks(path, blobs[path], chunk_file(repo / path, root=repo))
         write(repo, f"{MANIFEST}/{path}.jsonl", render_block(entry))
@@ -382,12 +382,12 @@ def test_unchanged_files_are_not_chunked_when_the_head_manifest_knows_them(
         return real(data, path, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(chunkgate.diff.sides, "chunk_bytes", spy)
-    before = cg_git.process_count()
+    before = process.process_count()
     diff = diff_revisions(git_repo, first, second)
     assert summary(diff) == expect(added=["a.md#more"], unchanged=4)
     assert chunked == ["a.md", "a.md"]
     # find_root, two rev-parse, cat-file and two ls-tree: one process per question.
-    assert cg_git.process_count() - before == 6
+    assert process.process_count() - before == 6
     # Without a manifest the unchanged file is chunked once, on the head side.
     git(git_repo, "rm", "-q", "-r", MANIFEST)
     third = commit_all(git_repo)
@@ -412,15 +412,15 @@ def test_the_working_side_lists_its_manifest_from_its_own_selection(
     write_manifest(git_repo, ["b.md", "d.md"])
     (git_repo / "c.md").unlink()
     (git_repo / MANIFEST / "c.md.jsonl").unlink()
-    before = cg_git.process_count()
+    before = process.process_count()
     taken = diff_revisions(git_repo)
-    asked = cg_git.process_count() - before
+    asked = process.process_count() - before
     # The folder listed on its own, as before: the same answer from four more git
     # processes (its ls-files, diff-files, the edited shard's hash-object, untracked).
     monkeypatch.setattr(WorkTreeManifest, "list_from", lambda self, tree: None)
-    before = cg_git.process_count()
+    before = process.process_count()
     listed = diff_revisions(git_repo)
-    assert cg_git.process_count() - before == asked + 4
+    assert process.process_count() - before == asked + 4
     assert taken.to_dict() == listed.to_dict()
     assert summary(taken) == expect(
         added=["b.md#more", "d.md#extra"],
@@ -454,13 +454,13 @@ def test_shallow_clone_fetches_the_missing_base(
 ) -> None:
     repo, first, _ = origin
     clone = shallow_clone(tmp_path, repo)
-    assert cg_git.is_shallow(clone)
+    assert commits.is_shallow(clone)
     diff = diff_revisions(clone, first)
     assert (diff.base, diff.head) == (first, "working tree")
     assert summary(diff) == expect(
         moved=[("a.md#install", "a.md#installation", "body")], unchanged=1
     )
-    assert cg_git.is_shallow(clone)
+    assert commits.is_shallow(clone)
 
 
 def test_shallow_clone_without_a_remote_says_how_to_fix_it(
@@ -710,7 +710,7 @@ def test_auto_base_in_a_shallow_pull_request_checkout_fetches_the_base(
 
 def test_own_history_diffs_without_error() -> None:
     here = Path(__file__).resolve().parents[2]
-    if cg_git.find_root(here) != here:
+    if process.find_root(here) != here:
         pytest.skip("not a git checkout")
     roots = git(here, "rev-list", "--max-parents=0", "HEAD").split()
     if int(git(here, "rev-list", "--count", "HEAD")) >= 2:

@@ -1,4 +1,4 @@
-"""The hook's git listings, started before the configuration is loaded (git.NamedListing):
+"""The hook's git listings, started before the configuration is loaded (git.hookfiles.NamedListing):
 the same report as asking git when the run needs it, for every kind of named file."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pytest
 from helpers import check_json, commit_all, git, git_env, manifest_snapshot, pin_git_env, write
 from helpers import invoke as run
 
-from chunkgate import git as gitmodule
 from chunkgate.config.load import load_config
 from chunkgate.gate import run_check
+from chunkgate.git import hookfiles, listings
+from chunkgate.git.attributes import gitattributes_flags
 from chunkgate.hooks import start as hookstart
 
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
@@ -51,15 +52,15 @@ def repo(cli_repo: Path) -> Path:
 
 
 def _index_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, list[str] | None]]:
-    """Each call of git.index_entries: (on the main thread, its paths)."""
+    """Each call of git.listings.index_entries: (on the main thread, its paths)."""
     calls: list[tuple[bool, list[str] | None]] = []
-    real = gitmodule.index_entries
+    real = listings.index_entries
 
     def counted(root: Path, paths: list[str] | None = None) -> tuple[dict[str, str], set[str]]:
         calls.append((threading.current_thread() is threading.main_thread(), paths))
         return real(root, paths)
 
-    monkeypatch.setattr(gitmodule, "index_entries", counted)
+    monkeypatch.setattr(listings, "index_entries", counted)
     return calls
 
 
@@ -102,11 +103,11 @@ def test_a_listing_of_other_paths_or_another_root_is_not_used(
     elsewhere.mkdir()
     git(elsewhere, "init", "-q")
     calls = _index_calls(monkeypatch)
-    listings = [
-        gitmodule.NamedListing(repo, ["docs/a.md"]),
-        gitmodule.NamedListing(elsewhere, list(NAMED)),
+    given = [
+        hookfiles.NamedListing(repo, ["docs/a.md"]),
+        hookfiles.NamedListing(elsewhere, list(NAMED)),
     ]
-    for listing in listings:
+    for listing in given:
         calls.clear()
         assert run_check(config, list(NAMED), listing=listing) == expected
         assert (True, ["docs/a.md", "docs/b.md", "docs/gen.md", "docs/gone.md"]) in calls
@@ -169,13 +170,14 @@ def test_the_console_script_starts_a_whole_listing_for_a_plain_whole_run(
     assert hookstart.take_whole() is None  # handed out once only
     if started is not None:
         assert started.root == repo
-        assert started.raw() == gitmodule.WorkTreeListing(repo).raw()
+        assert started.raw() == listings.WorkTreeListing(repo).raw()
 
 
 def test_a_whole_run_uses_the_started_listing_with_the_same_report(repo: Path) -> None:
     script = (
         "import sys\n"
-        "from chunkgate import git, hookstart\n"
+        "from chunkgate.git import listings\n"
+        "from chunkgate.hooks import start as hookstart\n"
         "real = hookstart.start\n"
         "def start(argv):\n"
         "    assert 'click' not in sys.modules\n"
@@ -183,7 +185,7 @@ def test_a_whole_run_uses_the_started_listing_with_the_same_report(repo: Path) -
         "    assert hookstart._whole is not None\n"
         "    def refused(self, root):\n"
         "        raise AssertionError('the command started a listing of its own')\n"
-        "    git.WorkTreeListing.__init__ = refused\n"
+        "    listings.WorkTreeListing.__init__ = refused\n"
         "hookstart.start = start\n"
         "from chunkgate.__main__ import main\n"
         "main()\n"
@@ -218,7 +220,7 @@ def test_the_console_script_starts_the_listing_before_click(repo: Path) -> None:
     uses it and starts none of its own, and the report is the late listing's."""
     script = (
         "import sys\n"
-        "from chunkgate import hookstart\n"
+        "from chunkgate.hooks import start as hookstart\n"
         "real = hookstart.start\n"
         "def start(argv):\n"
         "    assert 'click' not in sys.modules\n"
@@ -298,7 +300,7 @@ def kinds(git_repo: Path) -> Path:
     return repo
 
 
-def _asked(listing: gitmodule.NamedListing, monkeypatch: pytest.MonkeyPatch) -> bool:
+def _asked(listing: hookfiles.NamedListing, monkeypatch: pytest.MonkeyPatch) -> bool:
     """Whether the listing had to ask the index for its answers."""
     with monkeypatch.context() as patched:
         calls = _index_calls(patched)
@@ -309,9 +311,9 @@ def _asked(listing: gitmodule.NamedListing, monkeypatch: pytest.MonkeyPatch) -> 
 
 def _exact(repo: Path, paths: list[str]) -> tuple[dict[str, str], set[str], list[str]]:
     return (
-        gitmodule.index_entries(repo, paths)[0],
-        gitmodule.modified_paths(repo, paths),
-        gitmodule.staged_deletions(repo),
+        listings.index_entries(repo, paths)[0],
+        listings.modified_paths(repo, paths),
+        listings.staged_deletions(repo),
     )
 
 
@@ -320,7 +322,7 @@ def test_the_listing_of_each_kind_of_path_is_the_index_s(
     kinds: Path, monkeypatch: pytest.MonkeyPatch, path: str
 ) -> None:
     pin_git_env(monkeypatch)
-    listing = gitmodule.NamedListing(kinds, [path])
+    listing = hookfiles.NamedListing(kinds, [path])
     asked = _asked(listing, monkeypatch)
     assert asked == (KINDS[path] == "asked")
     assert (listing.entries()[0], listing.modified(), listing.deletions()) == _exact(kinds, [path])
@@ -331,7 +333,7 @@ def test_the_settled_kinds_together_and_a_file_whose_mode_alone_changed(
 ) -> None:
     pin_git_env(monkeypatch)
     settled = [path for path, how in KINDS.items() if how == "settled"]
-    listing = gitmodule.NamedListing(kinds, settled)
+    listing = hookfiles.NamedListing(kinds, settled)
     assert not _asked(listing, monkeypatch)
     blobs, modified, deletions = _exact(kinds, settled)
     assert (listing.entries()[0], listing.modified(), listing.deletions()) == (
@@ -341,16 +343,16 @@ def test_the_settled_kinds_together_and_a_file_whose_mode_alone_changed(
     )
     assert modified == {"restaged.md", "edited.md", "intent.md"}
     # With one path to ask about, the whole listing asks, and agrees.
-    listing = gitmodule.NamedListing(kinds, [*settled, "deleted.md"])
+    listing = hookfiles.NamedListing(kinds, [*settled, "deleted.md"])
     assert _asked(listing, monkeypatch)
-    assert listing.entries()[0] == gitmodule.index_entries(kinds, [*settled, "deleted.md"])[0]
+    assert listing.entries()[0] == listings.index_entries(kinds, [*settled, "deleted.md"])[0]
     # A mode change alone: git calls the file modified; its bytes are the index blob's,
     # which is all the run takes from the answer (the blob it records is the same).
-    listing = gitmodule.NamedListing(kinds, ["chmod.md"])
+    listing = hookfiles.NamedListing(kinds, ["chmod.md"])
     assert not _asked(listing, monkeypatch)
-    assert listing.entries()[0] == gitmodule.index_entries(kinds, ["chmod.md"])[0]
+    assert listing.entries()[0] == listings.index_entries(kinds, ["chmod.md"])[0]
     assert listing.modified() == set()
-    assert gitmodule.modified_paths(kinds, ["chmod.md"]) == {"chmod.md"}
+    assert listings.modified_paths(kinds, ["chmod.md"]) == {"chmod.md"}
 
 
 def test_before_the_first_commit_the_listing_asks_the_index(
@@ -359,9 +361,9 @@ def test_before_the_first_commit_the_listing_asks_the_index(
     pin_git_env(monkeypatch)
     write(git_repo, "a.md", page("A"))
     git(git_repo, "add", "a.md")
-    listing = gitmodule.NamedListing(git_repo, ["a.md"])
+    listing = hookfiles.NamedListing(git_repo, ["a.md"])
     assert _asked(listing, monkeypatch)
-    assert listing.entries()[0] == gitmodule.index_entries(git_repo, ["a.md"])[0]
+    assert listing.entries()[0] == listings.index_entries(git_repo, ["a.md"])[0]
     assert listing.deletions() == []
 
 
@@ -417,14 +419,14 @@ def test_attributes_skip_the_index_only_when_it_gives_none(
     make(git_repo)
     named = ["docs/a.md", "docs/sub/b.md", "top.md"]
     used: list[bool] = []
-    real = gitmodule.gitattributes_flags
+    real = gitattributes_flags
 
     def spied(root: Path, paths: list[str], *args: object, index: bool = True) -> object:
         used.append(index)
         return real(root, paths, *args, index=index)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(gitmodule, "gitattributes_flags", spied)
-    found = gitmodule.NamedListing(git_repo, named).attributes()
+    monkeypatch.setattr(hookfiles, "gitattributes_flags", spied)
+    found = hookfiles.NamedListing(git_repo, named).attributes()
     assert used == [needs_index]
     assert found == real(git_repo, named)
     if source in (

@@ -14,9 +14,9 @@ import pytest
 from helpers import MANIFEST, commit_all, git, pin_git_env, write
 from manifest_samples import HEADER, entry, finding, summary_of
 
-from chunkgate import git as gitlib
 from chunkgate.cache.blobs import sealed
 from chunkgate.core.errors import ManifestError
+from chunkgate.git import listings, objects
 from chunkgate.manifest import (
     FileEntry,
     ManifestSyntaxError,
@@ -105,7 +105,7 @@ def test_listing_in_git_knows_each_shards_blob(repo: Path) -> None:
     listing = manifest.listing()
     assert {path: shard.name for path, shard in listing.items()} == expected_names(list(BY_PATH))
     for path, shard in listing.items():
-        assert shard.blob == gitlib.hash_bytes(render_block(BY_PATH[path])), path
+        assert shard.blob == objects.hash_bytes(render_block(BY_PATH[path])), path
 
 
 def test_listing_in_git_sees_untracked_modified_and_deleted_shards(repo: Path) -> None:
@@ -126,8 +126,8 @@ def test_listing_in_git_sees_untracked_modified_and_deleted_shards(repo: Path) -
     assert listing["docs/new.md"] == Shard(shard_name("docs/new.md"), None)
     assert listing["docs/b.md"] == Shard(shard_name("docs/b.md"), None)
     # Staged: the index holds exactly what the work tree does.
-    assert listing[staged.path].blob == gitlib.hash_bytes(render_block(staged))
-    assert listing[LONG].blob == gitlib.hash_bytes(render_block(BY_PATH[LONG]))
+    assert listing[staged.path].blob == objects.hash_bytes(render_block(staged))
+    assert listing[LONG].blob == objects.hash_bytes(render_block(BY_PATH[LONG]))
     manifest = worktree(repo)
     assert manifest.entry("docs/a.md") == changed
     assert manifest.entry("README.md") is None
@@ -232,9 +232,9 @@ def test_put_writes_bytes_as_given(tmp_path: Path) -> None:
 
 
 class CountingReader:
-    """A ``git.BlobReader`` that counts the objects asked for."""
+    """A ``git.objects.BlobReader`` that counts the objects asked for."""
 
-    def __init__(self, reader: gitlib.BlobReader) -> None:
+    def __init__(self, reader: objects.BlobReader) -> None:
         self.reader, self.asked = reader, 0
 
     def read(self, spec: str) -> bytes | None:
@@ -257,7 +257,7 @@ def cache_files(tmp_path: Path) -> list[Path]:
 def test_summaries_from_git_from_the_cache_and_from_disk_agree(repo: Path, tmp_path: Path) -> None:
     written(repo)
     commit_all(repo)
-    with gitlib.BlobReader(repo) as blobs:
+    with objects.BlobReader(repo) as blobs:
         reader = CountingReader(blobs)
         cold = SummaryCache(repo, MANIFEST)
         from_git = worktree(repo).summaries(cold, reader)  # type: ignore[arg-type]
@@ -288,7 +288,7 @@ def test_summaries_of_changed_shards_are_read_from_disk(repo: Path) -> None:
     commit_all(repo)
     changed = entry("docs/a.md", "one", "three")
     worktree(repo).write({"docs/a.md": changed, "docs/new.md": entry("docs/new.md", "n")})
-    with gitlib.BlobReader(repo) as blobs:
+    with objects.BlobReader(repo) as blobs:
         reader = CountingReader(blobs)
         found = worktree(repo).summaries(SummaryCache(repo, MANIFEST), reader).found  # type: ignore[arg-type]
     assert reader.asked == len(BY_PATH) - 1  # the unchanged ones, from git's objects
@@ -303,7 +303,7 @@ def test_a_corrupt_shard_is_reported_and_the_others_read(repo: Path) -> None:
     write(repo, f"{MANIFEST}/docs/b.md.jsonl", render_block(entry("docs/c.md", "x")))
     commit_all(repo)
     for manifest in (worktree(repo), worktree(repo, in_git=False)):
-        with gitlib.BlobReader(repo) as reader:
+        with objects.BlobReader(repo) as reader:
             result = manifest.summaries(SummaryCache(repo, MANIFEST), reader)
         assert sorted(result.broken) == ["docs/a.md", "docs/b.md"]
         assert str(result.broken["docs/a.md"]).startswith(
@@ -346,7 +346,7 @@ def test_a_damaged_cache_is_ignored(
 ) -> None:
     written(repo)
     commit_all(repo)
-    with gitlib.BlobReader(repo) as reader:
+    with objects.BlobReader(repo) as reader:
         first = SummaryCache(repo, MANIFEST)
         worktree(repo).summaries(first, reader)
         first.save()
@@ -361,7 +361,7 @@ def test_a_damaged_cache_is_ignored(
     assert result.found == expected_summaries()
     assert result.broken == {}
     warm = SummaryCache(repo, MANIFEST)
-    with gitlib.BlobReader(repo) as blobs:
+    with objects.BlobReader(repo) as blobs:
         reader2 = CountingReader(blobs)
         assert worktree(repo).summaries(warm, reader2).found == expected_summaries()  # type: ignore[arg-type]
     assert reader2.asked == 0  # the damaged cache was replaced by a good one
@@ -372,7 +372,7 @@ def test_no_cache_folder_means_no_cache(repo: Path, monkeypatch: pytest.MonkeyPa
     written(repo)
     commit_all(repo)
     cache = SummaryCache(repo, MANIFEST)
-    with gitlib.BlobReader(repo) as reader:
+    with objects.BlobReader(repo) as reader:
         assert worktree(repo).summaries(cache, reader).found == expected_summaries()
     cache.save()  # nowhere to save: nothing happens
 
@@ -420,12 +420,12 @@ def test_the_baseline_listing_taken_from_the_index_is_the_commit_own(
     os.utime(repo / MANIFEST / shard_name("docs/b.md"))  # touched, not changed
     if staged:
         git(repo, "add", "-A", MANIFEST)
-    assert gitlib.index_matches(repo, "HEAD", MANIFEST) is not staged
+    assert listings.index_matches(repo, "HEAD", MANIFEST) is not staged
     _, tree = select_with_tree(Config(root=repo))
     assert tree is not None
     current = worktree(repo)
     current.list_from(tree)
-    with gitlib.BlobReader(repo) as reader:
+    with objects.BlobReader(repo) as reader:
         listed = RevisionManifest(repo, "HEAD", MANIFEST, reader)
         taken = RevisionManifest(repo, "HEAD", MANIFEST, reader)
         taken.list_from_index(current, tree)
@@ -441,8 +441,8 @@ def test_the_baseline_listing_taken_from_the_index_is_the_commit_own(
 def test_a_conflicted_or_unknown_baseline_is_not_the_index(repo: Path) -> None:
     written(repo)
     commit_all(repo)
-    assert gitlib.index_matches(repo, "HEAD", MANIFEST)
-    assert not gitlib.index_matches(repo, "no-such-revision", MANIFEST)
+    assert listings.index_matches(repo, "HEAD", MANIFEST)
+    assert not listings.index_matches(repo, "no-such-revision", MANIFEST)
     git(repo, "checkout", "-q", "-b", "side")
     worktree(repo).write({"docs/a.md": entry("docs/a.md", "side")})
     commit_all(repo)
@@ -453,7 +453,7 @@ def test_a_conflicted_or_unknown_baseline_is_not_the_index(repo: Path) -> None:
         ["git", "merge", "-q", "side"], cwd=repo, capture_output=True, check=False
     )
     assert merged.returncode == 1
-    assert not gitlib.index_matches(repo, "HEAD", MANIFEST)  # its shard is unmerged
+    assert not listings.index_matches(repo, "HEAD", MANIFEST)  # its shard is unmerged
 
 
 # -- the committed manifest ---------------------------------------------------------------------
@@ -464,10 +464,10 @@ def test_revision_manifest_reads_a_commit_not_the_work_tree(repo: Path) -> None:
     first = commit_all(repo)
     worktree(repo).write({"docs/a.md": None, "docs/new.md": entry("docs/new.md", "n")})
     commit_all(repo)
-    with gitlib.BlobReader(repo) as reader:
+    with objects.BlobReader(repo) as reader:
         old = RevisionManifest(repo, first, MANIFEST, reader)
         assert sorted(old.listing()) == sorted(BY_PATH)
-        assert old.blob("docs/a.md") == gitlib.hash_bytes(render_block(BY_PATH["docs/a.md"]))
+        assert old.blob("docs/a.md") == objects.hash_bytes(render_block(BY_PATH["docs/a.md"]))
         assert old.blob("docs/new.md") is None
         old.prefetch(["docs/a.md", "docs/b.md", "docs/new.md"])
         assert old.entry("docs/a.md") == BY_PATH["docs/a.md"]
@@ -483,7 +483,7 @@ def test_revision_manifest_reads_a_commit_not_the_work_tree(repo: Path) -> None:
 def test_revision_without_a_manifest(repo: Path) -> None:
     write(repo, "a.md", "# A\n")
     commit_all(repo)
-    with gitlib.BlobReader(repo) as reader:
+    with objects.BlobReader(repo) as reader:
         committed = RevisionManifest(repo, "HEAD", MANIFEST, reader)
         assert committed.header() is None
         assert committed.listing() == {}

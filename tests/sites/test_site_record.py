@@ -26,13 +26,13 @@ class Listings:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
-        real = sites._git.files_named
+        real = sites.search.files_named
 
         def counted(root: Path, names: object, untracked: object = None) -> object:
             self.count += 1
             return real(root, names, untracked)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(sites._git, "files_named", counted)
+        monkeypatch.setattr(sites.search, "files_named", counted)
 
 
 @pytest.fixture

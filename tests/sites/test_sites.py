@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from helpers import commit_all, write
 
-from chunkgate import git
 from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.config.load import load_config
+from chunkgate.git import search
 from chunkgate.sites import detect as sites
 from chunkgate.sites.model import Site, describe_settings, style_of
 
@@ -171,13 +171,13 @@ def test_working_tree_sites_take_one_git_call(
     commit_all(git_repo)
     write(git_repo, "blog/_config.yml", "title: untracked but not ignored\n")
     calls: list[tuple[str, ...]] = []
-    original = git._run
+    original = search.run
 
     def counting(root: Path, *args: str, **kwargs: object) -> bytes:
         calls.append(args)
         return original(root, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(git, "_run", counting)
+    monkeypatch.setattr(search, "run", counting)
     found = sites.working_tree_sites(git_repo, git=True)
     assert len(calls) == 1
     assert [(s.folder, s.style.flavour) for s in found] == [

@@ -626,7 +626,7 @@ def test_every_output_is_declared_and_never_empty() -> None:
 
 
 def test_action_env_names_are_the_ones_the_driver_reads() -> None:
-    source = (ROOT / "chunkgate" / "actioninputs.py").read_text()
+    source = (ROOT / "chunkgate" / "github" / "inputs.py").read_text()
     steps = action()["runs"]["steps"]  # type: ignore[index]
     for name in steps[-1]["env"]:
         assert f'"{name}"' in source
