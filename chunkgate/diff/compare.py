@@ -39,7 +39,7 @@ from chunkgate.diff.moves import MoveHow, find_moves, join_parts, unit_id
 from chunkgate.git.revisions import WORKING_TREE, Revisions, resolve_revisions
 from chunkgate.manifest import (
     RevisionManifest,
-    Summary,
+    ShardSummary,
     SummaryCache,
     WorkTreeManifest,
 )
@@ -201,7 +201,9 @@ class _Side:
     tree: dict[str, str] | None = None  # a revision's every file and its blob
     work_tree: git.WorkTree | None = None  # the working side's, as git listed it
     manifest: WorkTreeManifest | RevisionManifest | None = None
-    summaries: dict[str, Summary] | None = None  # the manifest's, when made as this side chunks
+    summaries: dict[str, ShardSummary] | None = (
+        None  # the manifest's, when made as this side chunks
+    )
 
     @property
     def fingerprint(self) -> str:

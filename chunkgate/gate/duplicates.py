@@ -12,12 +12,12 @@ from collections import Counter
 from collections.abc import Mapping
 from itertools import chain
 
-from chunkgate.gate.scope import Plan
+from chunkgate.gate.scope import Scope
 from chunkgate.manifest import (
     ChunkEntry,
     FileEntry,
     ManifestSyntaxError,
-    Summary,
+    ShardSummary,
     WorkTreeManifest,
 )
 from chunkgate.manifest.hashindex import HashIndex
@@ -29,18 +29,18 @@ Row = tuple[str, str, str, int, tuple[str, ...]]  # hash, id, path, first line, 
 def duplicate_rows(
     current: WorkTreeManifest,
     entries: Mapping[str, FileEntry | None],
-    plan: Plan,
+    scope: Scope,
     *,
     explicit: bool,
 ) -> list[Row]:
     rows = [_row(path, chunk) for path, entry in entries.items() if entry for chunk in entry.chunks]
     if explicit:
         return rows
-    cached = [plan.summaries[path] for path in plan.cached]
-    repeated = _repeated([row[0] for row in rows], cached, plan.hashes)
+    cached = [scope.summaries[path] for path in scope.cached]
+    repeated = _repeated([row[0] for row in rows], cached, scope.hashes)
     found = [row for row in rows if row[0] in repeated]
-    for path in plan.cached:
-        if repeated.isdisjoint(plan.summaries[path].hashes):
+    for path in scope.cached:
+        if repeated.isdisjoint(scope.summaries[path].hashes):
             continue
         try:
             entry = current.entry(path)
@@ -52,7 +52,9 @@ def duplicate_rows(
 
 
 def _repeated(
-    checked: list[str], cached: list[Summary], counted: tuple[HashIndex, list[Summary]] | None
+    checked: list[str],
+    cached: list[ShardSummary],
+    counted: tuple[HashIndex, list[ShardSummary]] | None,
 ) -> set[str]:
     """The hashes that occur more than once among ``checked`` and the ``cached`` files'.
     ``counted``: an index of the hashes of some summaries (the last run's), and those

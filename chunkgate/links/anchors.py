@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from chunkgate.core.regex import lazy
+from chunkgate.links.broken import Sites, as_sites
 from chunkgate.sites.routes import GITHUB, Site
 
 if TYPE_CHECKING:
@@ -100,10 +101,11 @@ def expand_includes(
 
 
 def include_graph(
-    texts: Mapping[str, str], site: Site, paths: Collection[str] | None = None
+    texts: Mapping[str, str], site: Site | Sites, paths: Collection[str] | None = None
 ) -> dict[str, set[str]]:
     """Which pages include each file (directly or through other includes); ``paths`` are
     the files that can be included (default: those of ``texts``)."""
+    sites = as_sites(site)
     corpus = texts if paths is None else paths
     direct: dict[str, set[str]] = {}
     for path, text in texts.items():
@@ -111,7 +113,8 @@ def include_graph(
             continue
         for match in _INCLUDE.finditer(text):
             name = match.group(1) or match.group(2)
-            child = next((c for c in _include_paths(name, path, site) if c in corpus), None)
+            included = _include_paths(name, path, sites.of(path))
+            child = next((c for c in included if c in corpus), None)
             if child is not None:
                 direct.setdefault(child, set()).add(path)
     graph: dict[str, set[str]] = {}

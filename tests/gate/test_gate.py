@@ -273,7 +273,7 @@ def test_cross_file_duplicates_from_the_hash_index_are_those_of_a_full_count(
 
     from chunkgate.config import load_config
     from chunkgate.gate import duplicates, run_check
-    from chunkgate.manifest import Summary
+    from chunkgate.manifest import ShardSummary
 
     rng = random.Random(501)
 
@@ -287,7 +287,7 @@ def test_cross_file_duplicates_from_the_hash_index_are_those_of_a_full_count(
     indexed: list[bool] = []
     real = duplicates._repeated
 
-    def spy(checked: list[str], cached: list[Summary], counted: object) -> set[str]:
+    def spy(checked: list[str], cached: list[ShardSummary], counted: object) -> set[str]:
         indexed.append(counted is not None)
         found = real(checked, cached, counted)  # type: ignore[arg-type]
         assert found == real(checked, cached, None)  # exactly the hashes there twice or more

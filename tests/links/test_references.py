@@ -11,10 +11,13 @@ from helpers import commit_all, pin_git_env, write
 from chunkgate.chunking import ChunkOptions
 from chunkgate.cli import cli
 from chunkgate.config import Config, load_config
+from chunkgate.core.model import Violation
+from chunkgate.gate import run_check
 from chunkgate.links.anchors import file_anchors, has_includes
-from chunkgate.links.corpus import corpus_reference_violations, site_of
+from chunkgate.links.broken import Target, resolve
+from chunkgate.links.corpus import sites_of
 from chunkgate.rules import RULES, rule_docs
-from chunkgate.rules.references import Target, reference_violations, resolve
+from chunkgate.rules.references import reference_violations
 from chunkgate.sites.routes import GITHUB, Site, detect_site
 
 MKDOCS = Site("mkdocs", ("docs",), directory_urls=True)
@@ -230,6 +233,12 @@ def test_detect_site(files: dict[str, bytes], expected: Site) -> None:
     assert detect_site(list(files), files.get) == expected
 
 
+def corpus_reference_violations(config: Config) -> list[Violation]:
+    """CG404's findings in a whole-corpus check, new or known."""
+    result = run_check(config)
+    return [v for v in (*result.violations, *result.known) if v.rule == "CG404"]
+
+
 def test_a_heading_rename_breaks_links_until_fixed_or_acknowledged(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -292,4 +301,4 @@ def test_site_of_from_the_configs_listing_is_the_one_from_the_index(
     commit_all(git_repo)
     listed = load_config(git_repo).generator_files
     assert listed is not None
-    assert site_of(git_repo, listed) == site_of(git_repo)
+    assert sites_of(git_repo, listed) == sites_of(git_repo)
