@@ -93,7 +93,7 @@ class Config:
     # Fail on every problem, also those the manifest already records (the baseline).
     strict: bool = False
     # The tracked regular files named as a site generator's config, when ``load_config``
-    # listed them (``references.site_of`` needs no listing of its own then).
+    # listed them (``links.corpus.sites_of`` needs no listing of its own then).
     generator_files: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
     # The generator configs found (all of them, and the tracked ones), for the manifest
     # header to record; ``fresh`` when listed in the work tree this run, not taken from

@@ -20,7 +20,6 @@ from chunkgate.manifest import (
     ShardSummary,
     WorkTreeManifest,
 )
-from chunkgate.manifest.hashindex import HashIndex
 from chunkgate.manifest.summary import digests
 
 Row = tuple[str, str, str, int, tuple[str, ...]]  # hash, id, path, first line, suppressed
@@ -37,7 +36,7 @@ def duplicate_rows(
     if explicit:
         return rows
     cached = [scope.summaries[path] for path in scope.cached]
-    repeated = _repeated([row[0] for row in rows], cached, scope.hashes)
+    repeated = _repeated([row[0] for row in rows], cached)
     found = [row for row in rows if row[0] in repeated]
     for path in scope.cached:
         if repeated.isdisjoint(scope.summaries[path].hashes):
@@ -51,24 +50,10 @@ def duplicate_rows(
     return found
 
 
-def _repeated(
-    checked: list[str],
-    cached: list[ShardSummary],
-    counted: tuple[HashIndex, list[ShardSummary]] | None,
-) -> set[str]:
-    """The hashes that occur more than once among ``checked`` and the ``cached`` files'.
-    ``counted``: an index of the hashes of some summaries (the last run's), and those
-    summaries: only what differs from them is counted."""
-    if counted is None:
-        counts = Counter(chain(checked, digests(cached)))
-        return {digest for digest, times in counts.items() if times > 1}
-    index, indexed = counted
-    # The same objects where a summary came from the cache: told apart by identity.
-    ours, theirs = set(map(id, cached)), set(map(id, indexed))
-    change = Counter(chain(checked, digests(s for s in cached if id(s) not in theirs)))
-    change.subtract(digests(s for s in indexed if id(s) not in ours))
-    candidates = {*index.repeats, *change}
-    return {digest for digest in candidates if index.count(digest) + change[digest] > 1}
+def _repeated(checked: list[str], cached: list[ShardSummary]) -> set[str]:
+    """The hashes that occur more than once among ``checked`` and the ``cached`` files'."""
+    counts = Counter(chain(checked, digests(cached)))
+    return {digest for digest, times in counts.items() if times > 1}
 
 
 def _row(path: str, chunk: ChunkEntry) -> Row:

@@ -100,7 +100,6 @@ def checked(
                 summaries,
                 cache=state.findings_ok and not loaded.legacy,
                 settings=expected.digest(),
-                hashes=cache.hash_index(),
             )
         if writing and not explicit and loaded.baseline is None and not scope.cached:
             result = rebuild(config, loaded, scope, state, expected, jobs=jobs)

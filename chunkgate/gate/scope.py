@@ -22,7 +22,6 @@ from chunkgate.config import Config
 from chunkgate.corpus.select import Selection
 from chunkgate.gate.load import Loaded
 from chunkgate.manifest import ManifestSyntaxError, ShardSummary, Summaries, path_key
-from chunkgate.manifest.hashindex import HashIndex
 
 
 class Scope(NamedTuple):
@@ -32,9 +31,6 @@ class Scope(NamedTuple):
     gone: set[str]  # those of them that are not on disk any more
     summaries: dict[str, ShardSummary]  # whole-corpus runs: the current manifest's, by path
     broken: dict[str, ManifestSyntaxError]  # shards that could not be read, by path
-    # Whole-corpus runs: the summary cache's count of chunk hashes and the summaries it
-    # counts (CG501 looks up what differs from them instead of counting every hash).
-    hashes: tuple[HashIndex, list[ShardSummary]] | None = None
 
 
 def scope_whole(
@@ -45,7 +41,6 @@ def scope_whole(
     *,
     cache: bool,
     settings: str,
-    hashes: tuple[HashIndex, list[ShardSummary]] | None = None,
 ) -> Scope:
     """Every corpus file: cached when its blob is the recorded one and its shard was made
     under ``settings`` (a format-2 shard, under its header's), else work."""
@@ -80,7 +75,7 @@ def scope_whole(
     known = set(found) | set(summaries.broken) | set(committed)
     deleted = _sorted(known - selected.keys() - selection.sparse)
     gone = {path for path in deleted if not os.path.lexists(config.root / path)}
-    return Scope(work, _sorted(cached), deleted, gone, found, dict(summaries.broken), hashes)
+    return Scope(work, _sorted(cached), deleted, gone, found, dict(summaries.broken))
 
 
 def scope_files(

@@ -19,6 +19,12 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from chunkgate.chunking import context_for
+from chunkgate.chunking.frontmatter import parse_front_matter
+from chunkgate.chunking.markdown import headings
+from chunkgate.chunking.sizes import estimate_tokens
+from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
+from chunkgate.chunking.spans import without_inline_markup
 from chunkgate.core.regex import lazy
 from chunkgate.links.broken import Sites, as_sites
 from chunkgate.sites.routes import GITHUB, Site
@@ -57,9 +63,6 @@ def file_anchors(
     headings whose body calls the template language (Hugo's glossary page is
     ``{{% glossary %}}`` alone), so its links cannot be checked.
     """
-    from chunkgate.chunking import context_for
-    from chunkgate.chunking.markdown import headings
-    from chunkgate.chunking.sizes import estimate_tokens
 
     if read is not None and ("include" in text or "--8<--" in text):
         text = expand_includes(text, path, site, read)
@@ -139,7 +142,6 @@ def _include_paths(name: str, path: str, site: Site) -> list[str]:
 
 
 def _without_front_matter(text: str) -> str:
-    from chunkgate.chunking.frontmatter import parse_front_matter
 
     lines = text.split("\n")
     front = parse_front_matter(lines)
@@ -149,8 +151,6 @@ def _without_front_matter(text: str) -> str:
 def _numbered_with_terms(text: str, found: Sequence[_Heading]) -> set[str]:
     """Heading and term IDs from one counter in page order, as Hugo numbers them
     (a term `matchers` takes `matchers`, a later heading "Matchers" `matchers-1`)."""
-    from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
-    from chunkgate.chunking.spans import without_inline_markup
 
     items: list[tuple[int, str, str | None]] = []  # line, text to slug, explicit ID
     for heading in found:

@@ -33,15 +33,7 @@ class FileLinks(NamedTuple):
 
 
 class LinkCache(MarshalCache[FileLinks]):
-    """Columns: the blobs, each file's links (plain tuples), anchors and ``includes``.
-
-    A check after a few files changed does not rewrite the file: at 100,000 files that
-    takes 0.4-0.5 s, and reading a page's links again 0.4 ms. The runs after read the
-    few changed files again until they are one in 2,000 of the file's entries.
-    """
-
-    lacking_share = 1 / 2000
-    unused_share = 1 / 8
+    """Columns: the blobs, each file's links (plain tuples), anchors and ``includes``."""
 
     def __init__(self, root: Path, settings: str) -> None:
         super().__init__("links", f"{_VERSION}\0{root}\0{settings}")

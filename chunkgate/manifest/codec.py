@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from chunkgate.core.regex import lazy
 from chunkgate.manifest import fields
-from chunkgate.manifest.fields import Where, check_keys, integer, string
+from chunkgate.manifest.kinds import Where, check_keys, integer, string
 from chunkgate.manifest.lines import (
     REBUILD,
     ManifestSyntaxError,
@@ -89,7 +89,7 @@ def read_block(lines: Sequence[str], at: int, name: str, first_line: int) -> tup
                 f"declares {count} chunks, found {len(chunks)})",
             )
         chunks.append(chunk_line(lines[i], path, name, first_line + i))
-    entry = FileEntry(**{**head, "chunks": tuple(chunks)})
+    entry: FileEntry = fields.FILE_LINE.record(**{**head, "chunks": tuple(chunks)})
     return entry, at + 1 + count
 
 

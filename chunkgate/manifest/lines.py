@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chunkgate.manifest import fields
-from chunkgate.manifest.fields import REBUILD, ManifestSyntaxError, Where, show
+from chunkgate.manifest.kinds import PATH, REBUILD, ManifestSyntaxError, Where, check_keys, show
 from chunkgate.manifest.records import ChunkEntry
 
 __all__ = ["REBUILD", "ManifestSyntaxError", "chunk_line", "file_line", "json_object", "show"]
@@ -38,7 +38,7 @@ def chunk_line(text: str, path: str, name: str, line: int) -> ChunkEntry:
     if values is None:
         expected = f"a chunk line of {show(path)} is expected"
         values = _strict(text, table, "chunk", where, expected)
-    return ChunkEntry(**values)
+    return table.record(**values)  # type: ignore[no-any-return]
 
 
 def _strict(
@@ -48,11 +48,11 @@ def _strict(
     found = _kind(obj)
     if found != kind:
         raise where.error(f"{found} line where {expected}")
-    fields.check_keys(obj, table.required, table.optional, where.name, where.line)
+    check_keys(obj, table.required, table.optional, where.name, where.line)
     if not text.startswith(table.prefix):
         raise where.error(f"not in canonical form (spacing differs); {REBUILD}")
     if kind == "file":  # its path is what the rest is checked against
-        path = fields.PATH.strict(table.fields[0].key, obj[table.fields[0].key], where)
+        path = PATH.strict(table.fields[0].key, obj[table.fields[0].key], where)
         where = where._replace(path=path)
     return table.read_strict(obj, where)
 

@@ -15,8 +15,6 @@ runs read only the shards that changed.
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
@@ -29,12 +27,11 @@ from chunkgate.corpus.paths import problem
 from chunkgate.diff.moves import unit_id
 from chunkgate.manifest import fields
 from chunkgate.manifest.codec import parse_block
-from chunkgate.manifest.fields import listed_codes
-from chunkgate.manifest.hashindex import WIDTH, HashIndex
+from chunkgate.manifest.kinds import Where, listed_codes
 
 _SUPPRESSED = lazy(r'"suppressed": \[([^\]]*)\]')
 _IDENTITY = lazy(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
-_CACHE_VERSION = "chunkgate-summaries-9"  # 9: the fields' signature; 8: the hash index
+_CACHE_VERSION = "chunkgate-summaries-9"  # 9: no hash index, the fields' signature
 
 
 class _Patterns(NamedTuple):
@@ -42,16 +39,23 @@ class _Patterns(NamedTuple):
     row: re.Pattern[str]  # a chunk line: its span and hash captured
 
 
-@functools.lru_cache(maxsize=4)
+_made: list[tuple[fields.Line, fields.Line, _Patterns]] = []  # the last lines' patterns
+
+
 def _patterns(file_line: fields.Line, chunk_line: fields.Line) -> _Patterns:
-    """The summary's patterns, derived from the lines' tables: every chunk line's ID is
-    the file line's path (group 1: a path that needs no JSON escape is its own JSON form),
-    "#" and a non-empty identity."""
+    """The summary's patterns, derived from the lines' tables (made again when a table
+    is another): every chunk line's ID is the file line's path (group 1: a path that
+    needs no JSON escape is its own JSON form), "#" and a non-empty identity."""
+    if _made and _made[0][0] is file_line and _made[0][1] is chunk_line:
+        return _made[0][2]
     head = file_line.pattern()
     rows = chunk_line.pattern(capture=frozenset(), first=r'"\1#[^"\\\x00-\x1f]+"')
     shard = re.compile(f"{head}\n(?:{rows}\n)*")
-    row = re.compile(chunk_line.pattern(capture=frozenset(("lines", "hash"))))
-    return _Patterns(shard, row)
+    row = re.compile(
+        chunk_line.pattern(capture=frozenset(("lines", "hash")), run=("lines", "hash"))
+    )
+    _made[:] = [(file_line, chunk_line, _Patterns(shard, row))]
+    return _made[0][2]
 
 
 class ShardSummary(NamedTuple):
@@ -74,7 +78,7 @@ def summarise(data: bytes, name: str) -> ShardSummary:
     patterns = _patterns(fields.FILE_LINE, fields.CHUNK_LINE)
     shape = patterns.shard.fullmatch(text)
     if shape is not None and problem(shape[1]) is None:
-        head = fields.FILE_LINE.read_fast(text[: text.index("\n")], fields.Where(name, 1, ""))
+        head = fields.FILE_LINE.values(shape.groups(), Where(name, 1, ""))
         rows = patterns.row.findall(text)
         if head is not None and len(rows) == head["chunks"] and _in_order(rows, text):
             return ShardSummary(
@@ -125,50 +129,22 @@ def suppressed_lists(text: str) -> list[str]:
 
 class SummaryCache(MarshalCache[ShardSummary]):
     """Summaries by shard blob ID, kept between runs in one file per repository: a
-    column a field, and the ``HashIndex`` of their chunk hashes."""
+    column a field."""
 
     def __init__(self, root: Path, folder: str) -> None:
         lines = f"{fields.FILE_LINE.signature()}\0{fields.CHUNK_LINE.signature()}"
         super().__init__("summaries", f"{_CACHE_VERSION}\0{lines}\0{root}\0{folder}")
-        self._index: HashIndex | None = None
-
-    def hash_index(self) -> tuple[HashIndex, list[ShardSummary]] | None:
-        """The index of the hashes of the summaries the file held, and those summaries
-        (the objects ``get`` returns); None when it held none."""
-        if not self._loaded:
-            self._load()
-        return None if self._index is None else (self._index, list(self._known.values()))
 
     def _entries(self, record: object) -> dict[str, ShardSummary]:
-        if not (isinstance(record, tuple) and len(record) == 3 + len(ShardSummary._fields)):
+        if not (isinstance(record, tuple) and len(record) == 1 + len(ShardSummary._fields)):
             raise ValueError("a damaged cache file")
-        blobs, *fields, ordered, repeats = record
-        hashes = fields[ShardSummary._fields.index("hashes")]
-        if not (isinstance(ordered, str) and isinstance(repeats, dict)) or len(ordered) != (
-            WIDTH * sum(map(len, hashes))
-        ):
-            raise ValueError("a damaged cache file")
-        summaries = map(ShardSummary._make, zip(*fields, strict=True))
-        known = dict(zip(blobs, summaries, strict=True))
-        self._index = HashIndex(ordered, repeats)
-        return known
+        blobs, *columns = record
+        return dict(zip(blobs, map(ShardSummary._make, zip(*columns, strict=True)), strict=True))
 
     def _record(self, entries: dict[str, ShardSummary]) -> tuple[Any, ...]:
         values = entries.values()
-        fields = ([summary[i] for summary in values] for i in range(len(ShardSummary._fields)))
-        index = self._index_of(entries)
-        return (list(entries), *fields, index.ordered, index.repeats)
-
-    def _index_of(self, entries: dict[str, ShardSummary]) -> HashIndex:
-        """The index of ``entries``: the file's own, updated by what changed, when that is
-        little (sorting 750,000 hashes afresh takes 0.4-0.6 s)."""
-        if self._index is not None:
-            removed = [summary for blob, summary in self._known.items() if blob not in entries]
-            added = [summary for blob, summary in entries.items() if blob not in self._known]
-            if 8 * (len(removed) + len(added)) <= len(entries):
-                with contextlib.suppress(ValueError):  # it did not hold them: start afresh
-                    return self._index.updated(digests(removed), digests(added))
-        return HashIndex.of(digests(entries.values()))
+        columns = ([summary[i] for summary in values] for i in range(len(ShardSummary._fields)))
+        return (list(entries), *columns)
 
 
 def digests(summaries: Iterable[ShardSummary]) -> Iterator[str]:

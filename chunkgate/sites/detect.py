@@ -69,7 +69,7 @@ def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
     return tuple(unique.values())
 
 
-# The names ``references.site_of`` looks for too (``routes.detect_site``), listed by the
+# The names ``links.corpus.sites_of`` looks for too (``routes.detect_site``), listed by the
 # same git call.
 _LISTED = (
     *(name for name in GENERATOR_FILES if not name.startswith("astro.config")),
@@ -81,7 +81,7 @@ _LISTED = (
 class Generators(NamedTuple):
     """The site generators of a work tree and the config files they came from: ``listed``
     every one found, ``tracked`` the tracked regular files among them (what
-    ``references.site_of`` reads); ``fresh`` when listed in the tree this run."""
+    ``links.corpus.sites_of`` reads); ``fresh`` when listed in the tree this run."""
 
     sites: tuple[Site, ...]
     listed: tuple[str, ...]
