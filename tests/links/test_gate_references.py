@@ -145,12 +145,14 @@ def test_a_whole_corpus_update_records_and_forgets_links_broken_elsewhere(repo: 
 
 
 def test_each_site_of_the_repository_resolves_its_own_pages_links(repo: Path) -> None:
-    """Two MkDocs sites, one folder down each: a rooted link in b's docs is b's, and a
-    broken one is reported (once only the first site was read)."""
-    for site in ("a", "b"):
-        write(repo, f"{site}/mkdocs.yml", f"site_name: {site}\n")
-        write(repo, f"{site}/docs/guide/index.md", f"# Guide\n\n## Install\n\n{BODY}")
-    write(repo, "a/docs/index.md", f"# A\n\n{BODY}\nSee [the guide](/guide/#install).\n")
+    """Two MkDocs sites, one folder down each: a rooted link in b's docs is b's, and
+    broken there though a's page of that name has the anchor (once every link was
+    resolved in the first site, and this one passed)."""
+    write(repo, "a/mkdocs.yml", "site_name: a\n")
+    write(repo, "a/docs/guide/index.md", f"# Guide\n\n## Nope\n\n{BODY}")
+    write(repo, "a/docs/index.md", f"# A\n\n{BODY}\nSee [the guide](/guide/#nope).\n")
+    write(repo, "b/mkdocs.yml", "site_name: b\n")
+    write(repo, "b/docs/guide/index.md", f"# Guide\n\n## Install\n\n{BODY}")
     write(repo, "b/docs/index.md", f"# B\n\n{BODY}\nSee [the guide](/guide/#nope).\n")
     commit_all(repo)
     code, data = check_json()
