@@ -175,7 +175,8 @@ def test_the_console_script_starts_a_whole_listing_for_a_plain_whole_run(
 def test_a_whole_run_uses_the_started_listing_with_the_same_report(repo: Path) -> None:
     script = (
         "import sys\n"
-        "from chunkgate import git, hookstart\n"
+        "from chunkgate import git\n"
+        "from chunkgate.hooks import start as hookstart\n"
         "real = hookstart.start\n"
         "def start(argv):\n"
         "    assert 'click' not in sys.modules\n"
@@ -218,7 +219,7 @@ def test_the_console_script_starts_the_listing_before_click(repo: Path) -> None:
     uses it and starts none of its own, and the report is the late listing's."""
     script = (
         "import sys\n"
-        "from chunkgate import hookstart\n"
+        "from chunkgate.hooks import start as hookstart\n"
         "real = hookstart.start\n"
         "def start(argv):\n"
         "    assert 'click' not in sys.modules\n"
