@@ -16,8 +16,9 @@ from verdict import default_corpora
 from chunkgate.chunking import context_for
 from chunkgate.chunking.markdown import headings
 from chunkgate.config.model import Config
+from chunkgate.links.broken import resolve
 from chunkgate.links.extract import extract_links
-from chunkgate.rules.references import reference_violations, resolve
+from chunkgate.rules.references import reference_violations
 from chunkgate.sites.routes import detect_routes
 
 random.seed(21)

@@ -15,10 +15,10 @@ that a busy machine slows all of them alike (wall times of whole processes):
   adds them: the least a whole-corpus check must do to notice a change);
 - hook: five other pages edited and staged, then ``chunkgate check --update
   --hook FILES`` as ``.pre-commit-hooks.yaml`` runs it; restored after;
-- ``chunkgate check``, the whole corpus, manifest up to date (after the warm-up
-  run, answered from its kept answer: ``chunkgate/gate/memo.py``);
-- ``chunkgate check`` after one page is edited (not staged), which no kept
-  answer fits: it reads every shard's summary and the edited page;
+- ``chunkgate check``, the whole corpus, manifest up to date (nothing changed
+  since the warm-up run);
+- ``chunkgate check`` after one page is edited (not staged): it reads every
+  shard's summary and the edited page;
 - ``chunkgate diff HEAD~1`` (the 5-file commit).
 
 Every process gets a bytecode cache and a chunkgate cache folder, warmed by
@@ -207,7 +207,7 @@ def hook(repo: Path, chunkgate: list[str], paths: list[str]) -> gitrepo.Run:
 
 
 def check_edited(repo: Path, chunkgate: list[str], path: str) -> gitrepo.Run:
-    """The whole-corpus check after an edit it has not seen (no kept answer fits)."""
+    """The whole-corpus check after an edit it has not seen."""
     with (repo / path).open("a", encoding="utf-8") as handle:
         handle.write(f"\nAn edited paragraph, {time.time_ns()}.\n")
     try:

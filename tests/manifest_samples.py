@@ -11,8 +11,8 @@ from chunkgate.manifest import (
     ChunkEntry,
     FileEntry,
     Header,
+    ShardSummary,
     StoredFinding,
-    Summary,
 )
 
 CONFIG = "size.unit=chars;size.max=2000;size.min=40;anchors=auto[]"
@@ -56,9 +56,9 @@ def finding(
     return StoredFinding(rule, line, chunk_id, message, fix)
 
 
-def summary_of(entry: FileEntry) -> Summary:
+def summary_of(entry: FileEntry) -> ShardSummary:
     """The summary of ``entry`` as the strict reader's record gives it."""
-    return Summary(
+    return ShardSummary(
         entry.path,
         entry.blob,
         len(entry.chunks),

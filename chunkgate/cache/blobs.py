@@ -3,8 +3,7 @@
 Content-addressed: an entry is never stale, and deleting the cache is always
 safe. The file is read and written through ``chunkgate.cache.store``: one that
 is missing or damaged is read as no entries. A run keeps what it used: ``save``
-writes those entries, and only when they are not the ones it read (or, for
-entries cheap to make again, not near them: ``lacking_share``).
+writes those entries, and only when they are not the ones it read.
 
 How the entries become bytes is the subclass's: ``JsonCache`` holds one JSON
 object, entry by entry; ``MarshalCache`` one ``marshal`` record, which the
@@ -33,12 +32,6 @@ class BlobCache(Generic[T]):
     the format version, so that a chunkgate that stores other values starts afresh)."""
 
     suffix = ".json"
-    # Entries that are cheap to make again (from the files) need not be written at once:
-    # while the entries a run made are at most ``lacking_share`` of those the file
-    # holds, and those it did not use at most ``unused_share``, the file is left as it
-    # is and the next runs make the few again (0: any difference rewrites the file).
-    lacking_share = 0.0
-    unused_share = 0.0
 
     def __init__(self, folder: str, key: str) -> None:
         name = hashlib.sha256(key.encode()).hexdigest()[:24]
@@ -75,19 +68,9 @@ class BlobCache(Generic[T]):
         """Whether what this run used is what the file holds (by blob: the same values)."""
         return self._used.keys() == self._known.keys()
 
-    def _near(self) -> bool:
-        """Whether the file is near enough to what this run used to be left as it is."""
-        if not self.lacking_share:
-            return False  # RunMemo's values change under the same keys: _unchanged decides
-        known = self._known
-        held = len(known)
-        lacking = sum(1 for blob in self._used if blob not in known)
-        unused = held - (len(self._used) - lacking)
-        return lacking <= held * self.lacking_share and unused <= held * self.unused_share
-
     def save(self) -> None:
-        """Keep what this run used, if it is not (near enough to) what the file holds."""
-        if self._file is None or self._unchanged() or self._near():
+        """Keep what this run used, if it is not what the file holds."""
+        if self._file is None or self._unchanged():
             return
         store.save(self._file, self._pack(dict(sorted(self._used.items()))))
 

@@ -22,7 +22,7 @@ from chunkgate.core.model import Chunk
 from chunkgate.corpus.select import select_with_tree
 from chunkgate.gate.load import expected_header
 from chunkgate.git import commits, listings, objects, process
-from chunkgate.manifest import RevisionManifest, Summary, SummaryCache, WorkTreeManifest
+from chunkgate.manifest import RevisionManifest, ShardSummary, SummaryCache, WorkTreeManifest
 from chunkgate.manifest.folder import recorded_moves
 
 
@@ -35,7 +35,9 @@ class Side:
     tree: dict[str, str] | None = None  # a revision's every file and its blob
     work_tree: listings.WorkTree | None = None  # the working side's, as git listed it
     manifest: WorkTreeManifest | RevisionManifest | None = None
-    summaries: dict[str, Summary] | None = None  # the manifest's, when made as this side chunks
+    summaries: dict[str, ShardSummary] | None = (
+        None  # the manifest's, when made as this side chunks
+    )
 
     @property
     def fingerprint(self) -> str:

@@ -12,15 +12,14 @@ from collections import Counter
 from collections.abc import Mapping
 from itertools import chain
 
-from chunkgate.gate.scope import Plan
+from chunkgate.gate.scope import Scope
 from chunkgate.manifest import (
     ChunkEntry,
     FileEntry,
     ManifestSyntaxError,
-    Summary,
+    ShardSummary,
     WorkTreeManifest,
 )
-from chunkgate.manifest.hashindex import HashIndex
 from chunkgate.manifest.summary import digests
 
 Row = tuple[str, str, str, int, tuple[str, ...]]  # hash, id, path, first line, suppressed
@@ -29,18 +28,18 @@ Row = tuple[str, str, str, int, tuple[str, ...]]  # hash, id, path, first line, 
 def duplicate_rows(
     current: WorkTreeManifest,
     entries: Mapping[str, FileEntry | None],
-    plan: Plan,
+    scope: Scope,
     *,
     explicit: bool,
 ) -> list[Row]:
     rows = [_row(path, chunk) for path, entry in entries.items() if entry for chunk in entry.chunks]
     if explicit:
         return rows
-    cached = [plan.summaries[path] for path in plan.cached]
-    repeated = _repeated([row[0] for row in rows], cached, plan.hashes)
+    cached = [scope.summaries[path] for path in scope.cached]
+    repeated = _repeated([row[0] for row in rows], cached)
     found = [row for row in rows if row[0] in repeated]
-    for path in plan.cached:
-        if repeated.isdisjoint(plan.summaries[path].hashes):
+    for path in scope.cached:
+        if repeated.isdisjoint(scope.summaries[path].hashes):
             continue
         try:
             entry = current.entry(path)
@@ -51,22 +50,10 @@ def duplicate_rows(
     return found
 
 
-def _repeated(
-    checked: list[str], cached: list[Summary], counted: tuple[HashIndex, list[Summary]] | None
-) -> set[str]:
-    """The hashes that occur more than once among ``checked`` and the ``cached`` files'.
-    ``counted``: an index of the hashes of some summaries (the last run's), and those
-    summaries: only what differs from them is counted."""
-    if counted is None:
-        counts = Counter(chain(checked, digests(cached)))
-        return {digest for digest, times in counts.items() if times > 1}
-    index, indexed = counted
-    # The same objects where a summary came from the cache: told apart by identity.
-    ours, theirs = set(map(id, cached)), set(map(id, indexed))
-    change = Counter(chain(checked, digests(s for s in cached if id(s) not in theirs)))
-    change.subtract(digests(s for s in indexed if id(s) not in ours))
-    candidates = {*index.repeats, *change}
-    return {digest for digest in candidates if index.count(digest) + change[digest] > 1}
+def _repeated(checked: list[str], cached: list[ShardSummary]) -> set[str]:
+    """The hashes that occur more than once among ``checked`` and the ``cached`` files'."""
+    counts = Counter(chain(checked, digests(cached)))
+    return {digest for digest, times in counts.items() if times > 1}
 
 
 def _row(path: str, chunk: ChunkEntry) -> Row:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate.chunking import CHUNKING_VERSION
+from chunkgate.chunking.base import anchor_settings
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ManifestError
 from chunkgate.git import objects, process
@@ -48,8 +49,6 @@ class Loaded(NamedTuple):
 
 def expected_header(config: Config) -> Header:
     """The header a manifest made now, with these settings, has."""
-    from chunkgate.chunking.base import anchor_settings
-
     header = Header(
         FORMAT_VERSION,
         CHUNKING_VERSION,

@@ -17,12 +17,14 @@ from chunkgate.core.errors import ManifestError
 from chunkgate.core.model import CheckResult, Violation
 from chunkgate.gate.assess import Assessment
 from chunkgate.gate.baseline import known_duplicates, split_known
+from chunkgate.gate.corpus import corpus_findings, moves_of, stored_findings, with_corpus_findings
 from chunkgate.gate.duplicates import Row
 from chunkgate.gate.filecheck import Item, render_all
 from chunkgate.gate.load import Loaded
-from chunkgate.gate.scope import Plan
+from chunkgate.gate.result import inherit_moves, result
+from chunkgate.gate.scope import Scope
 from chunkgate.gate.write import updated_note
-from chunkgate.links.gate import moves_of, recorded, whole_corpus, with_references
+from chunkgate.git.attributes import gitattributes_flags
 from chunkgate.manifest import (
     FileEntry,
     Header,
@@ -36,18 +38,15 @@ from chunkgate.rules.duplicates import duplicate_violations
 
 
 def rebuild(
-    config: Config, loaded: Loaded, plan: Plan, state: Assessment, expected: Header, *, jobs: int
+    config: Config, loaded: Loaded, scope: Scope, state: Assessment, expected: Header, *, jobs: int
 ) -> CheckResult:
-    from chunkgate.gate.run import _inherit_moves, result
-    from chunkgate.git.attributes import gitattributes_flags
-
     current = loaded.current
     acknowledged = _acknowledged(loaded)
     attributes: dict[str, set[str]] = {}
-    if plan.work and loaded.reader is not None:
-        attributes = gitattributes_flags(config.root, [path for path, _ in plan.work])
+    if scope.work and loaded.reader is not None:
+        attributes = gitattributes_flags(config.root, [path for path, _ in scope.work])
     items: list[Item] = [
-        (path, blob, None, frozenset(attributes.get(path, ()))) for path, blob in plan.work
+        (path, blob, None, frozenset(attributes.get(path, ()))) for path, blob in scope.work
     ]
     found: list[Violation] = []  # the file-level rules' findings, known or new
     old: dict[str, FileEntry | None] = {}  # the shards being replaced, of files with findings
@@ -65,7 +64,7 @@ def rebuild(
                 now[checked.path] = parse_block(block, checked.path)
             prior = acknowledged.get(checked.path)
             if prior is not None:
-                block = render_block(_inherit_moves(parse_block(block, checked.path), prior))
+                block = render_block(inherit_moves(parse_block(block, checked.path), prior))
             changed += current.put(checked.path, block, durable=False)
             summary = summarise(block, checked.path)
             chunks += summary.chunks
@@ -76,14 +75,15 @@ def rebuild(
                     holders[digest] = [first[digest], checked.path]
                 else:
                     first[digest] = checked.path
-        for path in plan.deleted:
+        for path in scope.deleted:
             changed += current.put(path, None, durable=False)
-        links = _references(config, plan, acknowledged, jobs)
-        found.extend(links)
-        for path, findings in recorded(links).items():
+        moved = moves_of(acknowledged.values())
+        across = corpus_findings(config, dict(scope.work), whole=True, moved=moved, jobs=jobs)
+        found.extend(across)
+        for path, findings in stored_findings(across).items():
             entry = _entry(current, path)
             if entry is not None:
-                changed += current.put(path, render_block(with_references(entry, findings)))
+                changed += current.put(path, render_block(with_corpus_findings(entry, findings)))
         headed = current.write_header(expected)
     migrated = loaded.legacy is not None
     if loaded.legacy is not None:
@@ -106,19 +106,6 @@ def rebuild(
     if written:
         notes.append(updated_note(config, changed))
     return result(config, violations, chunks, changed=written, notes=notes, known=split.known)
-
-
-def _references(
-    config: Config, plan: Plan, acknowledged: dict[str, FileEntry], jobs: int
-) -> list[Violation]:
-    """CG404 over the rebuilt corpus, the moves the manifest acknowledges kept."""
-    from chunkgate.links.corpus import site_of
-
-    if config.severity("CG404") == "off":
-        return []
-    moved = moves_of(acknowledged.values())
-    site = site_of(config.root, config.generator_files)
-    return whole_corpus(config, dict(plan.work), moved, site, jobs=jobs).violations
 
 
 def _entry(manifest: WorkTreeManifest | RevisionManifest, path: str) -> FileEntry | None:

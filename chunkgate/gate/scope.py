@@ -1,4 +1,4 @@
-"""Plan: which files a run reads and checks, which it knows from the manifest, and which
+"""The scope of a run: which files it reads and checks, which it knows from the manifest, and which
 are gone.
 
 A whole-corpus run reads no file whose git blob matches what the current
@@ -21,23 +21,19 @@ from chunkgate.config.model import Config
 from chunkgate.corpus.select import Selection
 from chunkgate.gate.load import Loaded
 from chunkgate.git import objects
-from chunkgate.manifest import ManifestSyntaxError, Summaries, Summary, path_key
-from chunkgate.manifest.hashindex import HashIndex
+from chunkgate.manifest import ManifestSyntaxError, ShardSummary, Summaries, path_key
 
 
-class Plan(NamedTuple):
+class Scope(NamedTuple):
     work: list[tuple[str, str | None]]  # (path, blob) of the files to read and check
     cached: list[str]  # the files known from the manifest (whole-corpus runs)
     deleted: list[str]  # files the manifest lists that are gone (or left the corpus)
     gone: set[str]  # those of them that are not on disk any more
-    summaries: dict[str, Summary]  # whole-corpus runs: the current manifest's, by path
+    summaries: dict[str, ShardSummary]  # whole-corpus runs: the current manifest's, by path
     broken: dict[str, ManifestSyntaxError]  # shards that could not be read, by path
-    # Whole-corpus runs: the summary cache's count of chunk hashes and the summaries it
-    # counts (CG501 looks up what differs from them instead of counting every hash).
-    hashes: tuple[HashIndex, list[Summary]] | None = None
 
 
-def plan_whole(
+def scope_whole(
     config: Config,
     loaded: Loaded,
     selection: Selection,
@@ -45,8 +41,7 @@ def plan_whole(
     *,
     cache: bool,
     settings: str,
-    hashes: tuple[HashIndex, list[Summary]] | None = None,
-) -> Plan:
+) -> Scope:
     """Every corpus file: cached when its blob is the recorded one and its shard was made
     under ``settings`` (a format-2 shard, under its header's), else work."""
     selected = {file.path: file.blob for file in selection.files}
@@ -80,12 +75,12 @@ def plan_whole(
     known = set(found) | set(summaries.broken) | set(committed)
     deleted = _sorted(known - selected.keys() - selection.sparse)
     gone = {path for path in deleted if not os.path.lexists(config.root / path)}
-    return Plan(work, _sorted(cached), deleted, gone, found, dict(summaries.broken), hashes)
+    return Scope(work, _sorted(cached), deleted, gone, found, dict(summaries.broken))
 
 
-def plan_files(
+def scope_files(
     config: Config, loaded: Loaded, selection: Selection, staged_deletions: Iterable[str]
-) -> Plan:
+) -> Scope:
     """The named files, and the deletions a commit of them makes (``staged_deletions``:
     git's, in a repository)."""
     selected = {file.path: file.blob for file in selection.files}
@@ -101,7 +96,7 @@ def plan_files(
     deleted.update(path for path in selection.unselected if loaded.current.raw(path) is not None)
     deleted -= selected.keys()
     gone = {path for path in deleted if not os.path.lexists(config.root / path)}
-    return Plan(list(selected.items()), [], _sorted(deleted), gone, {}, {})
+    return Scope(list(selected.items()), [], _sorted(deleted), gone, {}, {})
 
 
 def _gone_under(config: Config, loaded: Loaded, folder: str) -> Iterable[str]:

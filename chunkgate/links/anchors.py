@@ -19,7 +19,14 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from chunkgate.chunking import context_for
+from chunkgate.chunking.frontmatter import parse_front_matter
+from chunkgate.chunking.markdown import headings
+from chunkgate.chunking.sizes import estimate_tokens
+from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
+from chunkgate.chunking.spans import without_inline_markup
 from chunkgate.core.regex import lazy
+from chunkgate.links.broken import Sites, as_sites
 from chunkgate.sites.routes import GITHUB, Routes
 
 if TYPE_CHECKING:
@@ -56,9 +63,6 @@ def file_anchors(
     headings whose body calls the template language (Hugo's glossary page is
     ``{{% glossary %}}`` alone), so its links cannot be checked.
     """
-    from chunkgate.chunking import context_for
-    from chunkgate.chunking.markdown import headings
-    from chunkgate.chunking.sizes import estimate_tokens
 
     if read is not None and ("include" in text or "--8<--" in text):
         text = expand_includes(text, path, site, read)
@@ -100,10 +104,11 @@ def expand_includes(
 
 
 def include_graph(
-    texts: Mapping[str, str], site: Routes, paths: Collection[str] | None = None
+    texts: Mapping[str, str], site: Routes | Sites, paths: Collection[str] | None = None
 ) -> dict[str, set[str]]:
     """Which pages include each file (directly or through other includes); ``paths`` are
     the files that can be included (default: those of ``texts``)."""
+    sites = as_sites(site)
     corpus = texts if paths is None else paths
     direct: dict[str, set[str]] = {}
     for path, text in texts.items():
@@ -111,7 +116,8 @@ def include_graph(
             continue
         for match in _INCLUDE.finditer(text):
             name = match.group(1) or match.group(2)
-            child = next((c for c in _include_paths(name, path, site) if c in corpus), None)
+            included = _include_paths(name, path, sites.of(path))
+            child = next((c for c in included if c in corpus), None)
             if child is not None:
                 direct.setdefault(child, set()).add(path)
     graph: dict[str, set[str]] = {}
@@ -136,7 +142,6 @@ def _include_paths(name: str, path: str, site: Routes) -> list[str]:
 
 
 def _without_front_matter(text: str) -> str:
-    from chunkgate.chunking.frontmatter import parse_front_matter
 
     lines = text.split("\n")
     front = parse_front_matter(lines)
@@ -146,8 +151,6 @@ def _without_front_matter(text: str) -> str:
 def _numbered_with_terms(text: str, found: Sequence[_Heading]) -> set[str]:
     """Heading and term IDs from one counter in page order, as Hugo numbers them
     (a term `matchers` takes `matchers`, a later heading "Matchers" `matchers-1`)."""
-    from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
-    from chunkgate.chunking.spans import without_inline_markup
 
     items: list[tuple[int, str, str | None]] = []  # line, text to slug, explicit ID
     for heading in found:

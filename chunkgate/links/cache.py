@@ -1,5 +1,4 @@
-"""Each Markdown file's links and anchors, kept between whole-corpus runs by its git blob;
-and the broken links of a whole corpus, by the blobs of all its files.
+"""Each Markdown file's links and anchors, kept between whole-corpus runs by its git blob.
 
 CG404 needs every file's links and anchors; parsing every page on each
 whole-corpus check would cost more than the rest of the check (fastapi's
@@ -9,28 +8,18 @@ includes no other file, depend only on its bytes and the chunking settings
 blob ID, in one file per repository, site and settings. Content-addressed:
 an entry is never stale, deleting the cache is always safe, and any failure
 to read or write it is ignored.
-
-A whole-corpus check of a corpus that has not changed since the last one
-(the same Markdown files with the same blobs, the same recorded moves) finds
-the same broken links: ``BrokenLinks`` keeps them under the digest of all of
-that, so such a run reads neither the files nor their links. Corpora with an
-include are left out (an included file may be one git does not track).
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from chunkgate.cache.blobs import JsonCache, MarshalCache
+from chunkgate.cache.blobs import MarshalCache
 from chunkgate.links.extract import Link
-from chunkgate.rules.references import BrokenLink, Target
 
 # 5: anchors as tuples; 4: columns; 3: anchors in the site's flavour
 _VERSION = "chunkgate-links-5"
-_BROKEN_VERSION = "chunkgate-broken-links-2"
 
 
 class FileLinks(NamedTuple):
@@ -44,15 +33,7 @@ class FileLinks(NamedTuple):
 
 
 class LinkCache(MarshalCache[FileLinks]):
-    """Columns: the blobs, each file's links (plain tuples), anchors and ``includes``.
-
-    A check after a few files changed does not rewrite the file: at 100,000 files that
-    takes 0.4-0.5 s, and reading a page's links again 0.4 ms. The runs after read the
-    few changed files again until they are one in 2,000 of the file's entries.
-    """
-
-    lacking_share = 1 / 2000
-    unused_share = 1 / 8
+    """Columns: the blobs, each file's links (plain tuples), anchors and ``includes``."""
 
     def __init__(self, root: Path, settings: str) -> None:
         super().__init__("links", f"{_VERSION}\0{root}\0{settings}")
@@ -69,45 +50,3 @@ class LinkCache(MarshalCache[FileLinks]):
         columns = zip(links, anchors, includes, strict=True)
         found = (FileLinks(tuple(map(Link._make, each)), a, i) for each, a, i in columns)
         return dict(zip(blobs, found, strict=True))
-
-
-class BrokenLinks(JsonCache[tuple[BrokenLink, ...]]):
-    def __init__(self, root: Path, settings: str) -> None:
-        key = f"{_BROKEN_VERSION}\0{root}\0{settings}"
-        super().__init__("links", key, _broken, _stored_broken)  # named by its own key
-
-
-def corpus_key(files: Mapping[str, str | None], moved: Mapping[str, str]) -> str | None:
-    """The digest of every file's path and blob and the moves; None when a blob is unknown."""
-    digest = hashlib.sha256()
-    for path in sorted(files):
-        blob = files[path]
-        if blob is None:
-            return None
-        digest.update(f"{path}\0{blob}\0".encode("utf-8", "surrogateescape"))
-    for old in sorted(moved):
-        digest.update(f"\1{old}\0{moved[old]}\0".encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()
-
-
-def _stored_broken(found: tuple[BrokenLink, ...]) -> object:
-    return [[b.path, b.line, list(b.link), list(b.target), b.moved_to, b.closest] for b in found]
-
-
-def _broken(item: object) -> tuple[BrokenLink, ...]:
-    if not isinstance(item, list):
-        raise ValueError("a damaged cache entry")
-    found = []
-    for path, line, (destination, link_line, written), (target, fragment), moved, close in item:
-        strings = (path, destination, written, target, fragment)
-        if not (
-            all(isinstance(text, str) for text in strings)
-            and type(line) is int
-            and type(link_line) is int
-            and (moved is None or isinstance(moved, str))
-            and (close is None or isinstance(close, str))
-        ):
-            raise ValueError("a damaged cache entry")
-        link = Link(destination, link_line, written)
-        found.append(BrokenLink(path, line, link, Target(target, fragment), moved, close))
-    return tuple(found)

@@ -1,49 +1,26 @@
-"""CG404 over a repository's corpus, as the gate will run it: texts from disk, moves
-from the manifest, the site from the generator's configuration."""
+"""The corpus as CG404 sees it: the sites that publish it, and its files' texts."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import functools
+from collections.abc import Callable, Collection
 from pathlib import Path
 
-from chunkgate.config.model import Config
 from chunkgate.core.errors import UnreadableError
-from chunkgate.core.model import Violation
-from chunkgate.corpus.select import select_files
 from chunkgate.corpus.source import decode
 from chunkgate.git import listings, process
-from chunkgate.rules.references import reference_violations
-from chunkgate.sites.routes import MARKDOWN_SUFFIXES, Routes, detect_routes
+from chunkgate.links.broken import Sites
+from chunkgate.sites.routes import GITHUB, detect_routes
+
+# The generator configs ``detect_site`` reads.
+_CONFIGS = frozenset(
+    ("mkdocs.yml", "mkdocs.yaml", "hugo.toml", "hugo.yaml", "hugo.json", "config.toml")
+) | {"book.toml", "_config.yml"}
 
 
-def corpus_reference_violations(config: Config) -> list[Violation]:
-    """Every broken link of the corpus (CG404), sorted by path and line."""
-    root = config.root
-    texts: dict[str, str] = {}
-    for file in select_files(config).files:
-        if not file.path.lower().endswith(MARKDOWN_SUFFIXES):
-            continue
-        try:
-            texts[file.path] = decode((root / file.path).read_bytes(), file.path)
-        except (OSError, UnreadableError):
-            continue  # CG001 reports it
-    violations = reference_violations(
-        config, texts, moved_from=recorded_moves(config), site=site_of(root, config.generator_files)
-    )
-    return sorted(violations, key=Violation.sort_key)
-
-
-def recorded_moves(config: Config) -> dict[str, str]:
-    """Chunk ID -> the old ID the manifest records it as moved from."""
-    from chunkgate.manifest import WorkTreeManifest
-    from chunkgate.manifest.folder import recorded_moves as moves
-
-    in_git = (config.root / ".git").exists() and process.installed()
-    return moves(WorkTreeManifest(config.root, config.manifest, in_git=in_git), None)
-
-
-def site_of(root: Path, generator_files: Collection[str] | None = None) -> Routes:
-    """The repository's site generator, from the configuration files at its top.
+def sites_of(root: Path, generator_files: Collection[str] | None = None) -> Sites:
+    """The repository's site generators, from the configuration files at its top and
+    one folder down (``a/mkdocs.yml`` and ``b/mkdocs.yml`` are two sites).
 
     ``generator_files`` are the tracked generator configs, as ``load_config``
     listed them (``Config.generator_files``); without them, the index is listed.
@@ -67,4 +44,41 @@ def site_of(root: Path, generator_files: Collection[str] | None = None) -> Route
         except OSError:
             return None
 
-    return detect_routes(paths, read)
+    found = [detect_routes(_at_top(paths), read)]
+    for folder in sorted({path.partition("/")[0] for path in paths if _config_one_down(path)}):
+        inside = [path[len(folder) + 1 :] for path in paths if path.startswith(folder + "/")]
+        site = detect_routes(_at_top(inside), functools.partial(_read_under, read, folder))
+        if site != GITHUB:
+            found.append(site._replace(roots=tuple(_join(folder, r) for r in site.roots)))
+    sites = tuple(site for site in found if site != GITHUB) or (GITHUB,)
+    return Sites(sites)
+
+
+def _config_one_down(path: str) -> bool:
+    folder, _, name = path.partition("/")
+    return bool(folder) and "/" not in name and _is_config(name)
+
+
+def _at_top(paths: list[str]) -> list[str]:
+    """``paths`` without the configs one folder down: the sites at the top only."""
+    return [path for path in paths if not _config_one_down(path)]
+
+
+def _read_under(read: Callable[[str], bytes | None], folder: str, path: str) -> bytes | None:
+    return read(f"{folder}/{path}")
+
+
+def _is_config(name: str) -> bool:
+    return name in _CONFIGS or name.startswith("astro.config.")
+
+
+def _join(folder: str, root: str) -> str:
+    return f"{folder}/{root}" if root else folder
+
+
+def read_text(root: Path, path: str) -> str | None:
+    """A corpus file's text; None when it cannot be read (CG001 reports it)."""
+    try:
+        return decode((root / path).read_bytes(), path)
+    except (OSError, UnreadableError):
+        return None

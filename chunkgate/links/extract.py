@@ -139,8 +139,6 @@ def _place(
 
 
 def _written_forms(destination: str) -> list[str]:
-    from urllib.parse import unquote
-
     forms = [destination]
     decoded = unquote(destination)
     if decoded != destination:

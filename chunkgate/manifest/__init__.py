@@ -48,6 +48,7 @@ from chunkgate.manifest.codec import parse_block, parse_header, render_block, re
 from chunkgate.manifest.folder import RevisionManifest, Shard, Summaries, WorkTreeManifest
 from chunkgate.manifest.layout import HEADER, shard_name
 from chunkgate.manifest.lines import ManifestSyntaxError
+from chunkgate.manifest.lock import LOCK_TIMEOUT, STALE_LOCK_AGE, manifest_lock
 from chunkgate.manifest.records import (
     FORMAT_VERSION,
     ChunkEntry,
@@ -56,8 +57,8 @@ from chunkgate.manifest.records import (
     StoredFinding,
     path_key,
 )
-from chunkgate.manifest.storage import LOCK_TIMEOUT, STALE_LOCK_AGE, manifest_lock, write_atomic
-from chunkgate.manifest.summary import Summary, SummaryCache, summarise
+from chunkgate.manifest.storage import write_atomic
+from chunkgate.manifest.summary import ShardSummary, SummaryCache, summarise
 
 __all__ = [
     "FORMAT_VERSION",
@@ -70,9 +71,9 @@ __all__ = [
     "ManifestSyntaxError",
     "RevisionManifest",
     "Shard",
+    "ShardSummary",
     "StoredFinding",
     "Summaries",
-    "Summary",
     "SummaryCache",
     "WorkTreeManifest",
     "manifest_lock",

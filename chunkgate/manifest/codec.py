@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from chunkgate.core.regex import lazy
+from chunkgate.manifest import fields
+from chunkgate.manifest.kinds import Where, check_keys, integer, string
 from chunkgate.manifest.lines import (
-    FILE_PREFIX,
     REBUILD,
     ManifestSyntaxError,
-    check_keys,
     chunk_line,
     file_line,
-    integer,
     json_object,
     show,
-    string,
 )
 from chunkgate.manifest.records import (
     FORMAT_VERSION,
@@ -26,14 +24,11 @@ from chunkgate.manifest.records import (
     ChunkEntry,
     FileEntry,
     Header,
-    StoredFinding,
 )
 
 _MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 _CONFLICT = lazy(b"\n(?:" + b"|".join(map(re.escape, _MARKERS)) + b")")
-# What JSONEncoder(ensure_ascii=False).encode does with a string, without its
-# Python-level dispatch: rendering calls it for every chunk's ID and hash.
-_string = json.encoder.encode_basestring
+_string = json.encoder.encode_basestring  # as ``fields`` writes a string
 _HEADER_KEYS = ("chunkgate_manifest", "chunking", "config", "anchors", "rules")
 _SITE_KEYS = ("site_configs", "untracked_configs")
 
@@ -46,33 +41,9 @@ def render_block(entry: FileEntry) -> bytes:
 
 
 def block_text(entry: FileEntry) -> str:
-    blob = "null" if entry.blob is None else _string(entry.blob)
-    settings = "" if entry.settings is None else f', "settings": "{entry.settings}"'
-    findings = f', "findings": [{_findings(entry.findings)}]' if entry.findings else ""
-    parts = [
-        f'{{"file": {_string(entry.path)}, "blob": {blob}, "chunks": {len(entry.chunks):d}'
-        f"{settings}{findings}}}\n"
-    ]
-    for chunk in entry.chunks:
-        tail = "" if chunk.moved_from is None else f', "moved_from": {_string(chunk.moved_from)}'
-        if chunk.suppressed:
-            tail += f', "suppressed": [{", ".join(map(_string, chunk.suppressed))}]'
-        start, end = chunk.lines
-        parts.append(
-            f'{{"id": {_string(chunk.id)}, "lines": [{start:d}, {end:d}], '
-            f'"chars": {chunk.chars:d}, "tokens": {chunk.tokens:d}, '
-            f'"hash": {_string(chunk.hash)}{tail}}}\n'
-        )
-    return "".join(parts)
-
-
-def _findings(findings: Iterable[StoredFinding]) -> str:
-    return ", ".join(
-        f'{{"rule": {_string(f.rule)}, "line": {f.line:d}, '
-        f'"chunk": {"null" if f.chunk_id is None else _string(f.chunk_id)}, '
-        f'"message": {_string(f.message)}, "fix": {_string(f.fix)}}}'
-        for f in findings
-    )
+    """The shard's text: its lines as the tables in ``fields`` write them."""
+    chunk = fields.CHUNK_LINE.write
+    return fields.FILE_LINE.write(entry) + "".join(chunk(c) for c in entry.chunks)
 
 
 def to_bytes(text: str) -> bytes:
@@ -100,25 +71,26 @@ def read_block(lines: Sequence[str], at: int, name: str, first_line: int) -> tup
     the next block starts."""
     number = first_line + at
     head = file_line(lines[at], name, number)
+    path, count = head["path"], head["chunks"]
+    prefix = fields.FILE_LINE.prefix
     chunks: list[ChunkEntry] = []
-    for i in range(at + 1, at + 1 + head.chunks):
+    for i in range(at + 1, at + 1 + count):
         if i >= len(lines):
             raise ManifestSyntaxError(
                 name,
                 number,
-                f"{show(head.path)} declares {head.chunks} chunks but the file ends "
-                f"after {len(chunks)}",
+                f"{show(path)} declares {count} chunks but the file ends after {len(chunks)}",
             )
-        if lines[i].startswith(FILE_PREFIX):
+        if lines[i].startswith(prefix):
             raise ManifestSyntaxError(
                 name,
                 first_line + i,
-                f"file line where a chunk line is expected ({show(head.path)} on line {number} "
-                f"declares {head.chunks} chunks, found {len(chunks)})",
+                f"file line where a chunk line is expected ({show(path)} on line {number} "
+                f"declares {count} chunks, found {len(chunks)})",
             )
-        chunks.append(chunk_line(lines[i], head.path, name, first_line + i))
-    entry = FileEntry(head.path, head.blob, tuple(chunks), head.findings, head.settings)
-    return entry, at + 1 + head.chunks
+        chunks.append(chunk_line(lines[i], path, name, first_line + i))
+    entry: FileEntry = fields.FILE_LINE.record(**{**head, "chunks": tuple(chunks)})
+    return entry, at + 1 + count
 
 
 # -- the header ----------------------------------------------------------------------------------
@@ -172,9 +144,9 @@ def parse_header(data: bytes, name: str) -> Header:
     try:
         return Header(
             version,
-            integer(obj, "chunking", name, at.get("chunking", 1)),
-            string(obj, "config", name, at.get("config", 1)),
-            string(obj, "rules", name, at.get("rules", 1)),
+            integer("chunking", obj["chunking"], Where(name, at.get("chunking", 1), "")),
+            string("config", obj["config"], Where(name, at.get("config", 1), "")),
+            string("rules", obj["rules"], Where(name, at.get("rules", 1), "")),
             anchors,
             configs[0],
             configs[1] or (),

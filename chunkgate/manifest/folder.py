@@ -22,16 +22,10 @@ from chunkgate.manifest.codec import parse_block, parse_header, render_block, re
 from chunkgate.manifest.journal import remove_shard
 from chunkgate.manifest.layout import HEADER, SUFFIX, shard_name, source_name
 from chunkgate.manifest.lines import ManifestSyntaxError
+from chunkgate.manifest.lock import LOCK_TIMEOUT, lock_held
 from chunkgate.manifest.records import FileEntry, Header
-from chunkgate.manifest.storage import (
-    LOCK_TIMEOUT,
-    lock_held,
-    remove_temporaries,
-    sync_all,
-    write_atomic,
-    write_temporary,
-)
-from chunkgate.manifest.summary import Summary, SummaryCache, summarise
+from chunkgate.manifest.storage import remove_temporaries, sync_all, write_atomic, write_temporary
+from chunkgate.manifest.summary import ShardSummary, SummaryCache, summarise
 
 # Above this many shards a write fsyncs once for all of them, not once each.
 _SYNC_EACH = 16
@@ -43,7 +37,7 @@ class Shard(NamedTuple):
 
 
 class Summaries(NamedTuple):
-    found: dict[str, Summary]  # by corpus path
+    found: dict[str, ShardSummary]  # by corpus path
     broken: dict[str, ManifestSyntaxError]  # corpus path (or shard name) -> what is wrong
 
 
@@ -91,7 +85,7 @@ class _Manifest:
     def summaries(self, cache: SummaryCache, reader: objects.BlobReader | None) -> Summaries:
         """Every shard's summary (a whole-corpus run): from the cache where it can be; the
         others are read, through git's objects in one stream when their blob is known."""
-        found: dict[str, Summary] = {}
+        found: dict[str, ShardSummary] = {}
         broken: dict[str, ManifestSyntaxError] = {}
         unknown: list[tuple[str, Shard]] = []
         for path, shard in self.listing().items():
@@ -121,8 +115,8 @@ class _Manifest:
         self,
         path: str,
         shard: Shard,
-        summary: Summary,
-        found: dict[str, Summary],
+        summary: ShardSummary,
+        found: dict[str, ShardSummary],
         broken: dict[str, ManifestSyntaxError],
     ) -> None:
         if summary.path != path:

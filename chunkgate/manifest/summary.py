@@ -1,6 +1,6 @@
 """What a whole-corpus run needs of a shard, without decoding its chunk lines.
 
-A ``Summary`` holds a shard's file line (path, blob, chunk count, the settings
+A ``ShardSummary`` holds a shard's file line (path, blob, chunk count, the settings
 it was made under, whether it records findings) and its chunks' hashes (for
 CG501). ``summarise`` checks
 the whole shard's shape with one regular expression, so a corrupt line is
@@ -15,7 +15,7 @@ runs read only the shards that changed.
 
 from __future__ import annotations
 
-import contextlib
+import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
@@ -25,33 +25,40 @@ from chunkgate.cache.blobs import MarshalCache
 from chunkgate.core.regex import lazy
 from chunkgate.corpus.paths import problem
 from chunkgate.diff.moves import unit_id
+from chunkgate.manifest import fields
 from chunkgate.manifest.codec import parse_block
-from chunkgate.manifest.hashindex import WIDTH, HashIndex
-from chunkgate.manifest.lines import listed_codes
+from chunkgate.manifest.kinds import Where, listed_codes
 
-_STRING = r'"[^"\\\x00-\x1f]+"'
-_NUMBER = r"(?:0|[1-9][0-9]{0,11})"  # no number a manifest holds needs more digits
-_POSITIVE = r"[1-9][0-9]{0,11}"
-# Every chunk line's ID is the file line's path (a path that needs no JSON escape is
-# its own JSON form), "#" and a non-empty identity: the \1.
-_SHARD = lazy(
-    r'\{"file": "([^"\\\x00-\x1f]+)", "blob": (null|"[0-9a-f]{40}"|"[0-9a-f]{64}"), '
-    r'"chunks": (' + _NUMBER + r')(?:, "settings": "([0-9a-f]{16})")?\}\n'
-    r'(?:\{"id": "\1#[^"\\\x00-\x1f]+", "lines": \[' + _POSITIVE + ", " + _POSITIVE + r"\], "
-    r'"chars": ' + _NUMBER + r', "tokens": ' + _NUMBER + r', "hash": "[0-9a-f]{16}"'
-    r'(?:, "moved_from": ' + _STRING + r')?(?:, "suppressed": \["CG[0-9]{3}"(?:, "CG[0-9]{3}")*\])?'
-    r"\}\n)*"
-)
-# One match a chunk line (a string holds no quote, so none inside an ID).
-_ROW = lazy(
-    r'"lines": \[([0-9]+), ([0-9]+)\], "chars": [0-9]+, "tokens": [0-9]+, "hash": "([0-9a-f]{16})"'
-)
 _SUPPRESSED = lazy(r'"suppressed": \[([^\]]*)\]')
 _IDENTITY = lazy(r'\{"id": "[^#"]*#([^"]*)"')  # a path that needs no escape holds no quote
-_CACHE_VERSION = "chunkgate-summaries-8"  # 8: the hash index; 7: columns; 6: settings
+_CACHE_VERSION = "chunkgate-summaries-9"  # 9: no hash index, the fields' signature
 
 
-class Summary(NamedTuple):
+class _Patterns(NamedTuple):
+    shard: re.Pattern[str]  # a whole shard, file line and chunk lines, as written
+    row: re.Pattern[str]  # a chunk line: its span and hash captured
+
+
+_made: list[tuple[fields.Line, fields.Line, _Patterns]] = []  # the last lines' patterns
+
+
+def _patterns(file_line: fields.Line, chunk_line: fields.Line) -> _Patterns:
+    """The summary's patterns, derived from the lines' tables (made again when a table
+    is another): every chunk line's ID is the file line's path (group 1: a path that
+    needs no JSON escape is its own JSON form), "#" and a non-empty identity."""
+    if _made and _made[0][0] is file_line and _made[0][1] is chunk_line:
+        return _made[0][2]
+    head = file_line.pattern()
+    rows = chunk_line.pattern(capture=frozenset(), first=r'"\1#[^"\\\x00-\x1f]+"')
+    shard = re.compile(f"{head}\n(?:{rows}\n)*")
+    row = re.compile(
+        chunk_line.pattern(capture=frozenset(("lines", "hash")), run=("lines", "hash"))
+    )
+    _made[:] = [(file_line, chunk_line, _Patterns(shard, row))]
+    return _made[0][2]
+
+
+class ShardSummary(NamedTuple):
     path: str
     blob: str | None  # the corpus file's blob when it was checked
     chunks: int
@@ -62,29 +69,30 @@ class Summary(NamedTuple):
     settings: str | None = None  # the digest of the settings it was made under (None: format 2)
 
 
-def summarise(data: bytes, name: str) -> Summary:
+def summarise(data: bytes, name: str) -> ShardSummary:
     """The summary of a shard's bytes; a corrupt shard raises ``ManifestSyntaxError``."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = ""  # the strict reader names the line
-    shape = _SHARD.fullmatch(text)
+    patterns = _patterns(fields.FILE_LINE, fields.CHUNK_LINE)
+    shape = patterns.shard.fullmatch(text)
     if shape is not None and problem(shape[1]) is None:
-        path, blob, count, settings = shape.groups()
-        rows = _ROW.findall(text)
-        if len(rows) == int(count) and _in_order(rows, text):
-            return Summary(
-                path,
-                None if blob == "null" else blob[1:-1],
-                int(count),
+        head = fields.FILE_LINE.values(shape.groups(), Where(name, 1, ""))
+        rows = patterns.row.findall(text)
+        if head is not None and len(rows) == head["chunks"] and _in_order(rows, text):
+            return ShardSummary(
+                head["path"],
+                head["blob"],
+                head["chunks"],
                 False,
                 tuple([digest for _, _, digest in rows]),
                 _units(text),
                 '"moved_from"' in text,
-                settings,
+                head.get("settings"),
             )
     entry = parse_block(data, name)  # strict: names the line that is wrong
-    return Summary(
+    return ShardSummary(
         entry.path,
         entry.blob,
         len(entry.chunks),
@@ -119,53 +127,26 @@ def suppressed_lists(text: str) -> list[str]:
     return _SUPPRESSED.findall(text[: text.rfind("]") + 1])
 
 
-class SummaryCache(MarshalCache[Summary]):
+class SummaryCache(MarshalCache[ShardSummary]):
     """Summaries by shard blob ID, kept between runs in one file per repository: a
-    column a field, and the ``HashIndex`` of their chunk hashes."""
+    column a field."""
 
     def __init__(self, root: Path, folder: str) -> None:
-        super().__init__("summaries", f"{_CACHE_VERSION}\0{root}\0{folder}")
-        self._index: HashIndex | None = None
+        lines = f"{fields.FILE_LINE.signature()}\0{fields.CHUNK_LINE.signature()}"
+        super().__init__("summaries", f"{_CACHE_VERSION}\0{lines}\0{root}\0{folder}")
 
-    def hash_index(self) -> tuple[HashIndex, list[Summary]] | None:
-        """The index of the hashes of the summaries the file held, and those summaries
-        (the objects ``get`` returns); None when it held none."""
-        if not self._loaded:
-            self._load()
-        return None if self._index is None else (self._index, list(self._known.values()))
-
-    def _entries(self, record: object) -> dict[str, Summary]:
-        if not (isinstance(record, tuple) and len(record) == 3 + len(Summary._fields)):
+    def _entries(self, record: object) -> dict[str, ShardSummary]:
+        if not (isinstance(record, tuple) and len(record) == 1 + len(ShardSummary._fields)):
             raise ValueError("a damaged cache file")
-        blobs, *fields, ordered, repeats = record
-        hashes = fields[Summary._fields.index("hashes")]
-        if not (isinstance(ordered, str) and isinstance(repeats, dict)) or len(ordered) != (
-            WIDTH * sum(map(len, hashes))
-        ):
-            raise ValueError("a damaged cache file")
-        summaries = map(Summary._make, zip(*fields, strict=True))
-        known = dict(zip(blobs, summaries, strict=True))
-        self._index = HashIndex(ordered, repeats)
-        return known
+        blobs, *columns = record
+        return dict(zip(blobs, map(ShardSummary._make, zip(*columns, strict=True)), strict=True))
 
-    def _record(self, entries: dict[str, Summary]) -> tuple[Any, ...]:
+    def _record(self, entries: dict[str, ShardSummary]) -> tuple[Any, ...]:
         values = entries.values()
-        fields = ([summary[i] for summary in values] for i in range(len(Summary._fields)))
-        index = self._index_of(entries)
-        return (list(entries), *fields, index.ordered, index.repeats)
-
-    def _index_of(self, entries: dict[str, Summary]) -> HashIndex:
-        """The index of ``entries``: the file's own, updated by what changed, when that is
-        little (sorting 750,000 hashes afresh takes 0.4-0.6 s)."""
-        if self._index is not None:
-            removed = [summary for blob, summary in self._known.items() if blob not in entries]
-            added = [summary for blob, summary in entries.items() if blob not in self._known]
-            if 8 * (len(removed) + len(added)) <= len(entries):
-                with contextlib.suppress(ValueError):  # it did not hold them: start afresh
-                    return self._index.updated(digests(removed), digests(added))
-        return HashIndex.of(digests(entries.values()))
+        columns = ([summary[i] for summary in values] for i in range(len(ShardSummary._fields)))
+        return (list(entries), *columns)
 
 
-def digests(summaries: Iterable[Summary]) -> Iterator[str]:
+def digests(summaries: Iterable[ShardSummary]) -> Iterator[str]:
     """The chunk hashes of ``summaries``, one after the other."""
     return chain.from_iterable(summary.hashes for summary in summaries)

@@ -4,9 +4,11 @@ Every module here except ``base`` is a rule family: it declares ``RULES``
 (see ``base.Rule``) and its docstring is the user documentation, one section
 per rule headed ``## CODE name`` (or ``CODE name`` alone on a line) with a
 ``Fires:`` and a ``Passes:`` example. A family that looks at one file at a
-time also defines ``check(FileContext)``; the others (the manifest and
-corpus rules) are functions the gate calls with the manifests and the
-checked files. Adding a rule is adding a module (or a ``Rule`` to one).
+time also defines ``check(FileContext)``; one that looks at the corpus as a
+whole defines ``check_corpus(CorpusContext)``, which ``check`` and
+``update`` call after the files are checked. The manifest rules (CG401-CG403,
+CG501) are the gate's own steps. Adding a rule is adding a module (or a
+``Rule`` to one).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import Any
 from chunkgate.core.regex import lazy
 from chunkgate.rules.base import (
     SEVERITIES,
+    CorpusCheck,
+    CorpusContext,
     FileCheck,
     FileContext,
     Finding,
@@ -46,6 +50,9 @@ FAMILIES: list[ModuleType] = _discover()
 RULES: dict[str, Rule] = {}  # by code, in code order
 FILE_CHECKS: list[FileCheck] = []  # the file-level families' checks, by their first code
 FILE_RULES: set[str] = set()  # the codes those families report
+# The corpus-level families' checks, each with the codes it reports, by first code.
+CORPUS_CHECKS: list[tuple[tuple[str, ...], CorpusCheck]] = []
+CORPUS_RULES: set[str] = set()  # the codes those families report
 NEVER_EMBED: set[str] = set()
 PRIORITY: list[str] = []  # codes in display order: the worst first where space is short
 RANK: dict[str, int] = {}  # each code's place in PRIORITY
@@ -59,6 +66,12 @@ def _derive() -> None:
     FILE_CHECKS[:] = [family.check for family in checking]
     FILE_RULES.clear()
     FILE_RULES.update(rule.code for family in checking for rule in family.RULES)
+    corpus = [family for family in families if hasattr(family, "check_corpus")]
+    CORPUS_CHECKS[:] = [
+        (tuple(rule.code for rule in family.RULES), family.check_corpus) for family in corpus
+    ]
+    CORPUS_RULES.clear()
+    CORPUS_RULES.update(code for codes, _ in CORPUS_CHECKS for code in codes)
     NEVER_EMBED.clear()
     NEVER_EMBED.update(code for code, rule in RULES.items() if rule.never_embed)
     PRIORITY[:] = sorted(RULES, key=lambda code: (RULES[code].priority, code))
@@ -127,6 +140,8 @@ def _sections(docstring: str) -> dict[str, str]:
 
 
 __all__ = [
+    "CORPUS_CHECKS",
+    "CORPUS_RULES",
     "FAMILIES",
     "FILE_CHECKS",
     "FILE_RULES",
@@ -135,6 +150,8 @@ __all__ = [
     "RANK",
     "RULES",
     "SEVERITIES",
+    "CorpusCheck",
+    "CorpusContext",
     "FileCheck",
     "FileContext",
     "Finding",

@@ -9,7 +9,7 @@ The registry in ``chunkgate.rules`` is derived from those declarations.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
@@ -18,6 +18,8 @@ from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
     from chunkgate.config.model import Config
+    from chunkgate.git.objects import BlobReader
+    from chunkgate.manifest import FileEntry
 
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "off")
 
@@ -102,6 +104,22 @@ class FileContext(NamedTuple):
 FileCheck = Callable[[FileContext], Iterator[Finding]]
 
 
+class CorpusContext(NamedTuple):
+    """What a corpus rule (a family's ``check_corpus``) looks at in ``check`` and
+    ``update``: the corpus files, or (``whole`` False: the hook) the named ones alone."""
+
+    config: Config
+    files: Mapping[str, str | None]  # corpus path -> git blob (None: unknown)
+    whole: bool  # ``files`` is the whole corpus, not only the files a commit names
+    moved: Mapping[str, str]  # old chunk ID -> the ID it moved to, as the manifest records
+    before: Mapping[str, FileEntry | None]  # the baseline's entries of ``files`` (named runs)
+    reader: BlobReader | None  # reads the baseline's blobs (in git)
+    jobs: int  # worker processes a rule may read files over
+
+
+CorpusCheck = Callable[[CorpusContext], Iterable[Violation]]
+
+
 def violation(
     config: Config,
     rule: Rule,
@@ -157,6 +175,8 @@ def _printable(char: str) -> str:
 
 __all__ = [
     "SEVERITIES",
+    "CorpusCheck",
+    "CorpusContext",
     "FileCheck",
     "FileContext",
     "Finding",

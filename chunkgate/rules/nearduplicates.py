@@ -20,6 +20,10 @@ the same passage and drift apart when only one is edited.
 Fires: two sections whose bodies differ only in one product name.
 
 Passes: two sections about the same topic written separately.
+
+In ``check`` and ``update`` every corpus file is chunked again for the
+bodies (the manifest keeps no text); a run on named files (the hook)
+compares those files with each other only, as CG501 does.
 """
 
 from __future__ import annotations
@@ -27,9 +31,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from chunkgate.chunking import chunk_bytes
+from chunkgate.core.errors import ChunkgateError, UnreadableError
 from chunkgate.core.model import Chunk, Violation
 from chunkgate.core.regex import lazy
-from chunkgate.rules.base import Option, Rule
+from chunkgate.rules.base import CorpusContext, Option, Rule
 
 if TYPE_CHECKING:
     from chunkgate.config.model import Config
@@ -69,10 +75,8 @@ def near_duplicates(
 ) -> Iterator[tuple[Chunk, Chunk, float]]:
     """(copy, original, similarity) for each chunk nearly equal to an earlier one."""
     try:
-        from datasketch import MinHash, MinHashLSH
+        from datasketch import MinHash, MinHashLSH  # an optional extra, and numpy with it
     except ImportError:
-        from chunkgate.core.errors import ChunkgateError
-
         raise ChunkgateError(
             "CG502 needs datasketch: install chunkgate with its neardup extra (or pip install "
             "datasketch), or set rules: {CG502: off}"
@@ -114,8 +118,6 @@ def near_duplicate_violations(config: Config, chunks: Sequence[Chunk]) -> list[V
     severity = config.severity(CODE)
     if severity == "off":
         return []
-    from chunkgate.rules import RULES
-
     out = []
     for copy, original, similarity in near_duplicates(chunks, config.option(THRESHOLD)):
         if CODE in copy.suppressed:
@@ -123,7 +125,7 @@ def near_duplicate_violations(config: Config, chunks: Sequence[Chunk]) -> list[V
         out.append(
             Violation(
                 CODE,
-                RULES[CODE].name,
+                RULES[0].name,
                 severity,
                 copy.path,
                 copy.start_line,
@@ -133,3 +135,16 @@ def near_duplicate_violations(config: Config, chunks: Sequence[Chunk]) -> list[V
             )
         )
     return out
+
+
+def check_corpus(context: CorpusContext) -> list[Violation]:
+    """CG502 over the corpus files (or the named ones), chunked again from disk."""
+    config = context.config
+    chunks: list[Chunk] = []
+    for path in context.files:
+        try:
+            data = (config.root / path).read_bytes()
+            chunks.extend(chunk_bytes(data, path, options=config.chunking).chunks)
+        except (OSError, UnreadableError):
+            continue  # CG001 reports it
+    return near_duplicate_violations(config, chunks)

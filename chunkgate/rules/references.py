@@ -41,19 +41,20 @@ Read [the setup guide](install.md#installing-it) first; `[not a link](x.md#y)`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import unquote
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from chunkgate.core.regex import lazy
+from chunkgate.core.model import Violation
+from chunkgate.links import gate as links
 from chunkgate.links.anchors import file_anchors, include_graph
-from chunkgate.links.extract import Link, extract_links, readable
-from chunkgate.rules.base import Rule
-from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes, candidates
+from chunkgate.links.broken import BrokenLink, Sites, as_sites, check_references
+from chunkgate.links.corpus import sites_of
+from chunkgate.links.extract import extract_links
+from chunkgate.rules.base import CorpusContext, Rule
+from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
 
 if TYPE_CHECKING:
     from chunkgate.config.model import Config
-    from chunkgate.core.model import Violation
 
 RULES = (
     Rule(
@@ -66,134 +67,26 @@ RULES = (
 )
 CODE = RULES[0].code
 
-_EXTERNAL = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 
-
-class Target(NamedTuple):
-    """What a link points at: a corpus file and a percent-decoded fragment."""
-
-    path: str
-    fragment: str
-
-
-class BrokenLink(NamedTuple):
-    path: str  # the linking file
-    line: int
-    link: Link
-    target: Target
-    moved_to: str | None  # the ID a recorded move redirects the fragment to (gone too)
-    closest: str | None  # the closest anchor the target has
-
-    @property
-    def message(self) -> str:
-        where = "this file" if self.target.path == self.path else self.target.path
-        link = readable(self.link.destination)
-        return f"link {link}: {where} has no anchor #{self.target.fragment}"
-
-    @property
-    def fix(self) -> str:
-        if self.moved_to is not None:
-            return (
-                f"the section moved to {self.moved_to}, which is gone too: link to its section now"
-            )
-        if self.closest is not None:
-            return f"link to #{self.closest} (the closest anchor of {self.target.path})"
-        return f"link to an existing heading of {self.target.path}, or remove the fragment"
-
-
-def resolve(
-    destination: str, source: str, exists: Callable[[str], str | None], site: Routes = GITHUB
-) -> Target | None:
-    """The corpus file and fragment ``destination`` (in ``source``) points at, or None
-    when it points outside the corpus, at another site, or has no fragment.
-
-    ``exists(path)`` gives the corpus path of a Markdown file (spelled as the
-    corpus spells it, for sites that publish paths in lowercase) or None.
-    """
-    if _EXTERNAL.match(destination):
-        return None
-    path, hash_sign, fragment = destination.partition("#")
-    if not hash_sign or not fragment:
-        return None
-    path = unquote(path.partition("?")[0])
-    for candidate in candidates(site, source, path):
-        found = exists(candidate)
-        if found is not None:
-            return Target(found, unquote(fragment))
-    return None
-
-
-def check_references(
-    links: Mapping[str, Sequence[Link]],
-    anchors_of: Callable[[str], Collection[str] | None],
-    paths: Collection[str],
-    *,
-    site: Routes = GITHUB,
-    moved: Mapping[str, str] | None = None,
-    includers: Mapping[str, Collection[str]] | None = None,
-) -> Iterator[BrokenLink]:
-    """The broken links among ``links`` (per corpus file), in path and line order.
-
-    ``paths`` are the corpus's Markdown files; ``anchors_of(path)`` gives every
-    anchor of one, or None when they cannot be known (the page is written by
-    its template). ``moved`` maps an acknowledged old chunk ID to the ID it
-    moved to (the manifest's ``moved_from``, inverted). ``includers`` maps a
-    file to the pages that include it: its links to its own anchors may land
-    on theirs.
-    """
-    moved = moved or {}
-    includers = includers or {}
-    lower: dict[str, str] = {}
-    for path in paths:
-        lower.setdefault(path.lower(), path)
-
-    def exists(path: str) -> str | None:
-        # Hugo publishes paths in lowercase: functions/css/Build.md is /functions/css/build/.
-        return path if path in paths else lower.get(path.lower())
-
-    cache: dict[str, Collection[str] | None] = {}
-
-    def anchors(path: str) -> Collection[str] | None:
-        if path not in cache:
-            cache[path] = anchors_of(path)
-        return cache[path]
-
-    for path in sorted(links, key=lambda p: p.encode("utf-8", "surrogateescape")):
-        for link in links[path]:
-            target = resolve(link.destination, path, exists, site)
-            if target is None:
-                continue
-            known = anchors(target.path)
-            if known is None or target.fragment in known:
-                continue
-            if target.path == path and any(
-                target.fragment in (anchors(parent) or ()) for parent in includers.get(path, ())
-            ):
-                continue  # an included file's link to the page that includes it
-            redirect = _follow(moved, f"{target.path}#{target.fragment}")
-            if redirect is not None:
-                redirect_path, _, redirect_anchor = redirect.partition("#")
-                if redirect_anchor in (anchors(redirect_path) or ()):
-                    continue  # acknowledged: the section moved there
-            yield BrokenLink(
-                path, link.line, link, target, redirect, _closest(target.fragment, known)
-            )
-
-
-def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:
-    seen: set[str] = set()
-    current = moved.get(chunk_id)
-    while current is not None and current in moved and current not in seen:
-        seen.add(current)
-        current = moved[current]
-    return current
-
-
-def _closest(fragment: str, anchors: Collection[str]) -> str | None:
-    import difflib  # only for a broken link
-
-    found = difflib.get_close_matches(fragment, list(anchors), n=1, cutoff=0.5)
-    return found[0] if found else None
+def check_corpus(context: CorpusContext) -> list[Violation]:
+    """CG404 in ``check`` and ``update``: every link of the corpus, or (named files) their
+    links and the links elsewhere into the anchors they lost."""
+    config = context.config
+    sites = sites_of(config.root, config.generator_files)
+    if context.whole:
+        found: Iterable[BrokenLink] = links.whole_corpus(
+            config, context.files, context.moved, sites, jobs=context.jobs
+        )
+    else:
+        found = links.committed_files(
+            config,
+            context.files,
+            before=context.before,
+            moved=context.moved,
+            sites=sites,
+            reader=context.reader,
+        )
+    return [violation for link in found if (violation := to_violation(config, link)) is not None]
 
 
 def reference_violations(
@@ -201,47 +94,38 @@ def reference_violations(
     texts: Mapping[str, str],
     *,
     moved_from: Mapping[str, str] | None = None,
-    site: Routes = GITHUB,
+    site: Routes | Sites = GITHUB,
 ) -> list[Violation]:
     """CG404 over a corpus: ``texts`` are its files' texts by path (Markdown ones are
     read), ``moved_from`` maps a chunk ID to the old ID it was acknowledged as moved from.
     """
     if config.severity(CODE) == "off":
         return []
+    sites = as_sites(site)
     markdown = {p: t for p, t in texts.items() if p.lower().endswith(MARKDOWN_SUFFIXES)}
-    links = {path: extract_links(text, local_only=True) for path, text in markdown.items()}
+    found = {path: extract_links(text, local_only=True) for path, text in markdown.items()}
 
     def anchors_of(path: str) -> set[str] | None:
         text = markdown.get(path)
         if text is None:
             return None
-        return file_anchors(text, path, site, markdown.get, options=config.chunking)
+        return file_anchors(text, path, sites.of(path), markdown.get, options=config.chunking)
 
-    moved = {old: new for new, old in (moved_from or {}).items()}
-    out: list[Violation] = []
     broken = check_references(
-        {p: found for p, found in links.items() if found},
+        {p: each for p, each in found.items() if each},
         anchors_of,
         markdown.keys(),
-        site=site,
-        moved=moved,
-        includers=include_graph(markdown, site),
+        site=sites,
+        moved={old: new for new, old in (moved_from or {}).items()},
+        includers=include_graph(markdown, sites),
     )
-    for link in broken:
-        found = to_violation(config, link)
-        if found is not None:
-            out.append(found)
-    return out
+    return [violation for link in broken if (violation := to_violation(config, link)) is not None]
 
 
 def to_violation(config: Config, link: BrokenLink) -> Violation | None:
     """The finding of one broken link, at the configured severity (None: the rule is off)."""
-    from chunkgate.core.model import Violation
-    from chunkgate.rules import RULES
-
     severity = config.severity(CODE)
     if severity == "off":
         return None
-    return Violation(
-        CODE, RULES[CODE].name, severity, link.path, link.line, None, link.message, link.fix
-    )
+    name = RULES[0].name
+    return Violation(CODE, name, severity, link.path, link.line, None, link.message, link.fix)

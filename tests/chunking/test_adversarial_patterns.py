@@ -56,7 +56,7 @@ ANCHORED = {
     "chunkgate.rules.datadump._TABLE_ROW": "match at the start of a line",
     "chunkgate.rules.denylist._MINIFIED": "fullmatch of a file name",
     "chunkgate.manifest.storage._TEMPORARY": "fullmatch of a file name",
-    "chunkgate.rules.references._EXTERNAL": "match at the start of a link destination",
+    "chunkgate.links.broken._EXTERNAL": "match at the start of a link destination",
     "chunkgate.chunking.mdparts._FENCE": "match at the start of a line",
     "chunkgate.chunking.mdparts._ELEMENT_START": "match at the start of a line",
     "chunkgate.chunking.mdparts._OPENING_LINE": "fullmatch of one line",

@@ -110,21 +110,6 @@ def test_no_cache_folder_means_nothing_is_read_or_written(
     assert not folder.exists()
 
 
-def test_broken_links_go_through_their_json_and_damage_is_refused() -> None:
-    from chunkgate.links.cache import _broken, _stored_broken
-    from chunkgate.links.extract import Link
-    from chunkgate.rules.references import BrokenLink, Target
-
-    found = (
-        BrokenLink("a.md", 3, Link("b.md#x", 3, "[b](b.md#x)"), Target("b.md", "x"), None, "y"),
-        BrokenLink("c.md", 1, Link("#z", 1, "[z](#z)"), Target("c.md", "z"), "c.md#w", None),
-    )
-    assert _broken(json.loads(json.dumps(_stored_broken(found)))) == found
-    for damaged in ([["a.md", "3", ["b", 3, "w"], ["b", "x"], None, None]], {"a": 1}, [[1]]):
-        with pytest.raises((ValueError, TypeError)):
-            _broken(damaged)
-
-
 def _links() -> dict[str, object]:
     from chunkgate.links.cache import FileLinks
     from chunkgate.links.extract import Link
@@ -189,82 +174,3 @@ def test_a_sealed_record_chunkgate_could_not_have_written_is_a_bug_not_damage(
     written.write_bytes(sealed((["b1"], [((1, 2),)], [None], [True])))
     with pytest.raises(TypeError):
         LinkCache(tmp_path, "settings").get("b1")
-
-
-class _Near(JsonCache[list[int]]):
-    """Entries cheap to make again: a file of 10 may lack one and hold two unused."""
-
-    lacking_share = 1 / 10
-    unused_share = 2 / 10
-
-
-def near() -> _Near:
-    return _Near("numbers", "test-near-1\0repo", _decode, _encode)
-
-
-def _filled(blobs: range) -> None:
-    first = near()
-    for number in blobs:
-        first.put(f"b{number}", [number])
-    first.save()
-
-
-def test_a_few_new_entries_leave_a_file_that_is_near_as_it_is(folder: Path) -> None:
-    _filled(range(10))
-    before = the_file(folder).read_bytes()
-    edited = near()
-    for number in range(1, 10):  # b0 changed into b10: one lacking, one unused
-        assert edited.get(f"b{number}") == [number]
-    edited.put("b10", [10])
-    edited.save()
-    assert the_file(folder).read_bytes() == before
-    again = near()  # the next run makes b10 again, and still finds the others
-    assert (again.get("b10"), again.get("b0"), again.get("b9")) == (None, [0], [9])
-
-
-@pytest.mark.parametrize(
-    ("used", "made"),
-    [
-        pytest.param(range(10), range(10, 12), id="two-lacking"),
-        pytest.param(range(3, 10), (), id="three-unused"),
-        pytest.param(range(3, 10), (10,), id="one-lacking-three-unused"),
-    ],
-)
-def test_more_than_the_shares_rewrite_it_with_what_the_run_used(
-    folder: Path, used: range, made: tuple[int, ...]
-) -> None:
-    _filled(range(10))
-    run = near()
-    for number in used:
-        assert run.get(f"b{number}") == [number]
-    for number in made:
-        run.put(f"b{number}", [number])
-    run.save()
-    expected = {f"b{number}": [number] for number in (*used, *made)}
-    assert json.loads(the_file(folder).read_bytes()) == expected
-
-
-def test_a_missing_file_is_written_whatever_the_shares(folder: Path) -> None:
-    _filled(range(1))
-    assert json.loads(the_file(folder).read_bytes()) == {"b0": [0]}
-
-
-def test_the_links_cache_leaves_its_file_for_a_page_changed_in_2000(tmp_path: Path) -> None:
-    from chunkgate.links.cache import FileLinks, LinkCache
-
-    links = FileLinks((), ("install",), includes=False)
-    first = LinkCache(tmp_path, "settings")
-    for number in range(2000):
-        first.put(f"b{number}", links)
-    first.save()
-    [written] = tmp_path.glob("links/*.bin")
-    before = written.read_bytes()
-    for changed in (1, 2):  # one page changed keeps the file; two rewrite it
-        run = LinkCache(tmp_path, "settings")
-        for number in range(changed, 2000):
-            assert run.get(f"b{number}") == links
-        for number in range(changed):
-            run.put(f"new{number}", links)
-        run.save()
-        assert (written.read_bytes() == before) is (changed == 1)
-    assert LinkCache(tmp_path, "settings").get("new1") == links

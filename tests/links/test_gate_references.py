@@ -144,36 +144,20 @@ def test_a_whole_corpus_update_records_and_forgets_links_broken_elsewhere(repo: 
     assert '"rule": "CG404"' not in shard(repo, "docs/index.md").read_text()
 
 
-def test_an_unchanged_corpus_reuses_its_broken_links_and_a_change_finds_them_again(
-    repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from chunkgate.links import gate as references
-
-    write(repo, "docs/other.md", f"# Other\n\n{BODY}\nSee [it](setup.md#nothing-here).\n")
-    commit_all(repo)  # the manifest not updated: the broken link is not a known one
-    first = check_json()
-    assert [path for path, _, _ in broken(first[1])] == ["docs/other.md"]
-    computed = []
-    real = references._broken_links
-
-    def counted(*args: object, **kwargs: object) -> object:
-        computed.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(references, "_broken_links", counted)
-    assert check_json() == first  # the same corpus: nothing read again
-    assert computed == []
-    write(repo, "docs/setup.md", SETUP.replace("## Install", "## Installing it"))
+def test_each_site_of_the_repository_resolves_its_own_pages_links(repo: Path) -> None:
+    """Two MkDocs sites, one folder down each: a rooted link in b's docs is b's, and
+    broken there though a's page of that name has the anchor (once every link was
+    resolved in the first site, and this one passed)."""
+    write(repo, "a/mkdocs.yml", "site_name: a\n")
+    write(repo, "a/docs/guide/index.md", f"# Guide\n\n## Nope\n\n{BODY}")
+    write(repo, "a/docs/index.md", f"# A\n\n{BODY}\nSee [the guide](/guide/#nope).\n")
+    write(repo, "b/mkdocs.yml", "site_name: b\n")
+    write(repo, "b/docs/guide/index.md", f"# Guide\n\n## Install\n\n{BODY}")
+    write(repo, "b/docs/index.md", f"# B\n\n{BODY}\nSee [the guide](/guide/#nope).\n")
     commit_all(repo)
-    _, data = check_json()
-    assert computed == [1]
-    assert sorted(broken(data)) == sorted([*broken(first[1]), ("docs/index.md", 5, MISSING)])
-    include = '{{% include "other.md" %}}\n'
-    write(repo, "docs/other.md", f"# Other\n\n{BODY}\n{include}")
-    commit_all(repo)
-    check_json()
-    check_json()
-    assert computed == [1, 1, 1]  # a corpus with an include is read every time
+    code, data = check_json()
+    message = "link /guide/#nope: b/docs/guide/index.md has no anchor #nope"
+    assert (code, broken(data)) == (1, [("b/docs/index.md", 5, message)])
 
 
 def test_a_cold_corpus_reads_its_links_in_workers_with_the_same_findings(

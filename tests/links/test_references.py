@@ -12,10 +12,13 @@ from chunkgate.chunking import ChunkOptions
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
 from chunkgate.config.model import Config
+from chunkgate.core.model import Violation
+from chunkgate.gate import run_check
 from chunkgate.links.anchors import file_anchors, has_includes
-from chunkgate.links.corpus import corpus_reference_violations, site_of
+from chunkgate.links.broken import Target, resolve
+from chunkgate.links.corpus import sites_of
 from chunkgate.rules import RULES, rule_docs
-from chunkgate.rules.references import Target, reference_violations, resolve
+from chunkgate.rules.references import reference_violations
 from chunkgate.sites.routes import GITHUB, Routes, detect_routes
 
 MKDOCS = Routes("mkdocs", ("docs",), directory_urls=True)
@@ -227,8 +230,14 @@ def test_the_rule_is_registered_and_documented() -> None:
         pytest.param({"README.md": b"# x\n"}, GITHUB, id="github"),
     ],
 )
-def test_detect_site(files: dict[str, bytes], expected: Routes) -> None:
+def test_detect_routes(files: dict[str, bytes], expected: Routes) -> None:
     assert detect_routes(list(files), files.get) == expected
+
+
+def corpus_reference_violations(config: Config) -> list[Violation]:
+    """CG404's findings in a whole-corpus check, new or known."""
+    result = run_check(config)
+    return [v for v in (*result.violations, *result.known) if v.rule == "CG404"]
 
 
 def test_a_heading_rename_breaks_links_until_fixed_or_acknowledged(
@@ -293,4 +302,4 @@ def test_site_of_from_the_configs_listing_is_the_one_from_the_index(
     commit_all(git_repo)
     listed = load_config(git_repo).generator_files
     assert listed is not None
-    assert site_of(git_repo, listed) == site_of(git_repo)
+    assert sites_of(git_repo, listed) == sites_of(git_repo)

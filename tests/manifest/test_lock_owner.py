@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from chunkgate.core.errors import ManifestError
-from chunkgate.manifest.storage import EMPTY_LOCK_GRACE, manifest_lock
+from chunkgate.manifest.lock import EMPTY_LOCK_GRACE, manifest_lock
 
 
 def _dead_pid() -> int:

@@ -31,7 +31,7 @@ API = {
     "Shard",
     "StoredFinding",
     "Summaries",
-    "Summary",
+    "ShardSummary",
     "SummaryCache",
     "WorkTreeManifest",
     "manifest_lock",
