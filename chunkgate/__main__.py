@@ -10,6 +10,7 @@ def main() -> None:
     from chunkgate.hooks import start as hookstart
 
     hookstart.start(sys.argv[1:])
+    # imported once git's listing has started: click's import and the command's run beside it
     from chunkgate.cli import main as run
 
     run()

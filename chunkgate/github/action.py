@@ -80,7 +80,7 @@ class Run:
 
 
 def run_check_part(run: Run, root: Path) -> None:
-    from chunkgate.cli import parse_check_args
+    from chunkgate.cli.check import parse_check_args
     from chunkgate.config import load_config
     from chunkgate.core.parallel import default_jobs
     from chunkgate.gate import run_check

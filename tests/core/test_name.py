@@ -51,7 +51,7 @@ def test_readme_never_installs_from_the_index() -> None:
 
 
 def test_hook_snippets_pin_a_revision_not_a_made_up_tag() -> None:
-    from chunkgate.cli import INIT_SNIPPETS
+    from chunkgate.cli.init import INIT_SNIPPETS
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for text in (readme, INIT_SNIPPETS, (ROOT / "docs" / "github-action.md").read_text("utf-8")):
