@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from chunkgate.cli.errors import report_failures, reports_errors
 from chunkgate.cli.options import config_option, format_option, jobs_option, load, quiet_option
 from chunkgate.report import formats
+
+if TYPE_CHECKING:
+    from chunkgate.chunking import ChunkedFile
 
 
 @click.command("chunks")
@@ -36,22 +41,23 @@ def chunks_command(
     from chunkgate.report.listing import json_lines  # rendered beside the chunking, in workers
 
     config = load(config_path)
-    failures: list[Failure] = []
-    out = sys.stdout
-    fmt = formats.CHUNKS.resolve(fmt, out)
+    fmt = formats.CHUNKS.resolve(fmt, sys.stdout)
+    convert: Callable[[ChunkedFile], object] = whole
+    anchors = None
     if fmt == "jsonl":
         # Each file's lines are rendered where it is chunked (in a worker, with
         # jobs) and written as they come: a corpus's chunks are never all held.
-        lines = chunk_named(config, paths, functools.partial(json_lines, text=with_text), jobs=jobs)
-        formats.CHUNKS.writer(fmt)(kept(lines, failures), out, text=True, anchors=None)
-    elif not quiet or fmt == "json":
+        convert = functools.partial(json_lines, text=with_text)
+    else:
         # imported for these formats only: Markdown's parser, which JSON lines never need
         from chunkgate.chunking.markdown import anchors_shown
 
-        files = kept(chunk_named(config, paths, whole, jobs=jobs), failures)
-        shown = functools.partial(anchors_shown, config.chunking)
-        formats.CHUNKS.writer(fmt)(files, out, text=with_text, anchors=shown)
-    else:
-        for _ in kept(chunk_named(config, paths, whole, jobs=jobs), failures):
+        anchors = functools.partial(anchors_shown, config.chunking)
+    failures: list[Failure] = []
+    files = kept(chunk_named(config, paths, convert, jobs=jobs), failures)
+    if quiet and fmt not in ("json", "jsonl"):
+        for _ in files:
             pass  # still chunk every file, to report the ones that fail
+    else:
+        formats.CHUNKS.writer(fmt)(files, sys.stdout, text=with_text, anchors=anchors)
     report_failures(failures)
