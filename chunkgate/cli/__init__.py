@@ -3,27 +3,60 @@
 from __future__ import annotations
 
 import atexit
+import importlib
 import os
 import sys
 
 import click
 
 from chunkgate import __version__
-from chunkgate.cli.check import check_command, update_command
-from chunkgate.cli.chunks import chunks_command
-from chunkgate.cli.diff import diff_command
-from chunkgate.cli.evaluate import eval_command
-from chunkgate.cli.export import export_command
-from chunkgate.cli.init import init_command
-from chunkgate.cli.lint import lint_command
-from chunkgate.cli.mergedriver import merge_driver_command
-from chunkgate.cli.outline import outline_command
-from chunkgate.cli.refs import refs_command
-from chunkgate.cli.rules import rules_command
-from chunkgate.cli.stats import stats_command
+
+# Each command's module, imported when that command runs (or `--help` lists them all):
+# the pre-commit hook's `check` imports no other command's.
+COMMANDS = {
+    "check": "chunkgate.cli.check:check_command",
+    "chunks": "chunkgate.cli.chunks:chunks_command",
+    "diff": "chunkgate.cli.diff:diff_command",
+    "eval": "chunkgate.cli.evaluate:eval_command",
+    "export": "chunkgate.cli.export:export_command",
+    "init": "chunkgate.cli.init:init_command",
+    "lint": "chunkgate.cli.lint:lint_command",
+    "merge-driver": "chunkgate.cli.mergedriver:merge_driver_command",
+    "outline": "chunkgate.cli.outline:outline_command",
+    "refs": "chunkgate.cli.refs:refs_command",
+    "rules": "chunkgate.cli.rules:rules_command",
+    "stats": "chunkgate.cli.stats:stats_command",
+    "update": "chunkgate.cli.check:update_command",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class Commands(click.Group):
+    """The group of ``COMMANDS``, each imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return _imported(cmd_name) if cmd_name in COMMANDS else None
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] not in COMMANDS:  # click suggests the close names it holds
+            self.commands.update((name, _imported(name)) for name in COMMANDS)
+        return super().resolve_command(ctx, args)
+
+
+def _imported(name: str) -> click.Command:
+    module, _, attribute = COMMANDS[name].partition(":")
+    command: click.Command = getattr(importlib.import_module(module), attribute)
+    return command
+
+
+@click.group(
+    cls=Commands,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, "-V", "--version", prog_name="chunkgate")
 def cli() -> None:
     """Keep a RAG corpus's chunks stable, sized and clean.
@@ -38,24 +71,6 @@ def cli() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None and getattr(stream, "errors", "") == "strict":
             reconfigure(errors="backslashreplace")
-
-
-for command in (
-    check_command,
-    chunks_command,
-    diff_command,
-    eval_command,
-    export_command,
-    init_command,
-    lint_command,
-    merge_driver_command,
-    outline_command,
-    refs_command,
-    rules_command,
-    stats_command,
-    update_command,
-):
-    cli.add_command(command)
 
 
 def main() -> None:
