@@ -49,7 +49,7 @@ def test_public_api() -> None:
 
 def test_the_hook_path_does_not_import_heavy_modules() -> None:
     code = (
-        "import sys, chunkgate.cli, chunkgate.gate, chunkgate.report.check;"
+        "import sys, chunkgate.cli.check, chunkgate.gate, chunkgate.report.check;"
         "print(' '.join(sorted(m for m in ('rich', 'markdown_it', 'pygments', 'identify.vendor')"
         " if m in sys.modules)))"
     )

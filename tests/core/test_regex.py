@@ -96,7 +96,7 @@ def test_the_hook_path_compiles_few_patterns_at_import() -> None:
         "    count += 1\n"
         "    return original(*args)\n"
         "re._compile = counting\n"
-        "import chunkgate.cli, chunkgate.config, chunkgate.gate, chunkgate.gate.filecheck\n"
+        "import chunkgate.cli.check, chunkgate.config, chunkgate.gate, chunkgate.gate.filecheck\n"
         "import chunkgate.chunking.markdown\n"
         "import chunkgate.rules\n"
         "print(count)\n"
