@@ -10,6 +10,7 @@ pre-commit hook) stays cheap.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -62,8 +63,6 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'chunkgate' has no attribute {name!r}")
-    import importlib
-
     value = getattr(importlib.import_module(home), name)
     globals()[name] = value
     return value

@@ -10,7 +10,8 @@ def main() -> None:
     from chunkgate.hooks import start as hookstart
 
     hookstart.start(sys.argv[1:])
-    from chunkgate.cli import main as run  # only now: the listings run beside its import
+    # imported once git's listing has started: click's import and the command's run beside it
+    from chunkgate.cli import main as run
 
     run()
 

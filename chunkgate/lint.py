@@ -23,6 +23,7 @@ file (its position in a JSON array), the chunk ID is the row's ID.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -33,7 +34,9 @@ from chunkgate.core.errors import ChunkgateError
 from chunkgate.core.model import CheckResult, Chunk, Summary, Violation
 from chunkgate.rules import RULES
 from chunkgate.rules.base import FileContext, Finding
+from chunkgate.rules.duplicates import duplicate_violations
 from chunkgate.rules.exports import ExportRow, check_rows, id_changes
+from chunkgate.rules.nearduplicates import near_duplicate_violations
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "text": ("text", "page_content", "content", "chunk"),
@@ -165,10 +168,6 @@ def lint_export(
     against: Path | None = None,
     fields: Mapping[str, str] | None = None,
 ) -> CheckResult:
-    import importlib
-
-    from chunkgate.rules.duplicates import duplicate_violations
-
     rows = read_export(export, fields)
     name = export.name
     chunks = [as_chunk(row, name) for row in rows if row.text is not None and row.text.strip()]
@@ -238,6 +237,4 @@ def _violations(
 def _near_duplicates(config: Config, export: str, chunks: Sequence[Chunk]) -> list[Violation]:
     if config.severity("CG502") == "off":
         return []
-    from chunkgate.rules.nearduplicates import near_duplicate_violations
-
     return [v._replace(path=export) for v in near_duplicate_violations(config, chunks)]

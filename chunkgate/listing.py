@@ -5,20 +5,24 @@ from __future__ import annotations
 import functools
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from chunkgate.chunking import ChunkedFile, chunk_bytes, languages
 from chunkgate.chunking.outline import outline_bytes
 from chunkgate.chunking.sizes import make_counter
+from chunkgate.config.load import load_config
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ManifestError, UnreadableError
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.paths import read_regular, relative_paths
 from chunkgate.corpus.select import select_files
+from chunkgate.gate.load import expected_header
+from chunkgate.git import process
 from chunkgate.manifest import WorkTreeManifest
+from chunkgate.stats import Stats, corpus_stats
 
 _Out = TypeVar("_Out")
 
@@ -69,8 +73,6 @@ def corpus_chunks(
     it: the files the configuration selects, in path order, with its options and IDs.
     A file that cannot be chunked (binary, undecodable) gives none; ``check`` reports it.
     ``config`` defaults to the repository's that holds the current directory."""
-    from chunkgate.config.load import load_config
-
     config = config or load_config()
     counter = make_counter(config.chunking.tokenizer)
     for file in select_files(config, paths).files:
@@ -98,6 +100,16 @@ def _chunk_one(convert: Callable[[ChunkedFile], _Out], config: Config, path: str
         return Failure(path, exc.strerror or str(exc))
 
 
+def kept(results: Iterable[_Out | Failure], failures: list[Failure]) -> Iterator[_Out]:
+    """The results that are not failures, as they come; the failures go to ``failures``,
+    for the command to report once its output is written."""
+    for result in results:
+        if isinstance(result, Failure):
+            failures.append(result)
+        else:
+            yield result
+
+
 def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading] | Failure]:
     for path in named_files(config, paths):
         if languages.language_for(path).outline is None:
@@ -119,9 +131,6 @@ class CorpusSizes(NamedTuple):
 def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSizes:
     """Every chunk's size, from the manifest where current (else chunked now), and what
     the manifest records as found in those files."""
-    from chunkgate.gate.load import expected_header
-    from chunkgate.git import process
-
     manifest = WorkTreeManifest(config.root, config.manifest, in_git=process.installed())
     try:
         header = manifest.header()
@@ -149,3 +158,18 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
             continue
         sizes.extend((c.id, c.tokens if tokens else c.chars) for c in chunks)
     return CorpusSizes(sizes, known)
+
+
+def size_stats(config: Config, paths: Sequence[str] | None, *, largest: int) -> Stats:
+    """``chunkgate stats``: the size distribution of the corpus's (or the named) chunks
+    against the configured limits, with the ``largest`` chunks named."""
+    found = corpus_sizes(config, paths)
+    options = config.chunking
+    return corpus_stats(
+        found.sizes,
+        max_size=options.max,
+        min_size=options.min,
+        unit=options.unit,
+        largest=largest,
+        known=found.known,
+    )

@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO
 
-from chunkgate.cli import parse_check_args
+from chunkgate.cli.check import parse_check_args
 from chunkgate.config.load import load_config
 from chunkgate.core.errors import ChunkgateError
 from chunkgate.core.model import CheckResult

@@ -8,6 +8,7 @@ The registry in ``chunkgate.rules`` is derived from those declarations.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -158,7 +159,6 @@ def literal_name(text: str) -> str:
 
 def exclude_hint(glob: str) -> str:
     """``exclude: ["GLOB"]`` as a line of YAML that reads back as ``GLOB``, whatever it holds."""
-    import json
 
     quoted = json.dumps(glob, ensure_ascii=False)  # JSON's strings are YAML's double-quoted
     if not quoted.isprintable():  # YAML takes no raw line separator, format character, ...

@@ -56,6 +56,7 @@ This project is licensed under the terms of the MIT license, see
 from __future__ import annotations
 
 import functools
+import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
@@ -65,6 +66,7 @@ from chunkgate.core.model import Chunk
 from chunkgate.core.regex import lazy
 from chunkgate.diff.moves import unit_id
 from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
+from chunkgate.rules.denylist import is_license_name
 
 RULES = (
     Rule(
@@ -194,7 +196,6 @@ def _without_module_docstring(
 def _module_docstring(text: str) -> tuple[int, int] | None:
     """The 1-based first and last line of a module's docstring, if it has one."""
     import ast  # only for a Python file with license text in its chunks
-    import warnings
 
     try:
         with warnings.catch_warnings():
@@ -211,7 +212,6 @@ def _module_docstring(text: str) -> tuple[int, int] | None:
 
 
 def _denylisted_by_name(file: FileContext) -> bool:
-    from chunkgate.rules.denylist import is_license_name
 
     return file.config.severity("CG301") != "off" and is_license_name(file.path.rpartition("/")[2])
 

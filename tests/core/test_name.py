@@ -22,9 +22,11 @@ def tracked_files() -> list[Path]:
 def test_the_old_name_appears_in_no_tracked_file_or_path() -> None:
     files = tracked_files()
     assert all((ROOT / name).exists() for name in MUST_EXIST)
-    assert {ROOT / "README.md", ROOT / "action.yml", ROOT / "chunkgate" / "__init__.py"} <= set(
-        files
-    )
+    assert {
+        ROOT / "README.md",
+        ROOT / "action.yml",
+        ROOT / "chunkgate" / "cli" / "__init__.py",
+    } <= set(files)
     offenders = [
         str(path.relative_to(ROOT))
         for path in files
@@ -53,7 +55,7 @@ def test_readme_never_installs_from_the_index() -> None:
 
 
 def test_hook_snippets_pin_a_revision_not_a_made_up_tag() -> None:
-    from chunkgate.cli import INIT_SNIPPETS
+    from chunkgate.cli.init import INIT_SNIPPETS
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for text in (readme, INIT_SNIPPETS, (ROOT / "docs" / "github-action.md").read_text("utf-8")):
