@@ -25,8 +25,6 @@ from helpers import (
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
-# Each test runs the real pre-commit; the hook environment is installed once a module.
-pytestmark = pytest.mark.slow
 PRE_COMMIT = shutil.which("pre-commit") or os.path.join(
     os.path.dirname(sys.executable), "pre-commit"
 )
@@ -34,7 +32,8 @@ PRE_COMMIT = shutil.which("pre-commit") or os.path.join(
 
 class Hooks(NamedTuple):
     """The checkout as pre-commit installs it: a commit of its work tree, and one store
-    (`pre-commit try-repo` would build the environment again on every call)."""
+    (`pre-commit try-repo` would build the environment again on every call). The tests
+    that run the hooks are slow: the environment takes 20 s and more to install."""
 
     folder: Path
     repo: Path
@@ -133,6 +132,7 @@ def test_hooks_file_matches_the_spec() -> None:
     assert hooks[1]["stages"] == ["pre-commit", "pre-merge-commit", "pre-push", "manual"]
 
 
+@pytest.mark.slow
 def test_oversized_section_fails_the_commit(doc_repo: Path, hooks: Hooks) -> None:
     write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Install\n\n" + "word " * 500 + "\n")
     git(doc_repo, "add", "-A")
@@ -143,6 +143,7 @@ def test_oversized_section_fails_the_commit(doc_repo: Path, hooks: Hooks) -> Non
     assert "docs/guide.md" in result.stdout
 
 
+@pytest.mark.slow
 def test_deleting_a_file_updates_the_manifest_then_passes(doc_repo: Path, hooks: Hooks) -> None:
     git(doc_repo, "rm", "-q", "docs/old.md")
     first = run_hooks(doc_repo, hooks)
@@ -159,6 +160,7 @@ def test_deleting_a_file_updates_the_manifest_then_passes(doc_repo: Path, hooks:
     assert run_hooks(doc_repo, hooks).returncode == 0
 
 
+@pytest.mark.slow
 def test_read_only_hook_never_writes(doc_repo: Path, hooks: Hooks) -> None:
     write(doc_repo, "docs/new.md", f"# New\n\n{SECTION}")
     git(doc_repo, "add", "-A")
@@ -200,6 +202,7 @@ def test_autoupdate_fills_in_the_rev_the_readme_leaves_open(tmp_path: Path) -> N
     assert rev == expected.strip()
 
 
+@pytest.mark.slow
 def test_the_hook_does_not_run_again_at_the_commit_msg_stage(
     doc_repo: Path, hooks: Hooks, tmp_path: Path
 ) -> None:
@@ -230,6 +233,7 @@ def rename_with_no_verify(repo: Path) -> tuple[str, str]:
     return before, git(repo, "rev-parse", "HEAD").strip()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hook", ["chunkgate", "chunkgate-check"])
 def test_from_ref_to_ref_fails_on_a_move_committed_with_no_verify(
     doc_repo: Path, hooks: Hooks, hook: str
@@ -276,6 +280,7 @@ def _fence(lines: int) -> str:
     return f"```python\n{body}```\n"
 
 
+@pytest.mark.slow
 def test_adopting_on_a_repository_with_problems_takes_one_commit(
     tmp_path: Path, hooks: Hooks
 ) -> None:
@@ -338,6 +343,7 @@ def test_adopting_on_a_repository_with_problems_takes_one_commit(
     assert run_hooks(repo, hooks).returncode == 0
 
 
+@pytest.mark.slow
 def test_a_move_is_acknowledged_through_pre_commit_alone(doc_repo: Path, hooks: Hooks) -> None:
     write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Installing\n\n{SECTION}")
     git(doc_repo, "add", "-A")
