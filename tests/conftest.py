@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,10 @@ settings.load_profile(_PROFILE)
 # process could then be delivered to one of them, and test_gate_inputs checks
 # that SIGINT is held back while the worker pool starts. One thread stays one.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# A shell starts a background job (`pytest &` in a script) with SIGINT ignored, and the
+# chunkgate processes the tests start would inherit that: the Ctrl-C tests need it handled.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 try:
     import tqdm
 

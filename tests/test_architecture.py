@@ -37,16 +37,6 @@ def test_only_the_cli_imports_click_and_only_report_imports_rich(path: Path) -> 
         assert "rich" not in imports
 
 
-def test_public_api() -> None:
-    from chunkgate import Chunk, chunk_file, chunk_text, load_config
-
-    assert callable(chunk_file)
-    assert callable(chunk_text)
-    assert callable(load_config)
-    assert Chunk.__name__ == "Chunk"
-    assert set(chunkgate.__all__) >= {"Chunk", "chunk_file", "chunk_text", "load_config"}
-
-
 def test_the_hook_path_does_not_import_heavy_modules() -> None:
     code = (
         "import sys, chunkgate.cli.check, chunkgate.gate, chunkgate.report.check;"

@@ -3,6 +3,7 @@ README's ingest snippets run as written in a real repository (issue 20)."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -32,9 +33,27 @@ def test_the_readme_lists_exactly_the_public_api() -> None:
     assert len(listed) == len(set(listed))
 
 
-@pytest.mark.parametrize("name", chunkgate.__all__)
-def test_every_public_name_imports(name: str) -> None:
-    assert getattr(chunkgate, name) is not None
+@pytest.mark.parametrize("name", [name for name in chunkgate.__all__ if name != "__version__"])
+def test_every_public_name_is_its_home_modules(name: str) -> None:
+    home = importlib.import_module(chunkgate._HOMES[name])
+    assert getattr(chunkgate, name) is getattr(home, name)
+
+
+def test_the_public_names_chunk_a_repositorys_file_as_configured(git_repo: Path) -> None:
+    write(git_repo, ".chunkgate.yaml", "size: {max: 500, min: 0}\n")
+    write(git_repo, "docs/a.md", "# A\n\nText of a.\n\n## B\n\nText of b.\n")
+    config = chunkgate.load_config(git_repo)
+    assert isinstance(config, chunkgate.Config)
+    assert (config.chunking.max, config.chunking.min) == (500, 0)
+    chunks = chunkgate.chunk_file(git_repo / "docs" / "a.md")
+    assert all(isinstance(chunk, chunkgate.Chunk) for chunk in chunks)
+    assert [(c.id, c.text, c.parent) for c in chunks] == [
+        ("docs/a.md#a", "# A\n\nText of a.", None),
+        ("docs/a.md#b", "## B\n\nText of b.", "docs/a.md#a"),
+    ]
+    text = chunkgate.chunk_text("# A\n\nText of a.\n\n## B\n\nText of b.\n", "docs/a.md")
+    assert [c.id for c in text] == ["docs/a.md#a", "docs/a.md#b"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", chunkgate.__version__)
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:

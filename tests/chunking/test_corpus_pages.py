@@ -1,15 +1,17 @@
-"""Pages of the shared corpora that once chunked wrongly, chunked as a good ingest does."""
+"""Pages of real sites that once chunked wrongly, chunked as a good ingest does."""
 
 from __future__ import annotations
 
-from corpora import shared_corpus
+from pathlib import Path
 
 from chunkgate import chunk_text
 from chunkgate.core.model import Chunk
 
+SAMPLES = Path(__file__).parents[1] / "data" / "corpora"
+
 
 def _chunks(corpus: str, path: str) -> tuple[list[str], list[Chunk]]:
-    text = (shared_corpus(corpus) / path).read_text(encoding="utf-8")
+    text = (SAMPLES / corpus / path).read_text(encoding="utf-8")
     found = chunk_text(text, path)
     lines = text.split("\n")
     for chunk in found:

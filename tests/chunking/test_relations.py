@@ -123,7 +123,6 @@ def test_every_language_links_its_chunks(path: str, text: str) -> None:
 
 
 def test_rst_subsection_parent() -> None:
-    pytest.importorskip("docutils")  # the rst extra
     chunks = chunk_text("Title\n=====\n\nbody\n\nSub\n---\n\nsub body\n", "doc.rst")
     assert [c.parent for c in chunks] == [None, "doc.rst#title"]
 

@@ -2,7 +2,8 @@
 
 Compared on random strings of the characters the patterns touch, on the hostile
 inputs that made the patterns hang (short enough for the old patterns to finish),
-and on every line of the shared corpora that holds a backtick or a bracket.
+and on every line of the real sites' samples (tests/data/corpora) that holds a backtick or
+a bracket.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import importlib
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from corpora import shared_corpus
 
 from chunkgate.chunking.cmark import without_tags
 from chunkgate.chunking.spans import (
@@ -34,6 +35,7 @@ _TAG = re.compile(r"<[^>]*>")
 _TEMPLATE = r"\{\{[<%].*?[>%]\}\}|\{%.*?%\}"
 _INLINE = re.compile(_TEMPLATE + r"|\{\{(?![<%]).*?\}\}")
 _INLINE_TEMPLATE = re.compile(_TEMPLATE)
+SAMPLES = Path(__file__).parents[1] / "data" / "corpora"
 CORPORA = ("fastapi-docs", "hugo-docs", "httpx-docs", "just-the-docs", "starlight-docs")
 
 
@@ -110,7 +112,7 @@ def test_hostile_strings(text: str) -> None:
 
 @pytest.mark.parametrize("name", CORPORA)
 def test_every_corpus_line(name: str) -> None:
-    root = shared_corpus(name)
+    root = SAMPLES / name
     lines = 0
     for path in sorted(root.rglob("*")):
         if path.suffix not in {".md", ".mdx", ".markdown", ".html"} or not path.is_file():
@@ -177,7 +179,7 @@ def test_rewritten_patterns_match_as_before(old: str, flags: int, name: str) -> 
 
 
 def _corpus_lines(name: str, marks: str) -> Iterator[str]:
-    for path in sorted(shared_corpus(name).rglob("*")):
+    for path in sorted((SAMPLES / name).rglob("*")):
         if path.suffix in {".md", ".mdx", ".markdown"} and path.is_file():
             text = path.read_text(encoding="utf-8", errors="replace")
             yield from (line for line in text.splitlines() if any(m in line for m in marks))
@@ -237,7 +239,7 @@ def test_prescan_lines_as_before() -> None:
     for text in texts:
         assert _lines(_LINE, text) == _lines(_PRESCAN_LINE, text), repr(text)
     for corpus in CORPORA:
-        for path in sorted(shared_corpus(corpus).rglob("*.md")):
+        for path in sorted((SAMPLES / corpus).rglob("*.md")):
             text = "\n" + path.read_text(encoding="utf-8", errors="replace")
             new = [(m.span(), m.groupdict()) for m in _LINE.finditer(text)]
             assert new == [(m.span(), m.groupdict()) for m in _PRESCAN_LINE.finditer(text)]

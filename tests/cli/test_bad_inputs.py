@@ -317,7 +317,6 @@ def test_git_environments(repo: Path, tmp_path: Path, monkeypatch: pytest.Monkey
         expect_clear(*run(*command), ("not a git repository", command))
 
 
-@pytest.mark.slow
 def test_without_git_and_with_a_broken_git_dir(repo: Path) -> None:
     write(repo, "a.md", b"# A\n\n" + TEXT)
     commit_all(repo)

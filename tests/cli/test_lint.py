@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from corpora import shared_corpus
 
 from chunkgate.cli import cli
 from chunkgate.config.model import Config
@@ -15,7 +14,8 @@ from chunkgate.lint import lint_export, read_export
 from chunkgate.rules import RULES, rule_docs
 from chunkgate.rules.exports import ExportRow, check_rows, fence_state
 
-TUTORIAL = shared_corpus("fastapi-docs") / "docs" / "en" / "docs" / "tutorial"
+FASTAPI = Path(__file__).parents[1] / "data" / "corpora" / "fastapi-docs"
+TUTORIAL = FASTAPI / "docs" / "en" / "docs" / "tutorial"
 PAGES = sorted(TUTORIAL.glob("*.md"))[:12]
 
 

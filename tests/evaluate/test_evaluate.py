@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from corpora import shared_corpus
 from helpers import commit_all, pin_git_env, write
 
 from chunkgate.chunking import chunk_text
@@ -17,7 +16,7 @@ from chunkgate.cli import cli
 from chunkgate.core.errors import ChunkgateError
 from chunkgate.evaluate.golden import GoldenQuery, embed_text, evaluate, load_golden
 
-CORPUS = shared_corpus("fastapi-docs") / "docs" / "en"
+CORPUS = Path(__file__).parents[1] / "data" / "corpora" / "fastapi-docs" / "docs" / "en"
 GOLDEN = Path(__file__).resolve().parents[2] / "benchmarks" / "golden" / "fastapi.yaml"
 
 DOCS = chunk_text(

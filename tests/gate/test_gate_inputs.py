@@ -236,7 +236,6 @@ def test_a_50_mb_file_is_not_read(repo: Path) -> None:
     assert elapsed < 10  # it is stat-ed, not read and chunked
 
 
-@pytest.mark.slow
 def test_ctrl_c_during_update_keeps_the_old_manifest(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -354,7 +353,6 @@ def test_ctrl_c_is_the_parents_to_handle_with_several_jobs(repo: Path) -> None:
     assert all(_command(pid) == "" for pid in workers)
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(
     not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
     reason="finds the worker processes through /proc (Linux)",
