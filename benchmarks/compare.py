@@ -18,7 +18,8 @@ Every number in the JSON is a figure, named by its path (``git/hook/wall_s``);
 a list of samples is reduced to its median within the round, and the table
 shows each figure's median over the rounds with its min and max. Figures equal
 on every round of both sides (file counts, bytes read) are counted, not shown;
-a ratio worse than ``--limit`` (new / base, higher is worse) is marked.
+a ratio worse than ``--limit`` (new / base, higher is worse) is marked;
+``--match PATTERN`` shows only the figures whose names it finds.
 ``--json`` keeps every round's figures as it goes; ``--table FILE`` prints the
 table of such a file (the rounds both sides completed), for a run cut short.
 """
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -80,9 +82,13 @@ def run_round(command: Sequence[str], root: Path, work: Path, out: Path) -> Figu
     return dict(figures(json.loads(out.read_text(encoding="utf-8"))))
 
 
-def compare(base: Sequence[Figures], new: Sequence[Figures], limit: float) -> tuple[list[str], int]:
+def compare(
+    base: Sequence[Figures], new: Sequence[Figures], limit: float, match: str = ""
+) -> tuple[list[str], int]:
     """The table's rows, and how many figures were equal everywhere (not shown)."""
-    names = [name for name in base[0] if all(name in r for r in (*base, *new))]
+    names = [
+        name for name in base[0] if all(name in r for r in (*base, *new)) and re.search(match, name)
+    ]
     rows = [
         f"| figure ({len(base)} rounds) | base: median (min-max) | new: median (min-max) "
         "| new / base |",
@@ -114,6 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--new", type=Path, help="the checkout to judge")
     parser.add_argument("--rounds", type=int, default=4, help="runs of the command per checkout")
     parser.add_argument("--limit", type=float, default=1.10, help="mark ratios above (1.10)")
+    parser.add_argument("--match", default="", help="show only figures this pattern finds")
     parser.add_argument(
         "--json", type=Path, help="write every round's figures here, after each round"
     )
@@ -125,7 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.table:
         saved = json.loads(args.table.read_text(encoding="utf-8"))
         complete = min(len(saved["base"]), len(saved["new"]))
-        print_table(saved["title"], saved["base"][:complete], saved["new"][:complete], args.limit)
+        base, new = saved["base"][:complete], saved["new"][:complete]
+        print_table(saved["title"], base, new, args.limit, args.match)
         return 0
     if args.base is None or args.new is None or not args.command:
         parser.error("--base, --new and a command after -- are needed (or --table FILE)")
@@ -144,12 +152,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.json:  # a long comparison cut short still has its rounds
                     saved = {"title": title, **rounds}
                     args.json.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
-    print_table(title, rounds["base"], rounds["new"], args.limit)
+    print_table(title, rounds["base"], rounds["new"], args.limit, args.match)
     return 0
 
 
-def print_table(title: str, base: list[Figures], new: list[Figures], limit: float) -> None:
-    rows, constant = compare(base, new, limit)
+def print_table(
+    title: str, base: list[Figures], new: list[Figures], limit: float, match: str
+) -> None:
+    rows, constant = compare(base, new, limit, match)
     print(title)
     print("\n".join(rows))
     print(f"({constant} figures equal on every round of both sides not shown)")
