@@ -57,8 +57,9 @@ def figures(value: object, name: str = "") -> Iterator[tuple[str, float]]:
     elif isinstance(value, list) and value and all(isinstance(v, int | float) for v in value):
         yield name, statistics.median(value)
     elif isinstance(value, list) and value and all(_is_sample(v) for v in value):
-        for key in value[0]:
-            yield name + f"/{key}", statistics.median(sample[key] for sample in value)
+        for key, first in value[0].items():
+            if _is_number(first):  # a sample's label (bench.py's "tool") is no figure
+                yield name + f"/{key}", statistics.median(sample[key] for sample in value)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             # scale.py's results, one a size: named by their size, not their place
@@ -66,9 +67,16 @@ def figures(value: object, name: str = "") -> Iterator[tuple[str, float]]:
             yield from figures(item, f"{prefix}{label}")
 
 
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _is_sample(value: object) -> bool:
-    return isinstance(value, dict) and all(
-        isinstance(v, int | float) and not isinstance(v, bool) for v in value.values()
+    """One run's measures: numbers, and strings that name them, nothing nested."""
+    return (
+        isinstance(value, dict)
+        and all(_is_number(v) or isinstance(v, str) for v in value.values())
+        and any(map(_is_number, value.values()))
     )
 
 
