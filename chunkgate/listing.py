@@ -1,4 +1,4 @@
-"""Chunk, outline or size up files (the ``chunks``, ``outline`` and ``stats`` commands)."""
+"""Chunk, outline or size up files (``chunks``, ``outline``, ``stats``)."""
 
 from __future__ import annotations
 

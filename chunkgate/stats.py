@@ -1,4 +1,4 @@
-"""The corpus's chunk size distribution against the configured limits (``chunkgate stats``).
+"""The chunk size distribution against the configured limits (``chunkgate stats``).
 
 Percentiles are nearest-rank: ``p90`` is the smallest size that at least 90%
 of chunks do not exceed, always the size of a real chunk. The median is the

@@ -1,4 +1,4 @@
-"""Chunk a file: dispatch by language (``chunkgate.chunking.languages``) to its chunker."""
+"""Chunking: a file dispatched by language (``languages.py``) to its chunker."""
 
 from __future__ import annotations
 

@@ -68,10 +68,10 @@ def diff_command(
     fmt = formats.DIFF.resolve(fmt, sys.stdout)
     if fmt == "plan":
         # imported for the plan only: the re-embed plan is the export's
-        from chunkgate.ingest.reembed import plan
+        from chunkgate.ingest.reembed import plan, write_plan
 
         rows = plan(load(config_path), base or "HEAD", head, revision_config=config_path is None)
-        formats.DIFF.writer(fmt)(rows, sys.stdout)
+        write_plan(rows, sys.stdout)
         if not categories:
             sys.exit(0)
     result = diff_revisions(root, base or "HEAD", head, config_path=config_path)

@@ -1,1 +1,1 @@
-"""What runs inside git: the pre-commit hook's start and baseline, and the manifest merge driver."""
+"""Inside git: the hook's early start and its baseline, and the manifest merge driver."""

@@ -16,7 +16,7 @@ when nothing was started, it starts its own (``named_listing``).
 A whole-corpus ``check`` or ``update`` (no paths, flags without values or
 ``--option=value``) lists the work tree (``git.listings.WorkTreeListing``, 0.1-0.3 s at
 10,000 files, 0.2-0.3 s at 100,000): started here, beside click's import, for
-the corpus selection to take (benchmarks/DECISIONS-gate.md: a check after an
+the corpus selection to take (benchmarks/README.md, speed machinery: a check after an
 edit at 10,000 files, 2.76 s without, 2.19 s with, medians of 15 rounds).
 """
 

@@ -1,4 +1,4 @@
-"""The committed manifest (SPEC §5, format 3): a folder with one shard per corpus file.
+"""The committed manifest (SPEC §5): a folder with one shard per corpus file.
 
 A shard (``layout.py`` says where it lives) is UTF-8 JSON lines, ``\\n`` line
 endings, keys in exactly the order shown, ``", "`` and ``": "`` between items

@@ -139,6 +139,8 @@ class SummaryCache(MarshalCache[ShardSummary]):
         if not (isinstance(record, tuple) and len(record) == 1 + len(ShardSummary._fields)):
             raise ValueError("a damaged cache file")
         blobs, *columns = record
+        if not all(isinstance(column, list) for column in record):
+            raise ValueError("a damaged cache file")
         return dict(zip(blobs, map(ShardSummary._make, zip(*columns, strict=True)), strict=True))
 
     def _record(self, entries: dict[str, ShardSummary]) -> tuple[Any, ...]:

@@ -96,3 +96,32 @@ def test_an_unreadable_file_exits_2_after_the_others_are_listed(cli_repo: Path) 
     assert result.exit_code == 2
     assert '"path": "a.md"' in result.stdout
     assert "chunkgate: error: b.md: " in result.output
+
+
+def test_a_toy_command_is_one_module_and_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CONTRIBUTING's "A new command": a module with a click command and one entry in
+    ``COMMANDS``; the group lists it, runs it, and turns its error into exit code 2."""
+    import types
+
+    from chunkgate.cli.errors import reports_errors
+
+    @click.command("toy")
+    @click.argument("word")
+    @reports_errors
+    def toy_command(word: str) -> None:
+        """Say a word back."""
+        if word == "boom":
+            raise ChunkgateError("no booms here")
+        click.echo(f"toy: {word}")
+
+    module = types.ModuleType("toy_command_module")
+    module.toy_command = toy_command  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "toy_command_module", module)
+    monkeypatch.setitem(COMMANDS, "toy", "toy_command_module:toy_command")
+    runner = CliRunner()
+    assert "toy" in runner.invoke(cli, ["--help"]).output
+    said = runner.invoke(cli, ["toy", "hello"])
+    assert (said.exit_code, said.output) == (0, "toy: hello\n")
+    failed = runner.invoke(cli, ["toy", "boom"])
+    assert failed.exit_code == 2
+    assert "no booms here" in failed.output

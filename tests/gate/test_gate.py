@@ -238,19 +238,19 @@ def test_the_committed_manifest_is_listed_from_the_index_when_it_holds_the_commi
     """A whole-corpus check takes the baseline's listing from the work tree's listing while
     the index holds HEAD's manifest folder; once a shard change is staged, from git's tree.
     The answers are the same either way."""
-    from chunkgate import git as cg_git
+    from chunkgate.git import listings
 
     write(repo, "guide.md", page("Install", "Usage"))
     write(repo, "other.md", page("Other"))
     committed(repo)
     listed: list[str] = []
-    original = cg_git.tree_blobs
+    original = listings.tree_blobs
 
     def counting(root: Path, rev: str, paths: tuple[str, ...] = ()) -> dict[str, str]:
         listed.append(rev)
         return original(root, rev, paths)
 
-    monkeypatch.setattr(cg_git, "tree_blobs", counting)
+    monkeypatch.setattr(listings, "tree_blobs", counting)
     assert (check_json()[0], listed) == (0, [])
     write(repo, "guide.md", page("Installation", "Usage"))
     (repo / "other.md").unlink()
