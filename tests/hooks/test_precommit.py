@@ -357,3 +357,30 @@ def test_a_move_is_acknowledged_through_pre_commit_alone(doc_repo: Path, hooks: 
     git(doc_repo, "add", "-A")
     passed = run_hooks(doc_repo, hooks)
     assert passed.returncode == 0, passed.stdout + passed.stderr
+
+
+@pytest.mark.slow
+def test_try_repo_runs_this_checkout_as_a_user_tries_it(doc_repo: Path, tmp_path: Path) -> None:
+    """`pre-commit try-repo` on this checkout, as a user first tries it: the read-only
+    hook passes the committed docs and fails once a cited section's ID changes."""
+    env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(tmp_path / "home"), "NO_COLOR": "1"}
+    env.pop("GITHUB_ACTIONS", None)
+
+    def try_repo() -> subprocess.CompletedProcess[str]:
+        command = [PRE_COMMIT, "try-repo", os.fspath(CHECKOUT), "chunkgate-check"]
+        return subprocess.run(
+            [*command, "--files", "docs/guide.md", "--color", "never"],
+            cwd=doc_repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+
+    clean = try_repo()
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Installing\n\n{SECTION}")
+    renamed = try_repo()
+    assert renamed.returncode == 1, renamed.stdout + renamed.stderr
+    assert "docs/guide.md#install" in renamed.stdout
