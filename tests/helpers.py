@@ -72,6 +72,17 @@ def git(repo: Path, *args: str, input: bytes | None = None) -> str:
     return proc.stdout.decode("utf-8", "surrogateescape")
 
 
+def update_in(repo: Path, *options: str) -> None:
+    """``chunkgate update`` in ``repo`` as its own process (as the hooks and CI run it)."""
+    subprocess.run(
+        [sys.executable, "-m", "chunkgate", "update", *options],
+        cwd=repo,
+        env=git_env(),
+        check=True,
+        capture_output=True,
+    )
+
+
 def make_repo(tmp_path: Path) -> Path:
     """An empty repository at ``tmp_path / "repo"`` on branch ``main``."""
     repo = tmp_path / "repo"

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import pytest
 import yaml
-from helpers import commit_all, git, git_env, make_repo, pin_git_env, write
+from helpers import commit_all, git, git_env, make_repo, pin_git_env, update_in, write
 from runner import (
     bare,
     checkout,
@@ -41,16 +41,6 @@ def _pinned_git(monkeypatch: pytest.MonkeyPatch) -> None:
     pin_git_env(monkeypatch)
 
 
-def update_manifest(repo: Path) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "chunkgate", "update", "-q"],
-        cwd=repo,
-        env=git_env(),
-        check=True,
-        capture_output=True,
-    )
-
-
 def guide(install: str = "Install") -> str:
     intro = "The guide for this project, and where to start reading it."
     return f"# Guide\n\n{intro}\n\n## {install}\n\n{BODY}\n\n## Usage\n\n{USAGE}\n"
@@ -70,15 +60,15 @@ def project(tmp_path: Path) -> Project:
     work = make_repo(tmp_path)
     write(work, "docs/a.md", guide())
     write(work, "docs/b.md", f"# Notes\n\n{NOTES}\n")
-    update_manifest(work)
+    update_in(work)
     m1 = commit_all(work, "docs")
     git(work, "checkout", "-q", "-b", "feature")
     write(work, "docs/a.md", guide("Setup"))
-    update_manifest(work)
+    update_in(work)
     f1 = commit_all(work, "rename a heading")
     git(work, "checkout", "-q", "main")
     write(work, "docs/c.md", f"# Changes\n\n{NOTES}\n")
-    update_manifest(work)
+    update_in(work)
     m2 = commit_all(work, "a new page on main")
     origin = bare(tmp_path, work)
     merge = pull_refs(origin, 7, f1)
@@ -370,12 +360,12 @@ def test_the_caps_are_shared_and_spent_by_priority(
     work = make_repo(tmp_path)
     renamed = "".join(f"## Part {n}\n\n{BODY} ({n})\n\n" for n in range(12))
     write(work, "docs/a.md", f"# Guide\n\n{USAGE}\n\n{renamed}")
-    update_manifest(work)
+    update_in(work)
     base = commit_all(work)
     write(work, "docs/a.md", f"# Guide\n\n{USAGE}\n\n" + renamed.replace("## Part", "## Chapter"))
     write(work, "docs/big.md", "".join(f"## Big {n}\n\n{'word ' * 450}\n\n" for n in range(36)))
     write(work, "docs/small.md", "".join(f"## Small {n}\n\nTiny.\n\n" for n in range(42)))
-    update_manifest(work)
+    update_in(work)
     head = commit_all(work)
     origin = bare(tmp_path, work)
     merge = pull_refs(origin, 3, head)

@@ -20,6 +20,7 @@ from helpers import (
     make_repo,
     manifest_snapshot,
     manifest_text,
+    update_in,
     write,
 )
 
@@ -96,13 +97,7 @@ def doc_repo(tmp_path: Path) -> Path:
     repo = make_repo(tmp_path)
     write(repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Install\n\n{SECTION}")
     write(repo, "docs/old.md", f"# Old page\n\n{SECTION}")
-    subprocess.run(
-        [sys.executable, "-m", "chunkgate", "update"],
-        cwd=repo,
-        env=git_env(),
-        check=True,
-        capture_output=True,
-    )
+    update_in(repo)
     commit_all(repo, "docs and manifest")
     return repo
 
@@ -222,13 +217,7 @@ def rename_with_no_verify(repo: Path) -> tuple[str, str]:
     """A commit that renames a heading and rewrites the manifest, hooks skipped."""
     before = git(repo, "rev-parse", "HEAD").strip()
     write(repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Installing\n\n{SECTION}")
-    subprocess.run(
-        [sys.executable, "-m", "chunkgate", "update", "-q"],
-        cwd=repo,
-        env=git_env(),
-        check=True,
-        capture_output=True,
-    )
+    update_in(repo, "-q")
     git(repo, "commit", "-q", "--no-verify", "-am", "rename a heading, manifest and all")
     return before, git(repo, "rev-parse", "HEAD").strip()
 
@@ -246,26 +235,14 @@ def test_from_ref_to_ref_fails_on_a_move_committed_with_no_verify(
     assert "CG402 unstable-id" in result.stdout
     assert "docs/guide.md#install" in result.stdout
     # An autofix commit of a rewritten manifest changes nothing: only moved_from does.
-    subprocess.run(
-        [sys.executable, "-m", "chunkgate", "update", "-q"],
-        cwd=doc_repo,
-        env=git_env(),
-        check=True,
-        capture_output=True,
-    )
+    update_in(doc_repo, "-q")
     git(doc_repo, "commit", "-q", "--allow-empty", "--no-verify", "-am", "autofix")
     end = git(doc_repo, "rev-parse", "HEAD").strip()
     again = run_hooks(doc_repo, hooks, hook, "--from-ref", start, "--to-ref", end)
     assert again.returncode == 1
     assert "CG402 unstable-id" in again.stdout
     assert f"--accept-moves --baseline {start[:12]}" in again.stdout  # what to run
-    subprocess.run(
-        [sys.executable, "-m", "chunkgate", "update", "-q", "--accept-moves", "--baseline", start],
-        cwd=doc_repo,
-        env=git_env(),
-        check=True,
-        capture_output=True,
-    )
+    update_in(doc_repo, "-q", "--accept-moves", "--baseline", start)
     git(doc_repo, "commit", "-q", "--no-verify", "-am", "record the move")
     end = git(doc_repo, "rev-parse", "HEAD").strip()
     fixed = run_hooks(doc_repo, hooks, hook, "--from-ref", start, "--to-ref", end)
