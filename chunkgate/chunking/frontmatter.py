@@ -68,9 +68,11 @@ def _toml(block: str) -> dict[object, object] | None:
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
     try:
-        return dict(tomllib.loads(block))
+        table = tomllib.loads(block)
     except tomllib.TOMLDecodeError:
         return None
+    found: dict[object, object] = {key: value for key, value in table.items()}
+    return found
 
 
 def _title(value: object) -> str | None:

@@ -96,6 +96,7 @@ def extract_links(text: str, *, local_only: bool = False) -> list[Link]:
     if local_only:
         definitions = [d for d in definitions if _LOCAL_HREF.fullmatch(_href(d.destination))]
     by_destination = {d.destination: d for d in definitions}
+    defined_at = {(d.line, d.destination) for d in definitions}
     found: list[Link] = list(definitions)
     block_at = -1
     first = last = 0
@@ -110,6 +111,10 @@ def extract_links(text: str, *, local_only: bool = False) -> list[Link]:
             cursor = (first, 0)
         destination = html.unescape(match[1].decode("utf-8", "surrogateescape"))
         place = _place(lines, destination, first, last, cursor)
+        if place is not None and (place[0], destination) in defined_at:
+            # A reference link whose block holds its definition too (a tight list
+            # item): the destination written there is the definition's.
+            continue
         if place is None:
             if destination in by_destination:
                 continue  # a reference link: reported at its definition

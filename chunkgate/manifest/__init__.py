@@ -23,7 +23,7 @@ only when the file-level rules found something, records each finding in
 full, so that a whole-corpus check can report it again without re-reading a
 file whose blob has not changed: ``rule``, ``line`` (≥ 1), ``chunk`` (the ID
 of the chunk it is about, or null for the whole file), ``message`` and
-``fix``, sorted, without repeats. A chunk line holds the chunk ID
+``fix``, sorted; a finding made twice is recorded twice. A chunk line holds the chunk ID
 (``path#identity``), its first and last line, its size in characters and
 tokens and the first 16 hex digits of the SHA-256 of its text; then, when
 there are, ``moved_from`` (the ID it was acknowledged as moved from) and

@@ -214,10 +214,8 @@ def _strict_findings(key: str, raw: object, where: Where) -> tuple[StoredFinding
     if not isinstance(raw, list) or not raw:
         raise where.error(f'"{key}" must be a non-empty list, got {show(raw)}')
     found = [_finding(item, number, where) for number, item in enumerate(raw, 1)]
-    if found != sorted(set(found), key=StoredFinding.sort_key):
-        raise where.error(
-            f'"{key}" must be sorted by line, rule, chunk, message and fix, without repeats'
-        )
+    if found != sorted(found, key=StoredFinding.sort_key):
+        raise where.error(f'"{key}" must be sorted by line, rule, chunk, message and fix')
     return tuple(found)
 
 

@@ -185,9 +185,10 @@ class ChunkEntry:
 
 @dataclass(frozen=True, slots=True)
 class FileEntry:
-    """One file's block. ``findings`` is kept in the manifest's order (``sort_key``)
-    without repeats, whatever order it is given in. ``settings`` is the ``Header.digest``
-    of the settings it was made under (None: a format-2 shard, made under its header's)."""
+    """One file's block. ``findings`` is kept in the manifest's order (``sort_key``),
+    whatever order it is given in, repeats kept: a finding made twice is known twice.
+    ``settings`` is the ``Header.digest`` of the settings it was made under (None: a
+    format-2 shard, made under its header's)."""
 
     path: str
     blob: str | None
@@ -208,7 +209,7 @@ class FileEntry:
         for chunk in self.chunks:
             if len(chunk.id) <= len(prefix) or not chunk.id.startswith(prefix):
                 raise ValueError(f"chunk {chunk.id!r} does not belong to {self.path!r}")
-        findings = tuple(sorted(set(self.findings), key=StoredFinding.sort_key))
+        findings = tuple(sorted(self.findings, key=StoredFinding.sort_key))
         for finding in findings:
             if finding.chunk_id is not None and not belongs(finding.chunk_id, self.path):
                 raise ValueError(f"finding on {finding.chunk_id!r}, not a chunk of {self.path!r}")

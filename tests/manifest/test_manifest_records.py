@@ -89,15 +89,15 @@ def test_records_refuse_what_cannot_be_written(make: Callable[[], object]) -> No
         make()
 
 
-def test_file_entry_keeps_findings_in_manifest_order_without_repeats() -> None:
+def test_file_entry_keeps_findings_in_manifest_order_with_repeats() -> None:
     late = finding("CG201", 9, "a.md#x")
     whole = finding("CG302", 1)
     on_chunk = finding("CG302", 1, "a.md#x")
     other_fix = finding("CG302", 1, "a.md#x", fix="another fix")
     made = entry("a.md", "x", findings=(late, other_fix, on_chunk, whole, late))
-    # By line, rule, chunk (none first), message, fix.
-    assert made.findings == (whole, on_chunk, other_fix, late)
-    assert made == entry("a.md", "x", findings=(whole, on_chunk, other_fix, late))
+    # By line, rule, chunk (none first), message, fix; a finding made twice is known twice.
+    assert made.findings == (whole, on_chunk, other_fix, late, late)
+    assert made == entry("a.md", "x", findings=(whole, on_chunk, other_fix, late, late))
 
 
 def test_chunk_entry_keeps_suppressed_sorted_and_unique() -> None:

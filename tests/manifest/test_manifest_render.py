@@ -48,7 +48,11 @@ def test_findings_are_written_in_the_manifests_order() -> None:
     late, early = finding("CG201", 9, "a.md#x"), finding("CG302", 1)
     data = render_block(entry("a.md", "x", findings=(late, early, late)))
     head = json.loads(data.split(b"\n", 1)[0])
-    assert [(f["rule"], f["line"]) for f in head["findings"]] == [("CG302", 1), ("CG201", 9)]
+    assert [(f["rule"], f["line"]) for f in head["findings"]] == [
+        ("CG302", 1),
+        ("CG201", 9),
+        ("CG201", 9),
+    ]
 
 
 def test_a_file_without_chunks_is_its_file_line() -> None:
