@@ -71,7 +71,7 @@ def _toml(block: str) -> dict[object, object] | None:
         table = tomllib.loads(block)
     except tomllib.TOMLDecodeError:
         return None
-    found: dict[object, object] = {key: value for key, value in table.items()}
+    found: dict[object, object] = dict(table.items())
     return found
 
 
