@@ -14,9 +14,12 @@ denylist. The built-in list (names compared in any case):
   `*.lock`, `*.lockb` or `*.lockfile`;
 - license files: `LICENSE`, `LICENCE`, `COPYING`, `NOTICE`, `UNLICENSE`,
   `COPYRIGHT` and `THIRD-PARTY-NOTICES`, in capitals or lower case, with any
-  suffix or extension (`LICENSE.md`, `docs/LICENSE-MIT.txt`,
-  `COPYING.LESSER`, `license.rst`; not `Copyright.md`, a page name), and
-  everything in a `LICENSES/` folder (the REUSE layout);
+  suffix or extension (`LICENSE.txt`, `docs/LICENSE-MIT.txt`,
+  `COPYING.LESSER`; not `Copyright.md`, a page name), and everything in a
+  `LICENSES/` folder (the REUSE layout). A page's name (`.md`, `.mdx`,
+  `.rst`, `.adoc`, `.html`: `LICENSE.md`, `license.rst`) is confirmed by its
+  text: the page is a license text (as CG302 tells one) or includes a license
+  file; the page about a `license` command is not one;
 - minified files and source maps: `*.min.js`, `*.min.css`, any `*.min.*` or
   `*-min.*`, `*.js.map`, `*.css.map`;
 - vendored folders, anywhere in the path: `node_modules/`, `vendor/`,
@@ -60,7 +63,7 @@ Fires:
 ```text
 site/index.md
 node_modules/pkg/README.md
-LICENSE.md
+LICENSE
 ```
 
 Passes:
@@ -98,6 +101,7 @@ from chunkgate.rules.base import (
     literal_glob,
     literal_name,
 )
+from chunkgate.rules.license import is_license_file
 
 PATHS: Option[tuple[str, ...]] = Option(
     "denylist.paths", "globs", (), "gitignore-style path patterns added to the built-in denylist"
@@ -167,13 +171,6 @@ _LOCKFILES = frozenset(
 # Every other package manager that writes "<name>.lock" (rye, cabal, esy, ...).
 _LOCK_SUFFIXES = (".lock", ".lockb", ".lockfile")
 
-# A license word, then nothing or a separator and anything: LICENSE,
-# LICENSE.md, LICENSE-MIT.txt, COPYING.LESSER; not "licensing.md".
-_LICENSE = lazy(
-    r"(?:(?:un)?licen[cs]es?|copying|copyright|notice|third[-_]?party[-_]?notices?)"
-    r"(?:[-_.].*)?",
-    re.IGNORECASE,
-)
 _MINIFIED = lazy(r".+?(?P<tail>[.-]min\.[a-z0-9]+|\.(?:js|mjs|cjs|css)\.map)", re.IGNORECASE)
 
 _VENDORED = "vendored folder"
@@ -237,7 +234,7 @@ _ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 
 def check(file: FileContext) -> Iterator[Finding]:
     matched = denylisted(
-        file.path, file.attributes, file.config.option(PATHS), root=file.config.root
+        file.path, file.attributes, file.config.option(PATHS), root=file.config.root, text=file.text
     )
     if matched is not None:
         what, glob = matched
@@ -305,16 +302,18 @@ def denylisted(
     attributes: frozenset[str],
     patterns: tuple[str, ...] = (),
     root: Path | None = None,
+    text: str | None = None,
 ) -> tuple[str, str] | None:
     """What puts ``path`` on the denylist, and a glob that excludes it; None if nothing.
 
     ``root`` is the repository's folder, whose ``.gitignore`` files say whether a
-    build folder below the root is ignored.
+    build folder below the root is ignored; ``text`` is the file's, which confirms
+    that a page named like a license file (``license.md``) holds one.
     """
     verdict = _user_verdict(patterns, path) if patterns else None
     if verdict is False:
         return None  # a `!pattern` lets it back in
-    found = _built_in(path, attributes, root)
+    found = _built_in(path, attributes, root, text)
     if found is not None:
         return found
     if verdict:
@@ -329,7 +328,9 @@ def _gitignored(root: Path, folder: str) -> bool:
     return gitignored(root, folder, is_dir=True)
 
 
-def _built_in(path: str, attributes: frozenset[str], root: Path | None) -> tuple[str, str] | None:
+def _built_in(
+    path: str, attributes: frozenset[str], root: Path | None, text: str | None
+) -> tuple[str, str] | None:
     parts = path.split("/")
     for index, folder in enumerate(parts[:-1]):
         lowered = folder.lower()
@@ -352,22 +353,12 @@ def _built_in(path: str, attributes: frozenset[str], root: Path | None) -> tuple
     if lowered.endswith(_LOCK_SUFFIXES):
         suffix = lowered[lowered.rindex(".") :]
         return f"lockfile {name}", f"**/*{suffix}"
-    if is_license_name(name):
+    if is_license_file(name, text):
         return f"license file {name}", f"**/{literal_name(name)}"
     minified = _MINIFIED.fullmatch(name)
     if minified:
         return f"minified or source-map file {name}", f"**/*{minified['tail']}"
     return None
-
-
-def is_license_name(name: str) -> bool:
-    """``LICENSE``, ``license.md``, ``COPYING.LESSER``: a license word in capitals or
-    in lower case, as license files are named; ``Copyright.md`` is a page (a Hugo
-    method's), and a license text under another name is CG302's to find."""
-    if not _LICENSE.fullmatch(name):
-        return False
-    stem = name.partition(".")[0]
-    return stem.isupper() or stem.islower()
 
 
 def _user_verdict(patterns: tuple[str, ...], path: str) -> bool | None:

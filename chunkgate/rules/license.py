@@ -56,6 +56,7 @@ This project is licensed under the terms of the MIT license, see
 from __future__ import annotations
 
 import functools
+import re
 import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -66,7 +67,6 @@ from chunkgate.core.model import Chunk
 from chunkgate.core.regex import lazy
 from chunkgate.diff.moves import unit_id
 from chunkgate.rules.base import FileContext, Finding, Rule, exclude_hint, literal_glob
-from chunkgate.rules.denylist import is_license_name
 
 RULES = (
     Rule(
@@ -104,6 +104,24 @@ _STEMS = tuple(
 )
 
 
+# A license word, then nothing or a separator and anything: LICENSE,
+# LICENSE.md, LICENSE-MIT.txt, COPYING.LESSER; not "licensing.md".
+_LICENSE_NAME = lazy(
+    r"(?:(?:un)?licen[cs]es?|copying|copyright|notice|third[-_]?party[-_]?notices?)"
+    r"(?:[-_.].*)?",
+    re.IGNORECASE,
+)
+# Names a page may have: `license.md` may be the page about a `license` command.
+_PAGE_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".html", ".htm")
+# A line that includes another file, as MkDocs snippets, Jekyll, Hugo, reST and MyST write it.
+_INCLUDE = lazy(
+    r"""^[ \t]*(?:--8<--|\{%-?\s*include(?:_relative)?|\{\{[<%]\s*include|"""
+    r"""\.\.\s+(?:literal)?include::|[`:]{3}\s*\{(?:literal)?include\})"""
+    r"""\s*["']?([^"'\s%}>]+)""",
+    re.M,
+)
+
+
 class _Index(NamedTuple):
     names: tuple[str, ...]
     # Shingle hash -> bit mask of the licenses that contain it: one dict
@@ -138,15 +156,9 @@ def check(file: FileContext) -> Iterator[Finding]:
     # have far fewer, and their chunks need no look.
     if len(licensed) < MIN_SHARE * (MIN_WORDS - SHINGLE_WORDS + 1):
         return
-    whole = _best(shingles, len(words))
-    # A license file: the license and at most a title and a copyright line
-    # besides. A README with a license section has more of its own, and a
-    # source file is never a license file, however short it is.
-    if (
-        whole is not None
-        and whole.total - whole.found < MIN_WORDS
-        and not languages.get(file.chunks[0].language).code
-    ):
+    whole = _whole_license(shingles, len(words))
+    # A source file is never a license file, however short it is.
+    if whole is not None and not languages.get(file.chunks[0].language).code:
         if _denylisted_by_name(file):
             return  # CG301 reports the license file already, with the same fix
         yield Finding(
@@ -211,9 +223,40 @@ def _module_docstring(text: str) -> tuple[int, int] | None:
     return body[0].lineno, body[0].end_lineno or body[0].lineno
 
 
-def _denylisted_by_name(file: FileContext) -> bool:
+def is_license_name(name: str) -> bool:
+    """``LICENSE``, ``license.md``, ``COPYING.LESSER``: a license word in capitals or
+    in lower case, as license files are named; ``Copyright.md`` is a page (a Hugo
+    method's), and a license text under another name is CG302's to find."""
+    if not _LICENSE_NAME.fullmatch(name):
+        return False
+    stem = name.partition(".")[0]
+    return stem.isupper() or stem.islower()
 
-    return file.config.severity("CG301") != "off" and is_license_name(file.path.rpartition("/")[2])
+
+def is_license_file(name: str, text: str | None) -> bool:
+    """A file named ``name`` holding ``text`` is a license file: by its name alone, or,
+    for a page's name (``license.md``), when its text is a license or includes one."""
+    if not is_license_name(name):
+        return False
+    if text is None or not name.lower().endswith(_PAGE_SUFFIXES):
+        return True
+    if any(stem in text for stem in _STEMS):
+        words = _words(text)
+        if _whole_license(_shingles(words), len(words)) is not None:
+            return True
+    return any(is_license_name(found.rpartition("/")[2]) for found in _INCLUDE.findall(text))
+
+
+def _whole_license(shingles: set[int], words: int) -> _Match | None:
+    """The license a text is, when it is the license and at most a title and a copyright
+    line besides (a README with a license section has more of its own)."""
+    whole = _best(shingles, words)
+    return whole if whole is not None and whole.total - whole.found < MIN_WORDS else None
+
+
+def _denylisted_by_name(file: FileContext) -> bool:
+    name = file.path.rpartition("/")[2]
+    return file.config.severity("CG301") != "off" and is_license_file(name, file.text)
 
 
 def _runs(

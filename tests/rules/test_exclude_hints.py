@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import PROSE, check_json, commit_all, write
+from identify.vendor.licenses import LICENSES
 
 from chunkgate.config.load import load_config
 from chunkgate.rules.base import exclude_hint, literal_glob
@@ -27,7 +28,7 @@ ODD_FILES: dict[str, tuple[bytes, str]] = {
     "star*.md": (GENERATED, "CG303"),
     "line\u2028sep.md": (GENERATED, "CG303"),
     'we"ird\\/node_modules/x.md': (b"# N\n\n" + TEXT, "CG301"),
-    "q?/LICENSE.md": (b"# L\n\n" + TEXT, "CG301"),
+    "q?/LICENSE.md": (b"# L\n\n" + dict(LICENSES)["MIT"].encode(), "CG301"),
 }
 
 

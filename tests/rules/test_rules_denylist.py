@@ -3,10 +3,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from identify.vendor.licenses import LICENSES
 
 from chunkgate.config.model import Config
 from chunkgate.rules import denylist
 from chunkgate.rules.base import FileContext, Finding
+
+MIT = dict(LICENSES)["MIT"]
 
 
 def _findings(
@@ -15,9 +18,10 @@ def _findings(
     *,
     attributes: frozenset[str] = frozenset(),
     patterns: tuple[str, ...] = (),
+    text: str = MIT,
 ) -> list[Finding]:
     config = Config(root=tmp_path, options={"denylist.paths": patterns})
-    file = FileContext(path, 5, "text\n", (), config, attributes=attributes)
+    file = FileContext(path, 5, text, (), config, attributes=attributes)
     return list(denylist.check(file))
 
 
@@ -284,3 +288,33 @@ def test_denylist_content_fires_on_the_matching_chunk(tmp_path: Path) -> None:
     ]
     plain = Config(root=tmp_path)
     assert list(check(FileContext("docs/a.md", len(text), text, chunks, plain))) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        pytest.param("LICENSE", "text\n", id="a-license-name-without-a-page-suffix"),
+        pytest.param("LICENSE.txt", "text\n", id="txt-is-no-page"),
+        pytest.param("docs/license.md", f"# License\n\n{MIT}", id="a-page-holding-the-license"),
+        pytest.param(
+            "docs/license.md",
+            '# License\n\n```\n--8<-- "LICENSE"\n```\n',
+            id="a-page-including-the-license-file",
+        ),
+    ],
+)
+def test_a_license_name_fires_when_its_text_confirms_a_page(
+    tmp_path: Path, path: str, text: str
+) -> None:
+    (finding,) = _findings(tmp_path, path, text=text)
+    assert finding.message == f"denylisted: license file {path.rpartition('/')[2]}"
+
+
+def test_a_page_named_like_a_license_file_is_judged_by_its_text(tmp_path: Path) -> None:
+    # A command reference's page about the `license` command (tldr's pages/common/license.md).
+    page = (
+        "# license\n\n> Create license files for open-source projects.\n\n"
+        "- Create an MIT license:\n\n`license mit`\n"
+    )
+    assert _findings(tmp_path, "pages/common/license.md", text=page) == []
+    assert _findings(tmp_path, "docs/COPYING.rst", text="Copying files\n=============\n") == []
