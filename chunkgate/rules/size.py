@@ -51,7 +51,10 @@ directory, the log level and the retry policy.
 Fires when a Markdown section or preamble is smaller than `size.min`
 (default 40, in `size.unit`; 0 turns it off). The typical case is a heading
 with one short sentence: a section's anchor is a citation target, so it is
-not merged away, and its author can give it content or merge it. Chunks that
+not merged away, and its author can give it content or merge it. A chunk that
+includes another file (`--8<-- "file.md"`, `{% include %}`, `.. include::`)
+never fires, as its text on the site is that file's; nor does a preamble of
+markup alone (`&nbsp;`, a MyST target `(label)=`). Chunks that
 chunkgate makes itself never fire: the parts of a long section and text
 windows. Nor does code: Python module and class-level code under the limit
 joins a neighbouring chunk, as a good ingest merges small pieces, and a
@@ -82,6 +85,7 @@ The cache is shared between processes; clear it with `example cache clear`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from chunkgate.chunking import languages
@@ -110,6 +114,15 @@ OVERSIZED, UNDERSIZED = (rule.code for rule in RULES)
 # a subheading (a fence is never split), so the fix names the code block.
 _CODE_HEAVY = 0.5
 _FENCE = lazy(r"^[ \t]{0,3}(`{3,}|~{3,})")
+# A line that includes another file: MkDocs snippets, Jekyll, Hugo, reST and MyST.
+_INCLUDE = lazy(
+    r"^[ \t]*(?:--8<--|\{%-?\s*include(?:_relative)?\s|\{\{[<%]\s*include\s"
+    r"|\.\.\s+include::|[`:]{3}\s*\{include\})",
+    re.M,
+)
+# What renders nothing to read: a MyST target line, HTML tags and entities.
+_NO_TEXT = lazy(r"^[ \t]*\([^()\n]+\)=[ \t]*$|<[^<>\n]*>|&#?\w+;", re.M)
+_WORD = lazy(r"\w")
 
 
 def check(file: FileContext) -> Iterator[Finding]:
@@ -143,8 +156,17 @@ def check(file: FileContext) -> Iterator[Finding]:
             prose_size = _prose_size(chunk.text, dialect, file)
             if prose_size < options.min:
                 yield _undersized(chunk, noun, f"{prose_size:,} {unit} of prose", options.min)
-        elif size < options.min:
+        elif size < options.min and not _unknowable(chunk):
             yield _undersized(chunk, noun, f"{size:,} {unit}", options.min)
+
+
+def _unknowable(chunk: Chunk) -> bool:
+    """A small chunk whose size says nothing: it includes another file (its text is the
+    file's, on the site), or it is a preamble of markup a reader never reads as text
+    (``&nbsp;``, a MyST target ``(label)=``), which no author would fill."""
+    if _INCLUDE.search(chunk.text):
+        return True
+    return chunk.kind == "preamble" and not _WORD.search(_NO_TEXT.sub("", chunk.text))
 
 
 def _undersized(chunk: Chunk, noun: str, size: str, minimum: int) -> Finding:

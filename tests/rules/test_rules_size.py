@@ -266,6 +266,30 @@ def test_fires(
         pytest.param("def f(): pass\n", "src/f.py", {}, id="a-small-function"),
         pytest.param("from .a import b\n", "pkg/__init__.py", {}, id="small-module-code"),
         pytest.param("Hi.\n", "notes.txt", {}, id="a-small-text-window"),
+        pytest.param(
+            '---\ntitle: Contributing\n---\n\n--8<-- "CONTRIBUTING.md"\n',
+            "docs/contributing.md",
+            {},
+            id="a-page-that-includes-another-file",
+        ),
+        pytest.param(
+            _PARAGRAPH + '\n## Setup\n\n--8<-- "s.md"\n\n## Next\n\n' + _PARAGRAPH,
+            "docs/setup.md",
+            {},
+            id="a-section-that-includes-another-file",
+        ),
+        pytest.param(
+            "&nbsp;\n\n# `compose(...functions)`\n\n" + _PARAGRAPH,
+            "docs/compose.md",
+            {},
+            id="a-preamble-of-an-entity",
+        ),
+        pytest.param(
+            "(sphinx/config-options)=\n# Configuration\n\n" + _PARAGRAPH,
+            "docs/configuration.md",
+            {},
+            id="a-preamble-of-a-myst-target",
+        ),
     ],
 )
 def test_no_op(tmp_path: Path, text: str, path: str, options: dict[str, object]) -> None:
