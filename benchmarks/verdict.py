@@ -3,7 +3,7 @@
 Copies each corpus of ../shared/corpora (and the installed CPython standard
 library, without site-packages) into a fresh git repository, runs `update`,
 commits, runs `check --format json`, and prints errors and warnings per 100
-chunks by rule. `--save FILE` keeps every finding, to sample them by hand or
+chunks by rule, and the exit code of that check (0: adoption passes). `--save FILE` keeps every finding, to sample them by hand or
 to compare two runs (`--compare OLD.json`).
 
     python benchmarks/verdict.py --save /tmp/after.json --compare /tmp/before.json
@@ -73,6 +73,8 @@ def measure(cmd: str, name: str, src: Path, work: Path) -> dict[str, object]:
     for v in findings:
         by_rule[v["rule"], v["severity"]] += 1
     summary = dict(report["summary"])
+    # Right after adoption, check must pass: every finding is one the manifest records.
+    summary["exit"] = out.returncode
     summary["errors"] = sum(v["severity"] == "error" for v in findings)
     summary["warnings"] = sum(v["severity"] == "warning" for v in findings)
     return {
@@ -106,7 +108,8 @@ def main() -> int:
                 f"{name}: {s['chunks']} chunks, {errors} errors ({100 * errors / chunks:.2f}/100), "
                 f"{warnings} warnings ({100 * warnings / chunks:.2f}/100); without CG501: "
                 f"{100 * (errors - e501) / chunks:.2f} errors, "
-                f"{100 * (warnings - w501) / chunks:.2f} warnings /100"
+                f"{100 * (warnings - w501) / chunks:.2f} warnings /100; "
+                f"check after adoption exits {s['exit']}"
             )
             old = before.get(name, {})
             old_chunks = max(old.get("summary", {}).get("chunks", 0), 1)
