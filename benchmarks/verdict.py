@@ -3,8 +3,9 @@
 Copies each corpus of ../shared/corpora (and the installed CPython standard
 library, without site-packages) into a fresh git repository, runs `update`,
 commits, runs `check --format json`, and prints errors and warnings per 100
-chunks by rule, and the exit code of that check (0: adoption passes). `--save FILE` keeps every finding, to sample them by hand or
-to compare two runs (`--compare OLD.json`).
+chunks by rule, and the exit code of that check (0: adoption passes).
+`--save FILE` keeps every finding, to sample them by hand or to compare two
+runs (`--compare OLD.json`).
 
     python benchmarks/verdict.py --save /tmp/after.json --compare /tmp/before.json
 """
