@@ -15,8 +15,10 @@ from chunkgate.cli.errors import reports_errors
 def init_command(force: bool) -> None:
     """Write a commented .chunkgate.yaml and print the pre-commit and Actions snippets."""
     # imported per command, as every command's core: `--help` and the hook never need these
+    from chunkgate.config.load import load_config  # (per command, as above)
     from chunkgate.config.template import default_config_yaml  # (per command, as above)
     from chunkgate.corpus.paths import allowed  # (per command, as above)
+    from chunkgate.gate.write import unignore_manifest  # (per command, as above)
     from chunkgate.git import process  # (per command, as above)
     from chunkgate.manifest import write_atomic  # (per command, as above)
 
@@ -27,6 +29,10 @@ def init_command(force: bool) -> None:
     else:
         write_atomic(target, default_config_yaml().encode("utf-8"))
         click.echo(f"wrote {target}")
+    if (root / ".git").exists():
+        note = unignore_manifest(root, load_config(root).manifest)
+        if note:
+            click.echo(note)
     click.echo(INIT_SNIPPETS)
 
 

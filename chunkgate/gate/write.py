@@ -11,11 +11,13 @@ import contextlib
 import os
 import shlex
 from collections.abc import Mapping
+from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate.config.model import Config
 from chunkgate.gate.load import Loaded
-from chunkgate.manifest import FileEntry, Header
+from chunkgate.git.listings import ignored_by
+from chunkgate.manifest import FileEntry, Header, write_atomic
 
 
 class Written(NamedTuple):
@@ -59,7 +61,33 @@ def updated_note(config: Config, files: int) -> str:
     else:  # the header: other settings
         what = "no file's entry changed"
     stage = f"git add -A {shlex.quote(config.manifest)}"
+    rule = ignored_by(config.root, config.manifest) if (config.root / ".git").exists() else None
+    if rule is not None:
+        # GitHub's Python .gitignore has `*.manifest` (PyInstaller's): git skips the folder.
+        return (
+            f"updated {config.manifest}/ ({what}), which git ignores ({rule}): add the line "
+            f"`!/{config.manifest}/` to .gitignore, then stage it with `{stage}`"
+        )
     return f"updated {config.manifest}/ ({what}): stage it with `{stage}`"
+
+
+def unignore_manifest(root: Path, manifest: str) -> str | None:
+    """Let git add the manifest folder when an ignore rule leaves it out (a Python
+    project's ``*.manifest``): a ``!/folder/`` line at the end of the root's .gitignore,
+    which outranks the rule; what was done, or None when nothing was needed."""
+    rule = ignored_by(root, manifest)
+    if rule is None:
+        return None
+    path = root / ".gitignore"
+    try:
+        old = path.read_bytes()
+    except FileNotFoundError:
+        old = b""
+    line = f"!/{manifest}/"
+    separator = b"\n" if old and not old.endswith(b"\n") else b""
+    added = f"# chunkgate's manifest is committed (a rule above ignores it)\n{line}\n"
+    write_atomic(path, old + separator + added.encode("utf-8"))
+    return f"{manifest}/ was ignored by git ({rule}): added `{line}` to .gitignore"
 
 
 def _remove_legacy(loaded: Loaded) -> bool:

@@ -267,3 +267,17 @@ def head_entries(root: Path, paths: list[str]) -> dict[str, tuple[str, str]] | N
         if kind == "blob":
             entries[path] = (mode, oid)
     return entries
+
+
+def ignored_by(root: Path, path: str) -> str | None:
+    """The ignore rule that makes git leave ``path`` (a folder) out of ``git add``, as
+    ``.gitignore:31: *.manifest``; None when git would add it (or cannot tell)."""
+    try:
+        found = run(root, "check-ignore", "-v", "--no-index", "--", path + "/", check=False)
+    except GitError:
+        return None
+    source, _, rest = decode(found).partition("\t")[0].partition(":")
+    line, _, pattern = rest.partition(":")
+    if not source or not line or pattern.startswith("!"):
+        return None
+    return f"{source}:{line}: {pattern}"

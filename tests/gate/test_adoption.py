@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import check_json, commit_all, make_repo, pin_git_env, run, shard, write
+from helpers import check_json, commit_all, git, make_repo, pin_git_env, run, shard, write
 
 from chunkgate.links.extract import extract_links
 
@@ -89,3 +89,33 @@ def test_check_passes_right_after_adoption_on_each_real_site(
     errors = [v for v in report["known"] if v["severity"] == "error"]
     code, report = check_json("--strict")
     assert code == (1 if errors else 0)
+
+
+def test_init_lets_git_add_a_manifest_folder_a_python_gitignore_ignores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GitHub's Python .gitignore template ignores `*.manifest` (PyInstaller's files).
+    pin_git_env(monkeypatch)
+    repo = make_repo(tmp_path)
+    monkeypatch.chdir(repo)
+    write(repo, ".gitignore", "__pycache__/\n*.manifest\n*.spec")
+    write(repo, "a.md", "# A\n\nA sentence long enough to be a chunk of its own.\n")
+    code, output = run("update")
+    assert code == 0
+    assert (
+        "updated chunkgate.manifest/ (1 file changed), which git ignores "
+        "(.gitignore:2: *.manifest): add the line `!/chunkgate.manifest/` to .gitignore"
+    ) in output
+    code, output = run("init")
+    assert code == 0
+    assert (
+        "chunkgate.manifest/ was ignored by git (.gitignore:2: *.manifest): "
+        "added `!/chunkgate.manifest/` to .gitignore"
+    ) in output
+    added = "# chunkgate's manifest is committed (a rule above ignores it)\n!/chunkgate.manifest/\n"
+    assert (repo / ".gitignore").read_text() == "__pycache__/\n*.manifest\n*.spec\n" + added
+    _adopt(repo)
+    assert "chunkgate.manifest/a.md.jsonl" in git(repo, "ls-files")
+    assert run("init")[1].count("was ignored by git") == 0  # once is enough
+    code, report = check_json()
+    assert code == 0, report["violations"]
