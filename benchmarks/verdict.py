@@ -60,6 +60,8 @@ def measure(cmd: str, name: str, src: Path, work: Path) -> dict[str, object]:
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "corpus")
+    # As a new user adopts it: init (its config is the default one), update, commit.
+    subprocess.run([cmd, "init"], cwd=repo, capture_output=True, check=False)
     subprocess.run([cmd, "update", "-q"], cwd=repo, capture_output=True, check=False)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "manifest")
