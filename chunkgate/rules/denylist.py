@@ -25,7 +25,9 @@ denylist. The built-in list (names compared in any case):
 - vendored folders, anywhere in the path: `node_modules/`, `vendor/`,
   `vendors/`, `third_party/`, `third-party/`, `3rdparty/`,
   `bower_components/`, `jspm_packages/`, `.venv/`, `site-packages/`, `Pods/`,
-  `Godeps/`, `.yarn/`;
+  `Godeps/`, `.yarn/`; in the pages folder of a site generator
+  (`docs/` of `mkdocs.yml`), `vendor/` and `third-party/` are sections of
+  pages (`docs/extensions/third-party/`), not vendored code;
 - build output folders with names no page folder has, anywhere: `_build/`
   (Sphinx), `.next/`, `.nuxt/`, `.docusaurus/`, `.svelte-kit/`,
   `*.egg-info/`, `__generated__/`;
@@ -174,6 +176,10 @@ _LOCK_SUFFIXES = (".lock", ".lockb", ".lockfile")
 _MINIFIED = lazy(r".+?(?P<tail>[.-]min\.[a-z0-9]+|\.(?:js|mjs|cjs|css)\.map)", re.IGNORECASE)
 
 _VENDORED = "vendored folder"
+# Vendored folders' names that a site's section about such things may have too.
+_SECTION_NAMES = frozenset(
+    ("vendor", "vendors", "third_party", "third-party", "thirdparty", "3rdparty", "3rd_party")
+)
 _BUILD = "build output folder"
 _CACHE = "cache folder"
 _FOLDERS: dict[str, str] = {
@@ -233,8 +239,14 @@ _ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 
 
 def check(file: FileContext) -> Iterator[Finding]:
+    pages = tuple(site.folder for site in file.config.chunking.sites if site.folder)
     matched = denylisted(
-        file.path, file.attributes, file.config.option(PATHS), root=file.config.root, text=file.text
+        file.path,
+        file.attributes,
+        file.config.option(PATHS),
+        root=file.config.root,
+        text=file.text,
+        pages=pages,
     )
     if matched is not None:
         what, glob = matched
@@ -301,19 +313,22 @@ def denylisted(
     path: str,
     attributes: frozenset[str],
     patterns: tuple[str, ...] = (),
+    *,
     root: Path | None = None,
     text: str | None = None,
+    pages: tuple[str, ...] = (),
 ) -> tuple[str, str] | None:
     """What puts ``path`` on the denylist, and a glob that excludes it; None if nothing.
 
     ``root`` is the repository's folder, whose ``.gitignore`` files say whether a
     build folder below the root is ignored; ``text`` is the file's, which confirms
-    that a page named like a license file (``license.md``) holds one.
+    that a page named like a license file (``license.md``) holds one; ``pages`` are the
+    folders a site generator publishes (``docs/``), where ``third-party/`` is a section.
     """
     verdict = _user_verdict(patterns, path) if patterns else None
     if verdict is False:
         return None  # a `!pattern` lets it back in
-    found = _built_in(path, attributes, root, text)
+    found = _built_in(path, attributes, root, text, pages)
     if found is not None:
         return found
     if verdict:
@@ -329,12 +344,19 @@ def _gitignored(root: Path, folder: str) -> bool:
 
 
 def _built_in(
-    path: str, attributes: frozenset[str], root: Path | None, text: str | None
+    path: str,
+    attributes: frozenset[str],
+    root: Path | None,
+    text: str | None,
+    pages: tuple[str, ...],
 ) -> tuple[str, str] | None:
     parts = path.split("/")
+    published = any(path.startswith(folder) for folder in pages)
     for index, folder in enumerate(parts[:-1]):
         lowered = folder.lower()
         category = _FOLDERS.get(lowered)
+        if category is not None and published and lowered in _SECTION_NAMES:
+            category = None  # docs/extensions/third-party/: the pages about them
         if category is None and lowered.endswith(".egg-info"):
             category = _BUILD
         if category is None and lowered in _ROOT_BUILD:

@@ -5,9 +5,12 @@ from pathlib import Path
 import pytest
 from identify.vendor.licenses import LICENSES
 
+from chunkgate.chunking.anchors import AnchorStyle
+from chunkgate.chunking.base import ChunkOptions
 from chunkgate.config.model import Config
 from chunkgate.rules import denylist
 from chunkgate.rules.base import FileContext, Finding
+from chunkgate.sites.model import Site
 
 MIT = dict(LICENSES)["MIT"]
 
@@ -318,3 +321,19 @@ def test_a_page_named_like_a_license_file_is_judged_by_its_text(tmp_path: Path) 
     )
     assert _findings(tmp_path, "pages/common/license.md", text=page) == []
     assert _findings(tmp_path, "docs/COPYING.rst", text="Copying files\n=============\n") == []
+
+
+def test_a_vendored_folder_name_in_a_sites_pages_is_a_section(tmp_path: Path) -> None:
+    site = Site("docs/", AnchorStyle("mkdocs", "toc"))
+    config = Config(root=tmp_path, chunking=ChunkOptions(sites=(site,)))
+
+    def findings(path: str) -> list[Finding]:
+        return list(denylist.check(FileContext(path, 5, "text\n", (), config)))
+
+    assert findings("docs/extensions/third-party/fastapi.md") == []
+    assert findings("docs/vendor/index.md") == []
+    # Outside the pages, and node_modules anywhere, it is vendored code.
+    (outside,) = findings("third-party/lib/README.md")
+    assert outside.message == "denylisted: vendored folder third-party/"
+    (inside,) = findings("docs/node_modules/pkg/README.md")
+    assert inside.message == "denylisted: vendored folder node_modules/"
