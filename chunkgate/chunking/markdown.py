@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from chunkgate.chunking import prescan, syntax
+from chunkgate.chunking import blocks, prescan, syntax
 from chunkgate.chunking.anchors import AnchorStyle, HeadingSource, anchors
 from chunkgate.chunking.base import BLANK_CHARS as _BLANK
 from chunkgate.chunking.base import (
@@ -74,17 +74,28 @@ def file_style(options: ChunkOptions, path: str) -> tuple[AnchorStyle, Dialect]:
 
 def headings(ctx: ChunkContext) -> tuple[FrontMatter | None, list[_Heading]]:
     """Every heading of the file with its rendered text and identity, in order."""
-    return _headings(ctx, file_style(ctx.options, ctx.path)[0])
+    return _headings(ctx, *file_style(ctx.options, ctx.path))
 
 
-def _headings(ctx: ChunkContext, style: AnchorStyle) -> tuple[FrontMatter | None, list[_Heading]]:
+def _headings(
+    ctx: ChunkContext, style: AnchorStyle, dialect: Dialect
+) -> tuple[FrontMatter | None, list[_Heading]]:
     front = parse_front_matter(ctx.lines)
     text = ctx.text
     if front:
         # Blank out the front matter so that cmark's line numbers stay the file's.
         text = "\n" * front.lines + text.split("\n", front.lines)[-1]
     lines = ctx.lines
-    found = prescan.headings(text, lines)
+    flat = blocks.flatten(text, lines, dialect.blocks) if dialect.blocks else None
+    if flat is None:
+        found = prescan.headings(text, lines)
+    else:
+        # A heading in an admonition's body is an anchor, not a section of the page.
+        lines = flat.lines
+        found = [
+            h._replace(nested=True) if h.first - 1 in flat.inside else h
+            for h in prescan.headings(flat.text, lines)
+        ]
     read_source = style.flavour in _READ_SOURCE
     sources = []
     for _, first, last, rendered, nested in found:
@@ -122,8 +133,8 @@ def _source(lines: Sequence[str], first: int, last: int, nested: bool, text: str
 
 
 def outline(ctx: ChunkContext) -> list[Heading]:
-    style = file_style(ctx.options, ctx.path)[0]
-    _, found = _headings(ctx, style)
+    style, dialect = file_style(ctx.options, ctx.path)
+    _, found = _headings(ctx, style, dialect)
     shown = style.describe()
     return [
         Heading(ctx.path, h.level, h.text, h.first + 1, f"{ctx.path}#{h.identity}", shown)
@@ -151,7 +162,7 @@ def chunk(ctx: ChunkContext, language: Language) -> Chunked:
 
 def chunk_markdown(ctx: ChunkContext) -> list[Chunk]:
     style, dialect = file_style(ctx.options, ctx.path)
-    front, found = _headings(ctx, style)
+    front, found = _headings(ctx, style, dialect)
     split_level = ctx.options.split_level
     sections = [h for h in found if not h.nested and h.level <= split_level]
     return _chunks(ctx, front, sections, dialect)

@@ -1,6 +1,7 @@
 """The blocks of a Markdown section over ``size.max``, for ``parts.split_unit``.
 
-The section's lines are rendered by cmark on their own (a section starts at
+The section's lines (an admonition's body moved left where the site has them,
+``blocks``) are rendered by cmark on their own (a section starts at
 a top-level heading, where every block is closed, so its lines parse as they
 do in the whole file) and its block tree is read back from the
 ``data-sourcepos`` of every block element. The cuts, coarsest first:
@@ -32,7 +33,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import NamedTuple
 
-from chunkgate.chunking import cmark
+from chunkgate.chunking import blocks, cmark
 from chunkgate.chunking.base import ChunkContext
 from chunkgate.chunking.parts import Block, OnlySyntax, Pos, split_unit
 from chunkgate.chunking.spans import code_spans
@@ -97,9 +98,12 @@ class _Paragraph(NamedTuple):
 
 def markdown_parts(ctx: ChunkContext, unit: Chunk) -> list[Chunk]:
     first, last = unit.start_line - 1, unit.end_line - 1
-    nodes = _tree(ctx, first, last)
-    blocks = _top_blocks(ctx, nodes, first, last)
-    return split_unit(ctx, unit, blocks, partial(_refine, ctx), _only_syntax(ctx, first, last))
+    kinds = dialect_of(ctx.path, ctx.options).blocks
+    flat = blocks.flatten(ctx.text, ctx.lines, kinds) if kinds else None
+    # An admonition's body is parsed as the Markdown it is on the site (``blocks``).
+    nodes = _tree(flat.lines if flat else ctx.lines, first, last)
+    top = _top_blocks(ctx, nodes, first, last)
+    return split_unit(ctx, unit, top, partial(_refine, ctx), _only_syntax(ctx, first, last))
 
 
 def _only_syntax(ctx: ChunkContext, first: int, last: int) -> OnlySyntax:
@@ -122,9 +126,9 @@ def _only_syntax(ctx: ChunkContext, first: int, last: int) -> OnlySyntax:
     return only
 
 
-def _tree(ctx: ChunkContext, first: int, last: int) -> list[_Node]:
+def _tree(lines: Sequence[str], first: int, last: int) -> list[_Node]:
     """The block tree of lines ``first..last``, with 0-based file line numbers."""
-    html = cmark.render("\n".join(ctx.lines[first : last + 1]))
+    html = cmark.render("\n".join(lines[first : last + 1]))
     # Children follow their parent in the output; a stack of open containers
     # and where they end (cmark's positions) rebuilds the tree.
     roots: list[_Node] = []

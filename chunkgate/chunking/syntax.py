@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from chunkgate.chunking import blocks
 from chunkgate.chunking.base import BLANK_CHARS
 from chunkgate.chunking.spans import blank_code_spans, template_spans
 from chunkgate.core.regex import lazy
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 class Dialect(NamedTuple):
     liquid: bool = False  # `{{ ... }}` lines are template output (Jekyll, MkDocs macros)
     mdx: bool = False  # import/export statements and JSX tags (.mdx)
+    blocks: frozenset[str] = frozenset()  # the indented blocks the site has (``blocks``)
 
 
 PLAIN = Dialect()
@@ -220,6 +222,9 @@ def prose(text: str, dialect: Dialect = PLAIN) -> str:
 
 def dialect_of(path: str, options: ChunkOptions) -> Dialect:
     """The template dialect of the Markdown file at ``path``: Liquid where its site runs
-    Liquid or Jinja over pages, MDX by the file's suffix."""
+    Liquid or Jinja over pages, MDX by the file's suffix, the indented blocks its site's
+    Markdown extensions make."""
     site = site_of(path, options.sites) if options.sites else None
-    return Dialect(liquid=site is not None and site.liquid, mdx=path.endswith(".mdx"))
+    if site is None:
+        return Dialect(mdx=path.endswith(".mdx"))
+    return Dialect(site.liquid, path.endswith(".mdx"), site.markdown & blocks.KINDS)
