@@ -20,7 +20,8 @@ build; ``L`` the label as written, ``N`` its number in the order of first refere
 - Python-Markdown ``footnotes``: ``fn:L`` for every definition, ``fnref:L`` then
   ``fnref2:L``, ``fnref3:L``... for the references;
 - goldmark (Hugo): ``fn:N``, ``fnref:N`` then ``fnref1:N``, ``fnref2:N``...;
-- kramdown (Jekyll): ``fn:L``, ``fnref:L`` then ``fnref:L:1``, ``fnref:L:2``...;
+- kramdown (Jekyll): ``fn:L``, ``fnref:L`` then ``fnref:L:1``, ``fnref:L:2``... (a
+  label of letters, digits, ``_`` and ``-`` only);
 - markdown-it-footnote (VitePress): ``fnN``, ``fnrefN`` then ``fnrefN:1``...;
 - remark-gfm / mdast-util-to-hast (Docusaurus, Starlight) and GitHub:
   ``user-content-fn-l``, ``user-content-fnref-l`` then ``-2``, ``-3``... (``l``
@@ -43,6 +44,7 @@ from chunkgate.core.regex import lazy
 _LIST = lazy(r"\{(:?)([^{}\n]*)\}")
 _DEFINITION = lazy(r"[ ]{0,3}\[\^([^\[\]\n]+)\]:")
 _REFERENCE = lazy(r"\[\^([^\[\]\n]+)\](?!:)")
+_KRAMDOWN_LABEL = lazy(r"[A-Za-z0-9_-]+")  # kramdown's ALD_ID_NAME
 
 
 def _prose_lines(text: str) -> Iterator[str]:
@@ -123,7 +125,7 @@ def _goldmark(defined: list[str], references: list[str]) -> set[str]:
 
 def _kramdown(defined: list[str], references: list[str]) -> set[str]:
     ids: set[str] = set()
-    for label, _, k in _numbered(references):
+    for label, _, k in _numbered([r for r in references if _KRAMDOWN_LABEL.fullmatch(r)]):
         ids.add(f"fn:{label}")
         ids.add(f"fnref:{label}" if k == 1 else f"fnref:{label}:{k - 1}")
     return ids
@@ -131,7 +133,8 @@ def _kramdown(defined: list[str], references: list[str]) -> set[str]:
 
 def _markdown_it(defined: list[str], references: list[str]) -> set[str]:
     ids: set[str] = set()
-    for _, number, k in _numbered(references):
+    # markdown-it-footnote ends a label at a space: no footnote.
+    for _, number, k in _numbered([r for r in references if " " not in r]):
         ids.add(f"fn{number}")
         ids.add(f"fnref{number}" if k == 1 else f"fnref{number}:{k - 1}")
     return ids
