@@ -131,12 +131,15 @@ def test_footnotes_by_generator(flavour: str, expected: set[str]) -> None:
 
 
 def test_hugo_build_agrees(tmp_path: Path) -> None:
-    """Hugo (goldmark) itself: footnotes numbered by first reference, block attributes."""
+    """Hugo (goldmark) itself: footnotes numbered by first reference, block attributes,
+    heading ids in the key form."""
     config = (
         'baseURL = "http://example.org/"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n'
         "[markup.goldmark.parser.attribute]\nblock = true\n"
     )
+    headings = '## Key form {id="9.7.0" .c}\n\n## Hash {#h .c}\n\n## Both {#a id=b}\n'
     page = FOOTNOTES.replace("# Notes", "---\ntitle: Notes\n---") + "\nA paragraph.\n{#para}\n"
+    page += headings
     (tmp_path / "hugo.toml").write_text(config, encoding="utf-8")
     (tmp_path / "content").mkdir()
     (tmp_path / "content" / "notes.md").write_text(page, encoding="utf-8")
@@ -149,7 +152,8 @@ def test_hugo_build_agrees(tmp_path: Path) -> None:
     assert found is not None
     site = Site("content/", AnchorStyle("hugo", "github"), markdown=frozenset(found["markdown"]))
     ours = file_anchors(page, "content/notes.md", options=ChunkOptions(sites=(site,)))
-    assert ours == built == {"fn:1", "fnref:1", "fnref1:1", "fn:2", "fnref:2", "para"}
+    footnotes = {"fn:1", "fnref:1", "fnref1:1", "fn:2", "fnref:2"}
+    assert ours == built == {*footnotes, "para", "9.7.0", "h", "b"}
 
 
 def test_kramdown_agrees() -> None:
