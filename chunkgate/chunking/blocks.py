@@ -35,7 +35,7 @@ _OPENERS = {
 }
 KINDS = frozenset(_OPENERS)
 _FIRST = {"admonition": "!", "details": "?", "tabbed": "="}
-FENCE = lazy(r"(?<![ \t])[ \t]*(`{3,}|~{3,})")  # matched at a line start
+_FENCE = lazy(r"(?<![ \t])[ \t]*(`{3,}|~{3,})")  # matched at a line start
 _INDENT = 4
 
 
@@ -73,18 +73,22 @@ def flatten(text: str, lines: Sequence[str], kinds: Collection[str]) -> Flattene
         if bodies:
             inside.add(index)
             out[index] = " " * (indent - _INDENT * len(bodies)) + line[width:]
-        found = FENCE.match(line)
-        if fence is not None:
-            if found and found[1][0] == fence[0] and len(found[1]) >= len(fence):
-                fence = None
-            continue
-        if found:
-            fence = found[1]
-        elif indent % _INDENT == 0 and opener.fullmatch(line, width):
+        fence, code = fence_step(fence, line)
+        if not code and indent % _INDENT == 0 and opener.fullmatch(line, width):
             bodies.append(indent + _INDENT)
     if not inside:
         return None
     return Flattened("\n".join(out), out, frozenset(inside))
+
+
+def fence_step(fence: str | None, line: str) -> tuple[str | None, bool]:
+    """The fence open after ``line`` (None: none) given the one open before it
+    (``fence``), and whether ``line`` is code: a fence line or inside a fenced block."""
+    found = _FENCE.match(line)
+    if fence is not None:
+        closes = found and found[1][0] == fence[0] and len(found[1]) >= len(fence)
+        return (None if closes else fence), True
+    return (found[1], True) if found else (None, False)
 
 
 @functools.cache

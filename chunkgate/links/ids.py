@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from chunkgate.chunking.blocks import FENCE
+from chunkgate.chunking.blocks import fence_step
 from chunkgate.chunking.slugs import attribute_id
 from chunkgate.chunking.spans import blank_code_spans
 from chunkgate.core.regex import lazy
@@ -51,15 +51,9 @@ def _prose_lines(text: str) -> Iterator[str]:
     """The lines of ``text`` outside fenced code, code spans blanked."""
     fence: str | None = None
     for line in text.split("\n"):
-        found = FENCE.match(line)
-        if fence is not None:
-            if found and found[1][0] == fence[0] and len(found[1]) >= len(fence):
-                fence = None
-            continue
-        if found:
-            fence = found[1]
-            continue
-        yield blank_code_spans(line) if "`" in line else line
+        fence, code = fence_step(fence, line)
+        if not code:
+            yield blank_code_spans(line) if "`" in line else line
 
 
 def attribute_ids(text: str, syntax: str) -> set[str]:
