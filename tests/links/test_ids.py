@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -9,11 +10,14 @@ from pathlib import Path
 
 import markdown
 import pytest
+from click.testing import CliRunner
+from helpers import commit_all, pin_git_env, write
 
 from chunkgate.chunking import context_for
 from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.markdown import chunk_markdown
+from chunkgate.cli import cli
 from chunkgate.links.anchors import file_anchors
 from chunkgate.links.ids import attribute_ids, footnote_ids
 from chunkgate.sites.model import Site
@@ -171,3 +175,23 @@ def test_kramdown_agrees() -> None:
     options = ChunkOptions(sites=(Site("", style, liquid=True),))
     ours = file_anchors(FOOTNOTES + "\nPara\n{: #para}\n", "page.md", options=options)
     assert ours == _ids(html)
+
+
+def test_links_to_them_are_not_broken(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pin_git_env(monkeypatch)
+    monkeypatch.chdir(git_repo)
+    write(
+        git_repo,
+        "mkdocs.yml",
+        "site_name: t\nmarkdown_extensions:\n  - attr_list\n  - footnotes\n  - tables\n",
+    )
+    write(git_repo, "docs/notes.md", FOOTNOTES)
+    write(git_repo, "docs/page.md", ATTRIBUTES)
+    targets = ["9.7.0", "keys", "para", "item", "cell", "inline", "fn:1", "fnref2:1", "nope"]
+    links = "".join(f"- [{t}](notes.md#{t})\n" for t in targets[6:])
+    links += "".join(f"- [{t}](page.md#{t})\n" for t in targets[:6])
+    write(git_repo, "docs/index.md", f"# Index\n\nEvery anchor below is on its page.\n\n{links}")
+    commit_all(git_repo)
+    result = CliRunner().invoke(cli, ["check", "--format", "json"])
+    broken = [v for v in json.loads(result.output)["violations"] if v["rule"] == "CG404"]
+    assert [v["message"].partition(":")[0] for v in broken] == ["link notes.md#nope"]
