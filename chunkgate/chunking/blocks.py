@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from typing import NamedTuple
 
 from chunkgate.core.regex import lazy
@@ -52,12 +52,13 @@ def may_have_blocks(text: str, kinds: Collection[str]) -> bool:
     return any(_FIRST[kind] * 3 in text for kind in kinds)
 
 
-def flatten(text: str, lines: Sequence[str], kinds: Collection[str]) -> Flattened | None:
-    """``text`` (split into ``lines``) with the bodies of the blocks of ``kinds`` moved
-    left, or None when it has no such block."""
+def flatten(text: str, kinds: Collection[str]) -> Flattened | None:
+    """``text`` with the bodies of the blocks of ``kinds`` moved left, or None when it
+    has no such block."""
     if not kinds or not may_have_blocks(text, kinds):
         return None
     opener = _opener(frozenset(kinds))
+    lines = text.split("\n")
     out = list(lines)
     inside: set[int] = set()
     bodies: list[int] = []  # the indentation each open body needs, innermost last

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import NamedTuple
 
-from chunkgate.chunking import blocks, cmark
+from chunkgate.chunking import cmark
 from chunkgate.chunking.base import ChunkContext
 from chunkgate.chunking.parts import Block, OnlySyntax, Pos, split_unit
 from chunkgate.chunking.spans import code_spans
@@ -96,12 +96,10 @@ class _Paragraph(NamedTuple):
     lines_ended: bool  # already cut between lines that end sentences
 
 
-def markdown_parts(ctx: ChunkContext, unit: Chunk) -> list[Chunk]:
+def markdown_parts(ctx: ChunkContext, unit: Chunk, parsed: Sequence[str]) -> list[Chunk]:
+    """``parsed``: the file's lines as cmark reads them (admonition bodies moved left)."""
     first, last = unit.start_line - 1, unit.end_line - 1
-    kinds = dialect_of(ctx.path, ctx.options).blocks
-    flat = blocks.flatten(ctx.text, ctx.lines, kinds) if kinds else None
-    # An admonition's body is parsed as the Markdown it is on the site (``blocks``).
-    nodes = _tree(flat.lines if flat else ctx.lines, first, last)
+    nodes = _tree(parsed, first, last)
     top = _top_blocks(ctx, nodes, first, last)
     return split_unit(ctx, unit, top, partial(_refine, ctx), _only_syntax(ctx, first, last))
 

@@ -108,7 +108,7 @@ def extract_links(
     if skip:
         # Blank out the front matter so that cmark's line numbers stay the file's.
         text = "\n" * skip + text.split("\n", skip)[-1]
-    flat = indented.flatten(text, lines, blocks) if blocks else None
+    flat = indented.flatten(text, blocks) if blocks else None
     if flat is not None:
         text, lines = flat.text, flat.lines
     rendered = cmark.render(text)

@@ -47,13 +47,17 @@ _REFERENCE = lazy(r"\[\^([^\[\]\n]+)\](?!:)")
 _KRAMDOWN_LABEL = lazy(r"[A-Za-z0-9_-]+")  # kramdown's ALD_ID_NAME
 
 
-def _prose_lines(text: str) -> Iterator[str]:
-    """The lines of ``text`` outside fenced code, code spans blanked."""
+def _prose_lines(text: str, needle: str) -> Iterator[str]:
+    """The lines of ``text`` outside fenced code that hold ``needle`` outside code spans,
+    code spans blanked."""
     fence: str | None = None
     for line in text.split("\n"):
         fence, code = fence_step(fence, line)
-        if not code:
-            yield blank_code_spans(line) if "`" in line else line
+        if code or needle not in line:
+            continue
+        outside = blank_code_spans(line) if "`" in line else line
+        if needle in outside:
+            yield outside
 
 
 def attribute_ids(text: str, syntax: str) -> set[str]:
@@ -62,9 +66,7 @@ def attribute_ids(text: str, syntax: str) -> set[str]:
     found: set[str] = set()
     if "{" not in text:
         return found
-    for line in _prose_lines(text):
-        if "{" not in line:
-            continue
+    for line in _prose_lines(text, "{"):
         for match in _LIST.finditer(line):
             colon, inner = match.groups()
             if syntax == "kramdown" and not colon:
@@ -81,9 +83,7 @@ def _footnotes(text: str) -> tuple[list[str], list[str]]:
     """The labels of the footnote definitions and of the references to them, in order."""
     defined: list[str] = []
     references: list[str] = []
-    for line in _prose_lines(text):
-        if "[^" not in line:
-            continue
+    for line in _prose_lines(text, "[^"):
         definition = _DEFINITION.match(line)
         if definition:
             defined.append(definition[1])

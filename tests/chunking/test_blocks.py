@@ -50,7 +50,7 @@ def _options(site: Site | None = MKDOCS) -> ChunkOptions:
 
 def test_flatten_moves_bodies_left_and_keeps_every_line() -> None:
     lines = PAGE.split("\n")
-    flat = flatten(PAGE, lines, KINDS)
+    flat = flatten(PAGE, KINDS)
     assert flat is not None
     assert len(flat.lines) == len(lines)
     by_text = dict(zip(lines, flat.lines, strict=True))
@@ -59,8 +59,8 @@ def test_flatten_moves_bodies_left_and_keeps_every_line() -> None:
     assert by_text["        client = Client()"] == "    client = Client()"  # code in a fence
     assert by_text["    indented code stays code"] == "    indented code stays code"
     assert lines.index("    indented code stays code") not in flat.inside
-    assert flatten(PAGE, lines, frozenset()) is None
-    assert flatten("# Plain\n\n    code\n", ["# Plain", "", "    code", ""], KINDS) is None
+    assert flatten(PAGE, frozenset()) is None
+    assert flatten("# Plain\n\n    code\n", KINDS) is None
 
 
 def test_long_admonition_is_split_as_prose_not_as_a_code_block() -> None:
@@ -140,3 +140,9 @@ def test_mkdocs_build_agrees(tmp_path: Path) -> None:
     ours = file_anchors(PAGE, "docs/index.md", options=_options())
     assert ours == built == {"clients", "pooling", "next", "next_1"}
     assert '<a href="#pooling">pooling</a>' in article  # the body's link is a link
+
+
+def test_front_matter_stays_out_of_the_parse() -> None:
+    text = "---\ntitle: Page\n---\n# Page\n\n!!! note\n    A [link](#page).\n"
+    ctx = context_for(text, "docs/page.md", options=_options())
+    assert [(h.identity, h.first) for h in headings(ctx)[1]] == [("page", 3)]
