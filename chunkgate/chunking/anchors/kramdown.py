@@ -71,8 +71,9 @@ def explicit_below(line: str) -> str | None:
     if not _IAL_SHAPE.fullmatch(line):
         return None
     found = _IAL_ID.fullmatch(line)
-    # The key form, `{: id="x"}`, sets it too.
-    return found.group("id") if found else attribute_id(line.strip()[2:-1].strip(" \t"))
+    if found is None and "id=" in line:  # the key form, `{: id="x"}`, sets it too
+        return attribute_id(line.strip()[2:-1].strip(" \t"))
+    return found.group("id") if found else None
 
 
 def gfm_slug(text: str, raw: str = "") -> str:
