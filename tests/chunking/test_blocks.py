@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from helpers import commit_all, pin_git_env, write
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chunkgate.chunking import context_for
 from chunkgate.chunking.anchors import AnchorStyle
@@ -146,3 +148,43 @@ def test_front_matter_stays_out_of_the_parse() -> None:
     text = "---\ntitle: Page\n---\n# Page\n\n!!! note\n    A [link](#page).\n"
     ctx = context_for(text, "docs/page.md", options=_options())
     assert [(h.identity, h.first) for h in headings(ctx)[1]] == [("page", 3)]
+
+
+_PIECES = st.sampled_from(
+    [
+        "!!! note",
+        '??? tip "Title"',
+        '=== "Tab"',
+        "    !!! warning",
+        "    body with a [link](#x) and more words",
+        "        deeper body",
+        "    ## Inside",
+        "## Outside",
+        "# Top",
+        "```",
+        "    ```",
+        "plain text line",
+        "- item",
+        "",
+        "\tTabbed",
+    ]
+)
+
+
+@settings(max_examples=100)
+@given(st.lists(_PIECES, max_size=40), st.integers(40, 400))
+def test_chunks_follow_each_other_and_spans_are_the_files(pieces: list[str], size: int) -> None:
+    text = "\n".join(pieces) + "\n"
+    flat = flatten(text, KINDS)
+    if flat is not None:
+        assert len(flat.lines) == len(text.split("\n"))
+        for line, moved in zip(text.split("\n"), flat.lines, strict=True):
+            assert moved.strip() == line.strip()
+    options = ChunkOptions(sites=(MKDOCS,), max=size, min=0, overlap=0)
+    ctx = context_for(text, "docs/page.md", options=options)
+    done = (0, 0)  # where the chunk before ended: chunks follow one another, never overlap
+    for chunk in chunk_markdown(ctx):
+        assert (chunk.start_line, chunk.start_column) > done
+        done = (chunk.end_line, chunk.end_column or len(ctx.lines[chunk.end_line - 1]) + 1)
+        if not chunk.start_column and not chunk.end_column:
+            assert chunk.text == "\n".join(ctx.lines[chunk.start_line - 1 : chunk.end_line])
