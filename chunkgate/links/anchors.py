@@ -28,7 +28,7 @@ from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
 from chunkgate.chunking.spans import without_inline_markup
 from chunkgate.core.regex import lazy
 from chunkgate.links.broken import Sites, as_sites
-from chunkgate.links.ids import attribute_ids, footnote_ids
+from chunkgate.links.ids import AttributeSyntax, attribute_ids, footnote_ids
 from chunkgate.sites.model import style_of
 from chunkgate.sites.routes import GITHUB, Routes
 
@@ -48,7 +48,11 @@ _TERM = lazy(r"^(?!```|~~~)([^\s:>|#-][^\n]*)\n(?:[ \t]*\n)?:[ \t]", re.M)
 _TEMPLATE = lazy(r"\{\{[%<]|\{%|^<[A-Z]\w*[\s/>]", re.M)
 _MAX_DEPTH = 4  # includes of includes; deeper (or circular) ones are left out
 # The attribute lists that set ids outside headings, by anchor flavour (``ids``).
-_ATTRIBUTE_SYNTAX = {"mkdocs": "attr_list", "kramdown": "kramdown", "hugo": "goldmark"}
+_ATTRIBUTE_SYNTAX: dict[str, AttributeSyntax] = {
+    "mkdocs": "attr_list",
+    "kramdown": "kramdown",
+    "hugo": "goldmark",
+}
 # The flavours whose footnotes are an extension the site's config turns on.
 _OPTIONAL_FOOTNOTES = frozenset({"mkdocs", "hugo"})
 
@@ -94,7 +98,7 @@ def _body_ids(text: str, path: str, options: ChunkOptions) -> set[str]:
     # Without the site's config its extensions are unknown: an anchor they could make
     # is taken as made.
     on = site.markdown if site is not None and site.style.flavour == flavour else None
-    found = set()
+    found: set[str] = set()
     syntax = _ATTRIBUTE_SYNTAX.get(flavour)
     if syntax == "goldmark" and on is not None and "block-attributes" not in on:
         syntax = None

@@ -35,6 +35,7 @@ definition).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Literal
 
 from chunkgate.chunking.blocks import fence_step
 from chunkgate.chunking.slugs import attribute_id
@@ -45,6 +46,8 @@ _LIST = lazy(r"\{(:?)([^{}\n]*)\}")
 _DEFINITION = lazy(r"[ ]{0,3}\[\^([^\[\]\n]+)\]:")
 _REFERENCE = lazy(r"\[\^([^\[\]\n]+)\](?!:)")
 _KRAMDOWN_LABEL = lazy(r"[A-Za-z0-9_-]+")  # kramdown's ALD_ID_NAME
+# Whose attribute lists: Python-Markdown's, kramdown's IALs, goldmark's block attributes.
+AttributeSyntax = Literal["attr_list", "kramdown", "goldmark"]
 
 
 def _prose_lines(text: str, needle: str) -> Iterator[str]:
@@ -60,9 +63,8 @@ def _prose_lines(text: str, needle: str) -> Iterator[str]:
             yield outside
 
 
-def attribute_ids(text: str, syntax: str) -> set[str]:
-    """The ids the attribute lists of ``text`` set; ``syntax`` is ``attr_list``,
-    ``kramdown`` or ``goldmark`` (block attributes)."""
+def attribute_ids(text: str, syntax: AttributeSyntax) -> set[str]:
+    """The ids the attribute lists of ``text`` set, read as ``syntax``."""
     found: set[str] = set()
     if "{" not in text:
         return found
