@@ -109,12 +109,14 @@ def test_links_in_bodies_are_checked(git_repo: Path, monkeypatch: pytest.MonkeyP
     write(
         git_repo,
         "docs/index.md",
-        f"# Docs\n\n{body}\n!!! tip\n    Read [how to install](setup.md#instal) first.\n",
+        f"# Docs\n\n{body}\n!!! tip\n    Two paragraphs.\n\n"
+        "    Read [how to install](setup.md#instal) first.\n",
     )
     commit_all(git_repo)
     result = CliRunner().invoke(cli, ["check", "--format", "json"])
     assert '"rule": "CG404"' in result.output, result.output
-    assert '"line": 6' in result.output
+    # Its second paragraph is an indented code block to CommonMark: no link was seen.
+    assert '"line": 8' in result.output
 
 
 def test_mkdocs_build_agrees(tmp_path: Path) -> None:
