@@ -32,7 +32,9 @@ __all__ = [
 #    preamble and sections of a horizontal rule alone are in no chunk
 # 5: a part of template syntax alone (Hugo's `{{% /tab %}}` between two long code blocks)
 #    joins a neighbouring part
-CHUNKING_VERSION = 5
+# 6: heading ids in attr_list's key form (`{ id=x }`), MkDocs headings' class-only lists
+#    dropped, admonition/details/tab bodies read as Markdown (issue 39)
+CHUNKING_VERSION = 6
 
 
 class ChunkedFile(NamedTuple):

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from chunkgate.chunking import prescan, syntax
+from chunkgate.chunking import blocks, prescan, syntax
 from chunkgate.chunking.anchors import AnchorStyle, HeadingSource, anchors
 from chunkgate.chunking.base import BLANK_CHARS as _BLANK
 from chunkgate.chunking.base import (
@@ -74,17 +74,30 @@ def file_style(options: ChunkOptions, path: str) -> tuple[AnchorStyle, Dialect]:
 
 def headings(ctx: ChunkContext) -> tuple[FrontMatter | None, list[_Heading]]:
     """Every heading of the file with its rendered text and identity, in order."""
-    return _headings(ctx, file_style(ctx.options, ctx.path)[0])
+    return _headings(ctx, *file_style(ctx.options, ctx.path))[:2]
 
 
-def _headings(ctx: ChunkContext, style: AnchorStyle) -> tuple[FrontMatter | None, list[_Heading]]:
+def _headings(
+    ctx: ChunkContext, style: AnchorStyle, dialect: Dialect
+) -> tuple[FrontMatter | None, list[_Heading], Sequence[str]]:
+    """The front matter, the headings, and the lines as cmark read them (admonition
+    bodies moved left, ``blocks``)."""
     front = parse_front_matter(ctx.lines)
     text = ctx.text
     if front:
         # Blank out the front matter so that cmark's line numbers stay the file's.
         text = "\n" * front.lines + text.split("\n", front.lines)[-1]
     lines = ctx.lines
-    found = prescan.headings(text, lines)
+    flat = blocks.flatten(text, dialect.blocks) if dialect.blocks else None
+    if flat is None:
+        found = prescan.headings(text, lines)
+    else:
+        # A heading in an admonition's body is an anchor, not a section of the page.
+        lines = flat.lines
+        found = [
+            h._replace(nested=True) if h.first - 1 in flat.inside else h
+            for h in prescan.headings(flat.text, lines)
+        ]
     read_source = style.flavour in _READ_SOURCE
     sources = []
     for _, first, last, rendered, nested in found:
@@ -97,10 +110,14 @@ def _headings(ctx: ChunkContext, style: AnchorStyle) -> tuple[FrontMatter | None
         below = lines[last] if read_source and last < len(lines) else ""
         sources.append(HeadingSource(shown, raw, below))
     made = anchors(sources, style)
-    return front, [
-        _Heading(level, first - 1, last - 1, _shown(anchor.text), anchor.identity, nested)
-        for (level, first, last, _, nested), anchor in zip(found, made, strict=True)
-    ]
+    return (
+        front,
+        [
+            _Heading(level, first - 1, last - 1, _shown(anchor.text), anchor.identity, nested)
+            for (level, first, last, _, nested), anchor in zip(found, made, strict=True)
+        ],
+        lines,
+    )
 
 
 def _shown(text: str) -> str:
@@ -122,8 +139,8 @@ def _source(lines: Sequence[str], first: int, last: int, nested: bool, text: str
 
 
 def outline(ctx: ChunkContext) -> list[Heading]:
-    style = file_style(ctx.options, ctx.path)[0]
-    _, found = _headings(ctx, style)
+    style, dialect = file_style(ctx.options, ctx.path)
+    found = _headings(ctx, style, dialect)[1]
     shown = style.describe()
     return [
         Heading(ctx.path, h.level, h.text, h.first + 1, f"{ctx.path}#{h.identity}", shown)
@@ -151,10 +168,10 @@ def chunk(ctx: ChunkContext, language: Language) -> Chunked:
 
 def chunk_markdown(ctx: ChunkContext) -> list[Chunk]:
     style, dialect = file_style(ctx.options, ctx.path)
-    front, found = _headings(ctx, style)
+    front, found, parsed = _headings(ctx, style, dialect)
     split_level = ctx.options.split_level
     sections = [h for h in found if not h.nested and h.level <= split_level]
-    return _chunks(ctx, front, sections, dialect)
+    return _chunks(ctx, front, sections, dialect, parsed)
 
 
 class _Span(NamedTuple):
@@ -208,7 +225,11 @@ def _spans(
 
 
 def _chunks(
-    ctx: ChunkContext, front: FrontMatter | None, sections: list[_Heading], dialect: Dialect
+    ctx: ChunkContext,
+    front: FrontMatter | None,
+    sections: list[_Heading],
+    dialect: Dialect,
+    parsed: Sequence[str],
 ) -> list[Chunk]:
     lines = ctx.lines
     make = ctx.make
@@ -247,7 +268,7 @@ def _chunks(
         if split and ctx.size_of(chunk) > limit:
             from chunkgate.chunking.mdparts import markdown_parts  # only for long sections
 
-            chunks.extend(markdown_parts(ctx, chunk))
+            chunks.extend(markdown_parts(ctx, chunk, parsed))
         else:
             chunks.append(chunk)
     return chunks

@@ -1,6 +1,7 @@
 """The blocks of a Markdown section over ``size.max``, for ``parts.split_unit``.
 
-The section's lines are rendered by cmark on their own (a section starts at
+The section's lines (an admonition's body moved left where the site has them,
+``blocks``) are rendered by cmark on their own (a section starts at
 a top-level heading, where every block is closed, so its lines parse as they
 do in the whole file) and its block tree is read back from the
 ``data-sourcepos`` of every block element. The cuts, coarsest first:
@@ -95,11 +96,12 @@ class _Paragraph(NamedTuple):
     lines_ended: bool  # already cut between lines that end sentences
 
 
-def markdown_parts(ctx: ChunkContext, unit: Chunk) -> list[Chunk]:
+def markdown_parts(ctx: ChunkContext, unit: Chunk, parsed: Sequence[str]) -> list[Chunk]:
+    """``parsed``: the file's lines as cmark reads them (admonition bodies moved left)."""
     first, last = unit.start_line - 1, unit.end_line - 1
-    nodes = _tree(ctx, first, last)
-    blocks = _top_blocks(ctx, nodes, first, last)
-    return split_unit(ctx, unit, blocks, partial(_refine, ctx), _only_syntax(ctx, first, last))
+    nodes = _tree(parsed, first, last)
+    top = _top_blocks(ctx, nodes, first, last)
+    return split_unit(ctx, unit, top, partial(_refine, ctx), _only_syntax(ctx, first, last))
 
 
 def _only_syntax(ctx: ChunkContext, first: int, last: int) -> OnlySyntax:
@@ -122,9 +124,9 @@ def _only_syntax(ctx: ChunkContext, first: int, last: int) -> OnlySyntax:
     return only
 
 
-def _tree(ctx: ChunkContext, first: int, last: int) -> list[_Node]:
+def _tree(lines: Sequence[str], first: int, last: int) -> list[_Node]:
     """The block tree of lines ``first..last``, with 0-based file line numbers."""
-    html = cmark.render("\n".join(ctx.lines[first : last + 1]))
+    html = cmark.render("\n".join(lines[first : last + 1]))
     # Children follow their parent in the output; a stack of open containers
     # and where they end (cmark's positions) rebuilds the tree.
     roots: list[_Node] = []

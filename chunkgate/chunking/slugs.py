@@ -74,8 +74,8 @@ def split_explicit_id(text: str) -> tuple[str, str | None]:
     """Split ``Install {#install}`` into ``("Install", "install")``.
 
     Only an attribute list whose every item is ``#id``, ``.class`` or
-    ``key=value``, and which names exactly one id, counts; anything else is
-    heading text.
+    ``key=value``, and which sets an id (``#id`` or ``id=x``, ``id="9.7.0"``),
+    counts; anything else is heading text.
     """
     if not text.endswith("}"):
         return text, None
@@ -97,15 +97,33 @@ def split_explicit_id(text: str) -> tuple[str, str | None]:
     inner = text[brace + 1 : -1]
     if "}" in inner or "\n" in inner:
         return text, None
-    items = _attribute_items(inner[1:] if inner.startswith(":") else inner)
-    if items is None:
-        return text, None
-    ids = [item[1:] for item in items if item.startswith("#")]
-    if len(ids) != 1:
+    identity = attribute_id(inner[1:] if inner.startswith(":") else inner)
+    if identity is None:
         return text, None
     # One blank before the brace belongs to the attribute list, as it always has.
     start = brace - 1 if brace and text[brace - 1] in " \t" else brace
-    return text[:start], ids[0]
+    return text[:start], identity
+
+
+def attribute_id(inner: str) -> str | None:
+    """The ID an attribute list (``inner``: what is between the braces, without a
+    leading ``:``) sets: its ``#id`` or ``id=...`` item, the last one where there are
+    several (as Python-Markdown's ``attr_list`` assigns them); None when it sets none
+    or holds anything but attributes."""
+    items = _attribute_items(inner)
+    identity = None
+    for item in items or ():
+        if item.startswith("#"):
+            identity = item[1:]
+        elif item.startswith("id="):
+            value = item[3:]
+            identity = value[1:-1] if value[:1] in "\"'" and len(value) > 1 else value
+    return identity or None
+
+
+def is_attribute_list(inner: str) -> bool:
+    """Whether ``inner`` (between the braces, no leading ``:``) is attributes alone."""
+    return _attribute_items(inner) is not None
 
 
 def _attribute_items(inner: str) -> list[str] | None:

@@ -4,7 +4,7 @@ Hugo shortcodes (``{{< name >}}``, ``{{% name %}}``), Liquid and Jinja tags
 (``{% include x.html %}``) and, where the site runs Liquid or Jinja over its
 pages, outputs (``{{ site.title }}``), MDX ``import``/``export`` statements and
 JSX component tags (``.mdx`` only), directives and admonition fences
-(``::: pkg.module``, ``:::note`` ... ``:::``, ``!!! note``, ``??? tip``) and
+(``::: pkg.module``, ``:::note`` ... ``:::``, ``!!! note``, ``??? tip``, ``=== "Tab"``) and
 attribute lists (``{: .class}``, ``{: #id}``, ``{.class}``) are syntax. A line
 that holds nothing else is a syntax line; code blocks never hold any. The
 content between an opening and a closing tag (an aside's text, a
@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from chunkgate.chunking import blocks
 from chunkgate.chunking.base import BLANK_CHARS
 from chunkgate.chunking.spans import blank_code_spans, template_spans
 from chunkgate.core.regex import lazy
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 class Dialect(NamedTuple):
     liquid: bool = False  # `{{ ... }}` lines are template output (Jekyll, MkDocs macros)
     mdx: bool = False  # import/export statements and JSX tags (.mdx)
+    blocks: frozenset[str] = frozenset()  # the indented blocks the site has (``blocks``)
 
 
 PLAIN = Dialect()
@@ -46,6 +48,7 @@ _LINE_PATTERNS = {
     "attributes": rf"\{{[ \t]*{_ATTRIBUTE_ITEM}(?:[ \t]+{_ATTRIBUTE_ITEM})*[ \t]*\}}",
     "fence": r":{3,}.*",
     "admonition": r"""(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*(?:[ \t]+"[^"\n]*")?""",
+    "tab": r'===[+!]{0,2}[ \t]+"[^"\n]*"',
 }
 _SYNTAX_LINE = lazy("|".join(f"(?:{p})" for p in _LINE_PATTERNS.values()))
 _OUTPUT_LINE = lazy(rf"(?:(?:{_SHORTCODE}|{_TAG}|{_OUTPUT})[ \t]*)+")
@@ -57,12 +60,12 @@ _IMPORT = lazy(r"(?:import|export)[ \t{*]")
 _JSX = lazy(r"</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>|<>|</>|\{/\*.*\*/\}")
 _OPEN_JSX = lazy(r"<[A-Z][\w.]*(?:[ \t][^<>]*)?")
 # A syntax line starts with one of these; most lines start otherwise.
-_STARTS = frozenset("{:!?")
-_MDX_STARTS = frozenset("{:!?<ie")
+_STARTS = frozenset("{:!?=")
+_MDX_STARTS = frozenset("{:!?=<ie")
 
 
 def may_hold_syntax(text: str, dialect: Dialect = PLAIN) -> bool:
-    if "{" in text or ":::" in text or "!!!" in text or "???" in text:
+    if "{" in text or ":::" in text or "!!!" in text or "???" in text or '=== "' in text:
         return True
     return dialect.mdx and ("<" in text or "import" in text or "export" in text)
 
@@ -220,6 +223,9 @@ def prose(text: str, dialect: Dialect = PLAIN) -> str:
 
 def dialect_of(path: str, options: ChunkOptions) -> Dialect:
     """The template dialect of the Markdown file at ``path``: Liquid where its site runs
-    Liquid or Jinja over pages, MDX by the file's suffix."""
+    Liquid or Jinja over pages, MDX by the file's suffix, the indented blocks its site's
+    Markdown extensions make."""
     site = site_of(path, options.sites) if options.sites else None
-    return Dialect(liquid=site is not None and site.liquid, mdx=path.endswith(".mdx"))
+    if site is None:
+        return Dialect(mdx=path.endswith(".mdx"))
+    return Dialect(site.liquid, path.endswith(".mdx"), site.markdown & blocks.KINDS)

@@ -1,8 +1,9 @@
 """Every anchor a published Markdown page has, for checking links to it (CG404).
 
 A page's anchors are its headings' IDs (every heading, also one inside a
-list or without a chunk of its own), HTML ``id``/``name`` attributes, and, on
-Hugo sites with ``autoDefinitionTermID``, its definition-list terms. Pages
+list, an admonition or without a chunk of its own), HTML ``id``/``name``
+attributes, the ids of attribute lists and footnotes (``ids``), and, on Hugo
+sites with ``autoDefinitionTermID``, its definition-list terms. Pages
 that include other files (Hugo's ``{{% include "file.md" %}}``, MkDocs
 snippets' ``--8<-- "file.md"``) have the included headings too, numbered in
 page order as the generator numbers them, so the include is expanded first.
@@ -27,6 +28,8 @@ from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
 from chunkgate.chunking.spans import without_inline_markup
 from chunkgate.core.regex import lazy
 from chunkgate.links.broken import Sites, as_sites
+from chunkgate.links.ids import AttributeSyntax, attribute_ids, footnote_ids
+from chunkgate.sites.model import style_of
 from chunkgate.sites.routes import GITHUB, Routes
 
 if TYPE_CHECKING:
@@ -44,6 +47,14 @@ _TERM = lazy(r"^(?!```|~~~)([^\s:>|#-][^\n]*)\n(?:[ \t]*\n)?:[ \t]", re.M)
 # Template calls that can write a page's whole body: shortcodes, Liquid, MDX components.
 _TEMPLATE = lazy(r"\{\{[%<]|\{%|^<[A-Z]\w*[\s/>]", re.M)
 _MAX_DEPTH = 4  # includes of includes; deeper (or circular) ones are left out
+# The attribute lists that set ids outside headings, by anchor flavour (``ids``).
+_ATTRIBUTE_SYNTAX: dict[str, AttributeSyntax] = {
+    "mkdocs": "attr_list",
+    "kramdown": "kramdown",
+    "hugo": "goldmark",
+}
+# The flavours whose footnotes are an extension the site's config turns on.
+_OPTIONAL_FOOTNOTES = frozenset({"mkdocs", "hugo"})
 
 
 def file_anchors(
@@ -75,7 +86,27 @@ def file_anchors(
         anchors = {heading.identity for heading in found}
     if "=" in text and "<" in text:
         anchors.update(_HTML_ID.findall(text))
+    if "{" in text or "[^" in text:
+        anchors |= _body_ids(text, path, options)
     return anchors
+
+
+def _body_ids(text: str, path: str, options: ChunkOptions) -> set[str]:
+    """The anchors of attribute lists and footnotes (``ids``) in the site's Markdown."""
+    style, site = style_of(path, options.anchors, options.sites)
+    flavour = style.flavour
+    # Without the site's config its extensions are unknown: an anchor they could make
+    # is taken as made.
+    on = site.markdown if site is not None and site.style.flavour == flavour else None
+    found: set[str] = set()
+    syntax = _ATTRIBUTE_SYNTAX.get(flavour)
+    if syntax == "goldmark" and on is not None and "block-attributes" not in on:
+        syntax = None
+    if syntax is not None and (flavour != "mkdocs" or style.attributes):
+        found |= attribute_ids(text, syntax)
+    if flavour not in _OPTIONAL_FOOTNOTES or on is None or "footnotes" in on:
+        found |= footnote_ids(text, flavour)
+    return found
 
 
 def has_includes(text: str) -> bool:

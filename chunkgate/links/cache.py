@@ -18,8 +18,9 @@ from typing import Any, NamedTuple
 from chunkgate.cache.blobs import MarshalCache
 from chunkgate.links.extract import Link
 
-# 5: anchors as tuples; 4: columns; 3: anchors in the site's flavour
-_VERSION = "chunkgate-links-5"
+# 6: attribute-list and footnote anchors, admonition bodies' links; 5: anchors as tuples;
+# 4: columns; 3: anchors in the site's flavour
+_VERSION = "chunkgate-links-6"
 
 
 class FileLinks(NamedTuple):

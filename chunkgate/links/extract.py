@@ -12,6 +12,9 @@ nothing, so they are found in the lines that no rendered block covers and
 each is resolved by cmark on its own. A reference link that uses one is
 reported at the definition, where the fix goes, once.
 
+An admonition's body (MkDocs' ``!!! note`` and its indented lines) is read as
+the Markdown it is where the site has the extension (``chunking.blocks``).
+
 Raw HTML (``<a href>``) is not read: cmark's safe mode drops it, and it is
 the site's template language more often than the author's link.
 """
@@ -20,13 +23,18 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
+from chunkgate.chunking import blocks as indented
 from chunkgate.chunking import cmark
 from chunkgate.chunking.frontmatter import parse_front_matter
+from chunkgate.chunking.syntax import dialect_of
 from chunkgate.core.regex import lazy
+
+if TYPE_CHECKING:
+    from chunkgate.chunking.base import ChunkOptions
 
 
 class Link(NamedTuple):
@@ -75,12 +83,21 @@ def _href(destination: str) -> bytes:
     return b'<a href="' + destination.encode("utf-8", "surrogateescape") + b'"'
 
 
-def extract_links(text: str, *, local_only: bool = False) -> list[Link]:
+def page_links(text: str, path: str, options: ChunkOptions) -> list[Link]:
+    """The links of the page ``path`` that may name a corpus anchor, read as its site
+    reads it (``options``: the chunking options, with the site generators found)."""
+    return extract_links(text, local_only=True, blocks=dialect_of(path, options).blocks)
+
+
+def extract_links(
+    text: str, *, local_only: bool = False, blocks: Collection[str] = ()
+) -> list[Link]:
     """Every link and reference definition of Markdown ``text``, in order of line.
 
     ``local_only`` keeps only those that may name an anchor in the corpus (a
     ``#fragment``, no scheme): finding the line of each of a page's links to
-    other sites would cost more than parsing the page.
+    other sites would cost more than parsing the page. ``blocks`` are the indented
+    blocks the site has (``Dialect.blocks``): their bodies' links are links.
     """
     if "](" not in text and "]:" not in text:
         return []  # a link needs "](", a reference link needs a definition
@@ -91,6 +108,9 @@ def extract_links(text: str, *, local_only: bool = False) -> list[Link]:
     if skip:
         # Blank out the front matter so that cmark's line numbers stay the file's.
         text = "\n" * skip + text.split("\n", skip)[-1]
+    flat = indented.flatten(text, blocks) if blocks else None
+    if flat is not None:
+        text, lines = flat.text, flat.lines
     rendered = cmark.render(text)
     definitions = _definitions(lines, skip, text, rendered) if "]:" in text else []
     if local_only:

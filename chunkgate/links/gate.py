@@ -28,7 +28,7 @@ from chunkgate.links.anchors import file_anchors, has_includes, include_graph
 from chunkgate.links.broken import BrokenLink, Sites, check_references
 from chunkgate.links.cache import FileLinks, LinkCache
 from chunkgate.links.corpus import read_text
-from chunkgate.links.extract import extract_links
+from chunkgate.links.extract import page_links
 from chunkgate.manifest import FileEntry
 from chunkgate.sites.routes import MARKDOWN_SUFFIXES
 
@@ -100,7 +100,7 @@ def _links_of(config: Config, path: str, *, sites: Sites) -> FileLinks | None:
     site = sites.of(path)
     anchors = None if includes else file_anchors(text, path, site, options=config.chunking)
     return FileLinks(
-        tuple(extract_links(text, local_only=True)),
+        tuple(page_links(text, path, config.chunking)),
         None if anchors is None else tuple(sorted(anchors)),
         includes,
     )
@@ -122,7 +122,9 @@ def committed_files(
     files = _CorpusFiles(config)
     named = [path for path in paths if is_markdown(path)]
     links = {
-        path: extract_links(text, local_only=True) for path in named if (text := files.text(path))
+        path: page_links(text, path, config.chunking)
+        for path in named
+        if (text := files.text(path))
     }
 
     def anchors(text: str, path: str) -> set[str] | None:
@@ -149,7 +151,7 @@ def committed_files(
             if path not in links and is_markdown(path) and config.selects(path):
                 text = files.text(path)
                 if text is not None:
-                    links[path] = extract_links(text, local_only=True)
+                    links[path] = page_links(text, path, config.chunking)
 
     def anchors_of(path: str) -> set[str] | None:
         text = files.text(path)

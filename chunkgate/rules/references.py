@@ -49,7 +49,7 @@ from chunkgate.links import gate as links
 from chunkgate.links.anchors import file_anchors, include_graph
 from chunkgate.links.broken import BrokenLink, Sites, as_sites, check_references
 from chunkgate.links.corpus import sites_of
-from chunkgate.links.extract import extract_links
+from chunkgate.links.extract import page_links
 from chunkgate.rules.base import CorpusContext, Rule
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
 
@@ -103,7 +103,7 @@ def reference_violations(
         return []
     sites = as_sites(site)
     markdown = {p: t for p, t in texts.items() if p.lower().endswith(MARKDOWN_SUFFIXES)}
-    found = {path: extract_links(text, local_only=True) for path, text in markdown.items()}
+    found = {path: page_links(text, path, config.chunking) for path, text in markdown.items()}
 
     def anchors_of(path: str) -> set[str] | None:
         text = markdown.get(path)

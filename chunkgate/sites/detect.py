@@ -9,11 +9,13 @@ settings are cached on disk by content like ``.chunkgate.yaml``
 (``chunkgate.cache.configs``), so YAML is parsed once per edit of the config.
 
 - ``mkdocs.yml``/``.yaml`` (MkDocs): ``docs_dir``; ``markdown_extensions``:
-  ``toc``'s ``slugify`` and ``separator``, ``attr_list`` (or ``extra``); the
+  ``toc``'s ``slugify`` and ``separator``, ``attr_list`` (or ``extra``),
+  ``footnotes``, ``admonition``, ``pymdownx.details``, ``pymdownx.tabbed``; the
   ``macros`` plugin (Jinja); ``INHERIT``.
-- ``_config.yml`` (Jekyll): ``markdown``, ``kramdown.input``; Liquid always.
+- ``_config.yml`` (Jekyll): ``markdown``, ``kramdown.input``; Liquid and footnotes always.
 - ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``: ``contentDir``,
-  ``markup.goldmark.parser`` (``autoHeadingIDType``, ``attribute.title``).
+  ``markup.goldmark.parser`` (``autoHeadingIDType``, ``attribute.title`` and
+  ``.block``), ``markup.goldmark.extensions.footnote``.
 - ``docusaurus.config.*``, ``astro.config.*`` (Starlight): nothing to read.
 """
 
@@ -32,7 +34,7 @@ from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.core.regex import lazy
 from chunkgate.git import search
 from chunkgate.sites import settings as sitesettings
-from chunkgate.sites.model import Site
+from chunkgate.sites.model import MARKDOWN_FEATURES, Site
 
 Reader = Callable[[str], "bytes | None"]
 
@@ -51,7 +53,7 @@ GENERATOR_FILES = (
 _GENERATOR_NAMES = frozenset(GENERATOR_FILES)
 # Never a site of the repository's own: dependencies and tool folders.
 _SKIPPED = lazy(r"(?:^|/)(?:node_modules|vendor|\.[^/]*)/")
-_CACHE_KEY = b"chunkgate-site-settings-1\0"
+_CACHE_KEY = b"chunkgate-site-settings-2\0"
 
 
 def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
@@ -163,7 +165,8 @@ def read_site(path: str, read: Reader) -> Site | None:
         settings.get("attributes", True),
         path,
     )
-    return Site(prefix, style, settings.get("liquid", False))
+    markdown = frozenset(settings.get("markdown", ())) & MARKDOWN_FEATURES
+    return Site(prefix, style, settings.get("liquid", False), markdown)
 
 
 def _cached_settings(path: str, raw: bytes, read: Reader) -> dict[str, Any] | None:

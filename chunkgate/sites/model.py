@@ -20,6 +20,14 @@ class Site(NamedTuple):
     folder: str  # POSIX prefix of the files it publishes: "" (all) or "docs/"
     style: AnchorStyle
     liquid: bool = False  # Liquid or Jinja runs over its pages: `{{ x }}` lines are syntax
+    # The Markdown extensions on that change blocks or make anchors (``MARKDOWN_FEATURES``).
+    markdown: frozenset[str] = frozenset()
+
+
+# What ``Site.markdown`` may hold: Python-Markdown's ``admonition`` (``!!!``),
+# ``pymdownx.details`` (``???``) and ``pymdownx.tabbed`` (``===``), whose bodies are
+# indented Markdown; footnotes; goldmark's block attributes (``{#id}`` below a block).
+MARKDOWN_FEATURES = frozenset({"admonition", "details", "tabbed", "footnotes", "block-attributes"})
 
 
 # `markdown.anchors` values besides "auto": a flavour, or flavour:variant.
@@ -82,6 +90,7 @@ def settings_key(setting: str, sites: Sequence[Site]) -> str:
     """Everything in the anchor settings that changes IDs or chunks, for the fingerprint."""
     found = ",".join(
         f"{site.folder}={site.style.key()}{'+liquid' if site.liquid else ''}"
+        + "".join(f"+{feature}" for feature in sorted(site.markdown))
         for site in sorted(sites, key=lambda s: s.folder)
     )
     return f"{setting}[{found}]"

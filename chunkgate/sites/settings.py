@@ -1,7 +1,8 @@
 """Read a site generator's config as data (never executed) into anchor settings.
 
 The settings are a small JSON-able dict (``flavour``, ``variant``,
-``separator``, ``attributes``, ``liquid``, ``folder``), cached by
+``separator``, ``attributes``, ``liquid``, ``folder``, ``markdown``: the
+``sites.model.MARKDOWN_FEATURES`` on), cached by
 ``sites``. A config that cannot be read as its format is no site: a
 ``_config.yml`` or ``config.toml`` of another tool is common.
 """
@@ -98,17 +99,31 @@ def _mkdocs(path: str, raw: bytes, read: Reader) -> Settings | None:
     plugins = data.get("plugins")
     plugin_names = set(_items(plugins)) if plugins is not None else set()
     docs_dir = data.get("docs_dir", "docs")
+    extra = bool(names & {"extra", "pymdownx.extra"})  # footnotes and attr_list among others
     found.update(
         flavour="mkdocs",
         variant=_slugify(toc.get("slugify")),
         separator=str(toc.get("separator", "-")),
-        attributes=bool(names & {"attr_list", "extra", "pymdownx.extra"}),
+        attributes=extra or "attr_list" in names,
         liquid=bool(plugin_names & {"macros", "mkdocs-macros"}),
         folder=docs_dir if isinstance(docs_dir, str) else "docs",
+        markdown=sorted(
+            feature
+            for feature, extension in _MKDOCS_FEATURES.items()
+            if extension in names or (feature == "footnotes" and extra)
+        ),
     )
     return found
 
 
+# The ``MARKDOWN_FEATURES`` Python-Markdown has when an extension is listed (Material
+# turns none on by itself: its documentation lists them for mkdocs.yml).
+_MKDOCS_FEATURES = {
+    "admonition": "admonition",
+    "details": "pymdownx.details",
+    "tabbed": "pymdownx.tabbed",
+    "footnotes": "footnotes",
+}
 _PYMDOWNX_KEYS = {"case": "none", "normalize": "NFC", "percent_encode": False}
 
 
@@ -178,10 +193,18 @@ def _hugo(name: str, raw: bytes) -> Settings | None:
     data = _lower_keys(data)
     if name.startswith("config.") and not _looks_like_hugo(data):
         return None
-    parser = data.get("markup", {}).get("goldmark", {}).get("parser", {})
+    goldmark = data.get("markup", {}).get("goldmark", {})
+    goldmark = goldmark if isinstance(goldmark, dict) else {}
+    parser = goldmark.get("parser", {})
     parser = parser if isinstance(parser, dict) else {}
     attribute = parser.get("attribute", {})
-    title = attribute.get("title", True) if isinstance(attribute, dict) else True
+    attribute = attribute if isinstance(attribute, dict) else {}
+    title = attribute.get("title", True)
+    extensions = goldmark.get("extensions", {})
+    extensions = extensions if isinstance(extensions, dict) else {}
+    markdown = ["footnotes"] if extensions.get("footnote", True) else []
+    if attribute.get("block", False):
+        markdown.append("block-attributes")
     variant = str(parser.get("autoheadingidtype", "github")).lower()
     if variant not in ("github", "github-ascii", "blackfriday"):
         variant = "github"
@@ -191,6 +214,7 @@ def _hugo(name: str, raw: bytes) -> Settings | None:
         "variant": variant,
         "attributes": bool(title),
         "folder": content if isinstance(content, str) else "content",
+        "markdown": markdown,
     }
 
 

@@ -48,6 +48,9 @@ BODY = "A sentence of prose that is long enough to be a chunk of its own."
         pytest.param(
             ['!!! warning "Careful"', f"    {BODY}"], Dialect(), [True, False], id="admonition"
         ),
+        pytest.param(
+            ['=== "Sync"', f"    {BODY}", '===+ "Async"'], Dialect(), [True, False, True], id="tab"
+        ),
         pytest.param(["import Foo from './Foo.astro';"], MDX, [True], id="mdx-import"),
         pytest.param(
             ["import {", "  Tabs,", "  TabItem,", "} from '@astrojs/starlight/components';"],
@@ -81,6 +84,7 @@ def test_syntax_lines_fire(lines: list[str], dialect: Dialect, expected: list[bo
         pytest.param(["<Tabs>"], Dialect(), id="jsx-outside-mdx"),
         pytest.param(["{foo} is a placeholder"], Dialect(), id="braces-in-prose"),
         pytest.param(["!!! and ??? in prose"], Dialect(), id="punctuation-in-prose"),
+        pytest.param(["=== not a tab label"], Dialect(), id="equals-in-prose"),
         pytest.param(["<Card title='x'>Text inside</Card>"], MDX, id="jsx-with-text"),
     ],
 )

@@ -47,6 +47,17 @@ def _site(path: str, text: str, **others: str) -> Site | None:
             id="mkdocs-default",
         ),
         pytest.param(
+            "mkdocs.yml",
+            "markdown_extensions:\n  - admonition\n  - pymdownx.details\n"
+            "  - pymdownx.tabbed:\n      alternate_style: true\n  - extra\n",
+            Site(
+                "docs/",
+                AnchorStyle("mkdocs", "toc", "-", True, "mkdocs.yml"),
+                markdown=frozenset({"admonition", "details", "tabbed", "footnotes"}),
+            ),
+            id="mkdocs-blocks-and-extra",
+        ),
+        pytest.param(
             "site/mkdocs.yaml",
             PYMDOWNX,
             Site(
@@ -84,20 +95,33 @@ def _site(path: str, text: str, **others: str) -> Site | None:
         pytest.param(
             "hugo.toml",
             "[markup.goldmark.parser]\nautoHeadingIDType = 'github-ascii'\n",
-            Site("content/", AnchorStyle("hugo", "github-ascii", "-", True, "hugo.toml")),
+            Site(
+                "content/",
+                AnchorStyle("hugo", "github-ascii", "-", True, "hugo.toml"),
+                markdown=frozenset({"footnotes"}),
+            ),
             id="hugo-toml",
         ),
         pytest.param(
             "www/hugo.yaml",
             "contentDir: pages\nmarkup:\n  goldmark:\n    parser:\n      autoHeadingIdType: "
-            "blackfriday\n      attribute: {title: false}\n",
-            Site("www/pages/", AnchorStyle("hugo", "blackfriday", "-", False, "www/hugo.yaml")),
+            "blackfriday\n      attribute: {title: false, Block: true}\n"
+            "    extensions: {footnote: false}\n",
+            Site(
+                "www/pages/",
+                AnchorStyle("hugo", "blackfriday", "-", False, "www/hugo.yaml"),
+                markdown=frozenset({"block-attributes"}),
+            ),
             id="hugo-yaml-keys-any-case",
         ),
         pytest.param(
             "config.toml",
             'baseURL = "https://example.org/"\n',
-            Site("content/", AnchorStyle("hugo", "github", "-", True, "config.toml")),
+            Site(
+                "content/",
+                AnchorStyle("hugo", "github", "-", True, "config.toml"),
+                markdown=frozenset({"footnotes"}),
+            ),
             id="hugo-config-toml",
         ),
         pytest.param(

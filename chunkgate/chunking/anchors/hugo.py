@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
+from chunkgate.chunking.slugs import attribute_id
 from chunkgate.core.regex import lazy
 
 # goldmark's attribute list closing a heading: `{#id .class key=value}`.
@@ -77,8 +78,13 @@ def split_attributes(raw: str, *, attributes: bool = True) -> tuple[str, str | N
     found = _ATTRIBUTES.search(line) if attributes else None
     if found is None:
         return line, None
-    named = _ID.search(found.group(1))
-    return line[: found.start()].strip(), named.group(1) if named else None
+    inner = found.group(1).strip(" \t")
+    # goldmark takes ``id=x`` as well as ``#x``, the last one where there are several.
+    named = attribute_id(inner)
+    if named is None:
+        hashed = _ID.search(inner)
+        named = hashed.group(1) if hashed else None
+    return line[: found.start()].strip(), named
 
 
 def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Anchor]:

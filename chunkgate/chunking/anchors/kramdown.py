@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
-from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY
+from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY, attribute_id
 from chunkgate.chunking.spans import code_spans
 from chunkgate.core.regex import lazy
 
@@ -68,7 +68,11 @@ _TABLE = _GfmTable()
 
 def explicit_below(line: str) -> str | None:
     """The ID a block attribute list on the line below a heading gives it."""
-    found = _IAL_ID.fullmatch(line) if _IAL_SHAPE.fullmatch(line) else None
+    if not _IAL_SHAPE.fullmatch(line):
+        return None
+    found = _IAL_ID.fullmatch(line)
+    if found is None and "id=" in line:  # the key form, `{: id="x"}`, sets it too
+        return attribute_id(line.strip()[2:-1].strip(" \t"))
     return found.group("id") if found else None
 
 

@@ -4,7 +4,8 @@
 ASCII by NFKD unless it is ``slugify_unicode``, every character that is not a
 word character, a space or ``-`` dropped, trimmed, lower-cased, and each run of
 spaces and separators made one separator. Before it numbers anything it
-reserves the page's explicit IDs (``{: #id}``, with ``attr_list``); a repeat
+reserves the page's explicit IDs (``{: #id}``, ``{ id=x }``, with ``attr_list``,
+which also takes a list of classes or keys alone off the text); a repeat
 then gets ``_1``, ``_2`` (a slug already ending in ``_N`` counts on from N),
 and a heading that slugs to nothing is ``_1``.
 
@@ -22,13 +23,15 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
-from chunkgate.chunking.slugs import split_explicit_id
+from chunkgate.chunking.slugs import is_attribute_list, split_explicit_id
 from chunkgate.core.regex import lazy
 
 _COUNTED = lazy(r"^(.*)_([0-9]+)$")
 _NOT_SLUG = lazy(r"[^\w\s-]")
 _NOT_PYMDOWNX_SLUG = lazy(r"[^\w\- ]")
 _ASCII_UPPER = lazy(r"[A-Z]")
+# attr_list's list at the end of a heading (after a space), from its "{".
+_TRAILING_LIST = lazy(r"\{:? *([^{}\n ][^{}\n]*)\} *")
 
 
 def toc_slug(text: str, separator: str = "-", *, unicode: bool = False) -> str:
@@ -69,10 +72,22 @@ def unique(identity: str, used: set[str]) -> str:
     return identity
 
 
+def split_attributes(text: str) -> tuple[str, str | None]:
+    """A heading's text without the attribute list ``attr_list`` takes from its end (also
+    one of classes or keys alone, ``{ .new }``), and the id it sets."""
+    text, explicit = split_explicit_id(text)
+    brace = text.rfind("{") if explicit is None and text.endswith("}") else -1
+    if brace > 0 and text[brace - 1] == " ":
+        found = _TRAILING_LIST.fullmatch(text, brace)
+        if found and is_attribute_list(found[1]):
+            return text[:brace].rstrip(" "), None
+    return text, explicit
+
+
 def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Anchor]:
     # toc reads the text with its whitespace collapsed (toc.strip_tags).
     texts = [" ".join(h.text.split()) for h in headings]
-    split = [split_explicit_id(text) if style.attributes else (text, None) for text in texts]
+    split = [split_attributes(text) if style.attributes else (text, None) for text in texts]
     used = {explicit for _, explicit in split if explicit}
     return [
         Anchor(text, explicit if explicit else unique(slug(text, style), used))
