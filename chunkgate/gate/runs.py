@@ -38,6 +38,7 @@ def check_run(
     output: Path | None,
     listing: hookfiles.NamedListing | None,
     env: Mapping[str, str],
+    show_unverified: bool = False,
 ) -> Checked:
     """``chunkgate check``: the named files (always, with ``hook``) or the whole corpus.
     ``listing`` is git's listing of the hook's files, started before this module's imports."""
@@ -62,7 +63,9 @@ def check_run(
     )
     if note and result.violations:
         result = result._replace(notes=(*result.notes, note))
-    return Checked(result.with_known() if show_known else result, output)
+    if show_known:
+        result = result.with_known()
+    return Checked(result._replace(listing=show_unverified), output)
 
 
 def update_run(

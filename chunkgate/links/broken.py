@@ -5,12 +5,15 @@ logic; ``chunkgate.rules.references`` declares the rule and words its findings."
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import NamedTuple
 from urllib.parse import unquote
 
+from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
 from chunkgate.links.extract import Link, readable
+from chunkgate.links.openings import PageAnchors
 from chunkgate.sites.routes import GITHUB, Routes, candidates
 
 _EXTERNAL = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
@@ -33,6 +36,19 @@ class Sites(NamedTuple):
         return best[1] if best is not None else self.all[0]
 
 
+class LinkSettings(NamedTuple):
+    """The configuration's ``links`` table: the anchors a site's hooks or macros make
+    (``links.anchors``) and the links not to check (``links.ignore``)."""
+
+    anchors: tuple[DeclaredAnchor, ...] = ()
+    ignore: tuple[re.Pattern[str], ...] = ()
+
+    def key(self) -> str:
+        """What changes the anchors and findings, for the link cache's key."""
+        declared = ";".join(f"{d.pattern.pattern}->{d.anchor}" for d in self.anchors)
+        return f"{declared}\0{';'.join(pattern.pattern for pattern in self.ignore)}"
+
+
 def as_sites(site: Routes | Sites) -> Sites:
     return site if isinstance(site, Sites) else Sites((site,))
 
@@ -51,6 +67,9 @@ class BrokenLink(NamedTuple):
     target: Target
     moved_to: str | None  # the ID a recorded move redirects the fragment to (gone too)
     closest: str | None  # the closest anchor the target has
+    # Why the target page may have anchors chunkgate cannot see: the link is then
+    # unverified, not broken (None: its anchors are complete, the link is broken).
+    open: str | None = None
 
     @property
     def message(self) -> str:
@@ -93,21 +112,24 @@ def resolve(
 
 def check_references(
     links: Mapping[str, Sequence[Link]],
-    anchors_of: Callable[[str], Collection[str] | None],
+    anchors_of: Callable[[str], PageAnchors | None],
     paths: Collection[str],
     *,
     site: Routes | Sites = GITHUB,
     moved: Mapping[str, str] | None = None,
     includers: Mapping[str, Collection[str]] | None = None,
+    ignore: Sequence[re.Pattern[str]] = (),
 ) -> Iterator[BrokenLink]:
-    """The broken links among ``links`` (per corpus file), in path and line order.
+    """The broken links among ``links`` (per corpus file), in path and line order; those
+    into an open page are yielded too, marked with why it is open (``BrokenLink.open``).
 
-    ``paths`` are the corpus's Markdown files; ``anchors_of(path)`` gives every
-    anchor of one, or None when they cannot be known (the page is written by
-    its template). ``moved`` maps an acknowledged old chunk ID to the ID it
-    moved to (the manifest's ``moved_from``, inverted). ``includers`` maps a
-    file to the pages that include it: its links to its own anchors may land
-    on theirs.
+    ``paths`` are the corpus's Markdown files; ``anchors_of(path)`` gives a
+    page's anchors, or None when it cannot be read. ``moved`` maps an
+    acknowledged old chunk ID to the ID it moved to (the manifest's
+    ``moved_from``, inverted). ``includers`` maps a file to the pages that
+    include it: its links to its own anchors may land on theirs. A link whose
+    destination, or the path of the page it lands on, an ``ignore`` pattern
+    finds is not checked (``links.ignore``).
     """
     sites = as_sites(site)
     moved = moved or {}
@@ -120,33 +142,38 @@ def check_references(
         # Hugo publishes paths in lowercase: functions/css/Build.md is /functions/css/build/.
         return path if path in paths else lower.get(path.lower())
 
-    cache: dict[str, Collection[str] | None] = {}
+    cache: dict[str, PageAnchors | None] = {}
 
-    def anchors(path: str) -> Collection[str] | None:
+    def page(path: str) -> PageAnchors | None:
         if path not in cache:
             cache[path] = anchors_of(path)
         return cache[path]
 
+    def anchors(path: str) -> Collection[str]:
+        found = page(path)
+        return () if found is None else found.anchors
+
     for path in sorted(links, key=lambda p: p.encode("utf-8", "surrogateescape")):
         for link in links[path]:
-            target = resolve(link.destination, path, exists, sites.of(path))
-            if target is None:
+            if ignore and any(pattern.search(link.destination) for pattern in ignore):
                 continue
-            known = anchors(target.path)
-            if known is None or target.fragment in known:
+            target = resolve(link.destination, path, exists, sites.of(path))
+            if target is None or any(pattern.search(target.path) for pattern in ignore):
+                continue
+            found = page(target.path)
+            if found is None or target.fragment in found.anchors:
                 continue
             if target.path == path and any(
-                target.fragment in (anchors(parent) or ()) for parent in includers.get(path, ())
+                target.fragment in anchors(parent) for parent in includers.get(path, ())
             ):
                 continue  # an included file's link to the page that includes it
             redirect = _follow(moved, f"{target.path}#{target.fragment}")
             if redirect is not None:
                 redirect_path, _, redirect_anchor = redirect.partition("#")
-                if redirect_anchor in (anchors(redirect_path) or ()):
+                if redirect_anchor in anchors(redirect_path):
                     continue  # acknowledged: the section moved there
-            yield BrokenLink(
-                path, link.line, link, target, redirect, _closest(target.fragment, known)
-            )
+            closest = _closest(target.fragment, found.anchors)
+            yield BrokenLink(path, link.line, link, target, redirect, closest, found.open)
 
 
 def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:
