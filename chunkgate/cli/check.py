@@ -63,6 +63,13 @@ if TYPE_CHECKING:
     "was not found; they fail nothing.",
 )
 @click.option(
+    "--site",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="A site the generator built (e.g. site/, public/, _site/): CG404 checks links "
+    "against the ids of the pages it holds, exactly.",
+)
+@click.option(
     "--strict", is_flag=True, help="Fail on every problem, the recorded (known) ones too."
 )
 @click.option(
@@ -86,6 +93,7 @@ def check_command(
     hook: bool,
     show_known: bool,
     show_unverified: bool,
+    site: Path | None,
     strict: bool,
     select: str | None,
     ignore: str | None,
@@ -120,6 +128,7 @@ def check_command(
         strict=strict,
         show_known=show_known,
         show_unverified=show_unverified,
+        site=site,
         config_path=config_path,
         output=output,
         listing=listing,

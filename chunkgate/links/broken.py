@@ -14,7 +14,8 @@ from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
 from chunkgate.links.extract import Link, readable
 from chunkgate.links.openings import PageAnchors
-from chunkgate.sites.routes import GITHUB, Routes, candidates
+from chunkgate.sites.built import BuiltSite
+from chunkgate.sites.routes import GITHUB, Routes, candidates, page_urls
 
 _EXTERNAL = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 
@@ -38,10 +39,13 @@ class Sites(NamedTuple):
 
 class LinkSettings(NamedTuple):
     """The configuration's ``links`` table: the anchors a site's hooks or macros make
-    (``links.anchors``) and the links not to check (``links.ignore``)."""
+    (``links.anchors``) and the links not to check (``links.ignore``); and the built
+    site when there is one."""
 
     anchors: tuple[DeclaredAnchor, ...] = ()
     ignore: tuple[re.Pattern[str], ...] = ()
+    # ``check --site DIR``: the built site, whose pages' ids are the anchors, exactly.
+    built: BuiltSite | None = None
 
     def key(self) -> str:
         """What changes the anchors and findings, for the link cache's key."""
@@ -119,6 +123,7 @@ def check_references(
     moved: Mapping[str, str] | None = None,
     includers: Mapping[str, Collection[str]] | None = None,
     ignore: Sequence[re.Pattern[str]] = (),
+    built: BuiltSite | None = None,
 ) -> Iterator[BrokenLink]:
     """The broken links among ``links`` (per corpus file), in path and line order; those
     into an open page are yielded too, marked with why it is open (``BrokenLink.open``).
@@ -129,8 +134,11 @@ def check_references(
     ``moved_from``, inverted). ``includers`` maps a file to the pages that
     include it: its links to its own anchors may land on theirs. A link whose
     destination, or the path of the page it lands on, an ``ignore`` pattern
-    finds is not checked (``links.ignore``).
+    finds is not checked (``links.ignore``). With a ``built`` site, a page it serves
+    has the ids the built page has, and nothing else (``from_built_site``).
     """
+    if built is not None:
+        anchors_of = from_built_site(anchors_of, built, site)
     sites = as_sites(site)
     moved = moved or {}
     includers = includers or {}
@@ -174,6 +182,25 @@ def check_references(
                     continue  # acknowledged: the section moved there
             closest = _closest(target.fragment, found.anchors)
             yield BrokenLink(path, link.line, link, target, redirect, closest, found.open)
+
+
+def from_built_site(
+    anchors_of: Callable[[str], PageAnchors | None], built: BuiltSite, site: Routes | Sites
+) -> Callable[[str], PageAnchors | None]:
+    """``anchors_of`` answered by the built site: the ids of the page a source file was
+    built into, complete (the build ran every hook, shortcode and autodoc block); a
+    file whose page is not found at the URLs its generator gives it keeps the
+    anchors chunkgate reads."""
+    sites = as_sites(site)
+
+    def anchors(path: str) -> PageAnchors | None:
+        for url in page_urls(sites.of(path), path):
+            ids = built.page(url)
+            if ids is not None:
+                return PageAnchors(ids)
+        return anchors_of(path)
+
+    return anchors
 
 
 def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:

@@ -101,6 +101,7 @@ def whole_corpus(
         moved=moved,
         includers=include_graph(including, sites, found.keys()),
         ignore=settings.ignore,
+        built=settings.built,
     )
     result = list(broken)
     cache.save()
@@ -182,6 +183,7 @@ def committed_files(
         site=sites,
         moved=moved,
         ignore=settings.ignore,
+        built=settings.built,
     )
     mine = set(named)
     return [

@@ -61,6 +61,7 @@ from chunkgate.links.corpus import sites_of
 from chunkgate.links.extract import extract_links
 from chunkgate.links.openings import PageAnchors
 from chunkgate.rules.base import CorpusContext, Option, Rule
+from chunkgate.sites.built import read_site
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
 
 if TYPE_CHECKING:
@@ -153,12 +154,14 @@ def reference_violations(
         moved={old: new for new, old in (moved_from or {}).items()},
         includers=include_graph(markdown, sites),
         ignore=settings.ignore,
+        built=settings.built,
     )
     return judged(config, broken)
 
 
 def link_settings(config: Config) -> LinkSettings:
-    return LinkSettings(config.option(ANCHORS), config.option(IGNORE))
+    built = read_site(config.site) if config.site is not None else None
+    return LinkSettings(config.option(ANCHORS), config.option(IGNORE), built)
 
 
 def judged(config: Config, found: Iterable[BrokenLink]) -> list[Violation | Unverified]:
