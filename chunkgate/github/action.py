@@ -16,6 +16,7 @@ pass, 1 when either finds a failure, 2 when either cannot run.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -99,6 +100,11 @@ def run_check_part(run: Run, root: Path) -> None:
         )
     config_path = params.get("config_path") or run.inputs.config
     config = load_config(root, config_path=config_path)
+    site = params.get("site") or run.inputs.site
+    if site is not None:
+        if not site.is_dir():
+            raise ChunkgateError(f"site: no built site at {site}: build the docs first")
+        config = dataclasses.replace(config, site=site.resolve())
     paths = params.get("paths") or ()
     # The problems the base's manifest records are known (they fail nothing); the IDs are
     # the diff part's to compare with the base. With no base found, HEAD's record.
