@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chunkgate.sites.routes import Routes, detect_routes, page_urls
+from chunkgate.sites.routes import GITHUB, Routes, detect_routes, page_urls
 
 
 @pytest.mark.parametrize(
@@ -56,6 +56,12 @@ def test_a_mkdocs_config_that_is_no_yaml_has_the_defaults() -> None:
         pytest.param(Routes("mdbook", ("src",)), "src/a/b.md", ["/a/b.html", "/a/b/"], id="mdbook"),
         pytest.param(Routes("mdbook", ("src",)), "src/README.md", ["/"], id="mdbook-readme"),
         pytest.param(Routes("mkdocs", ("docs",), True), "README.md", [], id="outside-the-site"),
+        pytest.param(
+            GITHUB,
+            "docs/usage/index.md",
+            ["/docs/usage/", "/usage/"],
+            id="no-generator-found",
+        ),
     ],
 )
 def test_page_urls_are_where_the_generator_publishes_a_source(
