@@ -31,7 +31,7 @@ import re
 from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
-from chunkgate.chunking.syntax import Dialect, may_hold_syntax, syntax_lines
+from chunkgate.chunking.syntax import Dialect, syntax_lines
 from chunkgate.core.regex import lazy
 
 _CONTAINER = lazy(r"[ \t]*:{3,}(.*?)[ \t]*$")
@@ -113,13 +113,17 @@ def open_reason(
 
 def _block_constructs(text: str, lines: list[str], dialect: Dialect) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
-    if "{" in text:
+    named = "{include}" in text or "{eval-rst}" in text or "{auto" in text
+    directives = list(_DIRECTIVE.finditer(text)) if named else []
+    if directives:
         code = _code_lines(lines)
-        for match in _DIRECTIVE.finditer(text):
+        for match in directives:
             at, why = _directive(match, text)
             if at not in code:
                 found.append((at, why))
-    if not may_hold_syntax(text, dialect):
+    # Most pages hold none of the block constructs: not worth a line scan.
+    calls = "{{" in text or "{%" in text or ":::" in text or (dialect.mdx and "<" in text)
+    if not calls:
         return found
     flags = syntax_lines(lines, dialect)
     containers: list[tuple[int, str]] = []
@@ -193,11 +197,12 @@ def _in_headings(lines: list[str], headings: Sequence[tuple[int, int]]) -> list[
 
 
 def _expressions(text: str) -> list[tuple[int, str]]:
-    if "=" not in text:
+    matches = list(_ID_EXPRESSION.finditer(text)) if "=" in text else []
+    if not matches:
         return []
     code = _code_lines(text.split("\n"))
     found = []
-    for match in _ID_EXPRESSION.finditer(text):
+    for match in matches:
         line = text.count("\n", 0, match.start())
         if line not in code:
             found.append((line, "raw HTML writes an id from an expression"))
