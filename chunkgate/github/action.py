@@ -41,6 +41,7 @@ from chunkgate.github.inputs import Inputs, not_a_repository
 from chunkgate.manifest import write_atomic
 from chunkgate.report.annotations import Annotation, write_annotations
 from chunkgate.report.check import totals as check_totals
+from chunkgate.report.check import unverified_line
 from chunkgate.report.diff import annotations_of as diff_annotations
 from chunkgate.report.diff import totals
 from chunkgate.report.diffmarkdown import fit_markdown, title
@@ -218,6 +219,8 @@ def _comment(run: Run) -> None:
 def _totals(run: Run) -> None:
     if run.check is not None:
         run.lines.append(f"chunkgate check: {check_totals(run.check.summary)}")
+        unverified = unverified_line(run.check)
+        run.lines += [unverified] if unverified else []
         run.lines += run.check.notes
     if run.diff is not None:
         run.lines.append(f"chunkgate diff {title(run.diff)}: {totals(run.diff)}")
