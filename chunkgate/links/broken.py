@@ -8,7 +8,7 @@ import difflib
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import NamedTuple
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin
 
 from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
@@ -166,6 +166,15 @@ def check_references(
             if ignore and any(pattern.search(link.destination) for pattern in ignore):
                 continue
             target = resolve(link.destination, path, exists, sites.of(path))
+            if target is None and built is not None:
+                # A URL only the built site knows (a permalink, a generated page).
+                landed = on_built_site(link.destination, path, built, sites.of(path))
+                if landed is None or any(pattern.search(landed[0].path) for pattern in ignore):
+                    continue
+                if landed[0].fragment not in landed[1]:
+                    closest = _closest(landed[0].fragment, landed[1])
+                    yield BrokenLink(path, link.line, link, landed[0], None, closest)
+                continue
             if target is None or any(pattern.search(target.path) for pattern in ignore):
                 continue
             found = page(target.path)
@@ -201,6 +210,27 @@ def from_built_site(
         return anchors_of(path)
 
     return anchors
+
+
+def on_built_site(
+    destination: str, source: str, built: BuiltSite, site: Routes
+) -> tuple[Target, frozenset[str]] | None:
+    """The page of the ``built`` site a link from ``source`` lands on (its URL path and the
+    fragment) and that page's ids; None when the link has no fragment, leaves the site,
+    or the site serves no page there (or, for a relative link, none for ``source``)."""
+    if _EXTERNAL.match(destination):
+        return None
+    path, hash_sign, fragment = destination.partition("#")
+    if not hash_sign or not fragment or not path:
+        return None
+    served = (built.served(url) for url in page_urls(site, source))
+    here = next((url for url in served if url is not None), None)
+    if here is None and not path.startswith("/"):
+        return None
+    landed = built.served(urljoin(here or "/", path.partition("?")[0]))
+    if landed is None:
+        return None
+    return Target(landed, unquote(fragment)), built.page(landed) or frozenset()
 
 
 def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:

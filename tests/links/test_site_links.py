@@ -104,3 +104,34 @@ def test_a_page_the_site_does_not_serve_keeps_chunkgate_s_anchors(tmp_path: Path
     anchors = from_built_site(lambda path: own, site, Routes("mkdocs", ("docs",), True))
     assert anchors("docs/a.md") == PageAnchors(frozenset({"built"}))
     assert anchors("docs/b.md") == own
+
+
+def test_a_permalink_only_the_built_site_knows_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Jekyll publishes ruby.md at its front matter's permalink: the sources cannot
+    resolve `/docs/ruby-101/`, the built site can."""
+    pin_git_env(monkeypatch)
+    repo = make_repo(tmp_path)
+    monkeypatch.chdir(repo)
+    write(repo, "_config.yml", "title: t\n")
+    write(repo, "ruby.md", "---\npermalink: /docs/ruby-101/\n---\n# Ruby 101\n\n## Gems\n\nText.\n")
+    links = "[g](/docs/ruby-101/#gems) [n](/docs/ruby-101/#gem) [r](docs/ruby-101/#nope)\n"
+    write(repo, "index.md", f"---\n---\n# Home\n\n{links}")
+    commit_all(repo)
+    built = tmp_path / "built"
+    subprocess.run(
+        ["jekyll", "build", "-q", "-s", str(repo), "-d", str(built)],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
+    _, report = check_json("--select", "CG404")
+    assert _cg404(report) == []  # unresolvable from the sources: not checked
+    code, report = check_json("--select", "CG404", "--site", str(built))
+    assert _cg404(report) == [
+        (5, "link /docs/ruby-101/#gem: /docs/ruby-101/ has no anchor #gem"),
+        (5, "link docs/ruby-101/#nope: /docs/ruby-101/ has no anchor #nope"),
+    ]
+    assert report["violations"][0]["fix"] == "link to #gems (the closest anchor of /docs/ruby-101/)"
+    assert code == 1
