@@ -135,3 +135,36 @@ def test_a_permalink_only_the_built_site_knows_is_checked(
     ]
     assert report["violations"][0]["fix"] == "link to #gems (the closest anchor of /docs/ruby-101/)"
     assert code == 1
+
+
+def test_a_hugo_shortcode_s_heading_is_read_from_the_built_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hugo publishes content/Guide/Setup.md at /guide/setup/; the heading its shortcode
+    writes is an id there and nowhere in the sources."""
+    pin_git_env(monkeypatch)
+    repo = make_repo(tmp_path)
+    monkeypatch.chdir(repo)
+    write(repo, "hugo.toml", 'baseURL = "/"\ndisableKinds = ["taxonomy", "term", "RSS"]\n')
+    for name in ("single", "list"):
+        write(repo, f"layouts/_default/{name}.html", "{{ .Content }}\n")
+    write(repo, "layouts/shortcodes/heading.html", '<h2 id="made">{{ .Get 0 }}</h2>\n')
+    setup = '---\ntitle: Setup\n---\n\n## Install\n\n{{< heading "Made" >}}\n\nText.\n'
+    write(repo, "content/Guide/Setup.md", setup)
+    links = "[a](guide/setup/#made) [b](guide/setup/#nope) [c](guide/setup/#install)\n"
+    write(repo, "content/_index.md", f"---\ntitle: Home\n---\n\n{links}")
+    commit_all(repo)
+    built = tmp_path / "built"
+    subprocess.run(
+        ["hugo", "--quiet", "--destination", str(built)], cwd=repo, check=True, capture_output=True
+    )
+    _, report = check_json("--select", "CG404")
+    assert {u["destination"] for u in report["unverified"]} == {
+        "guide/setup/#made",
+        "guide/setup/#nope",
+    }
+    _, report = check_json("--select", "CG404", "--site", str(built))
+    assert _cg404(report) == [
+        (5, "link guide/setup/#nope: content/Guide/Setup.md has no anchor #nope")
+    ]
+    assert report["unverified"] == []
