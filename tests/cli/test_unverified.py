@@ -68,3 +68,13 @@ def test_the_json_report_lists_and_counts_them_beside_an_error(repo: Path) -> No
 def test_quiet_output_does_not_mention_them(repo: Path) -> None:
     _, output = run("check", "--select", "CG404", "--format", "text", "--quiet")
     assert "unverified" not in output
+
+
+def test_the_hook_reports_them_as_unverified_too(repo: Path) -> None:
+    write(repo, "index.md", INDEX + "\nSee [gone](#nope-not-here) too.\n")
+    code, report = check_json("--hook", "--select", "CG404", "index.md")
+    assert [u["destination"] for u in report["unverified"]] == ["api.md#pkg.mod.Thing"]
+    assert [v["message"] for v in report["violations"]] == [
+        "link #nope-not-here: this file has no anchor #nope-not-here"
+    ]
+    assert code == 1
