@@ -163,7 +163,8 @@ def _block(line: str, dialect: Dialect) -> str | None:
         closing, name = shortcode.groups()
         if closing or name in _HUGO_INLINE:
             return None
-        return f"the shortcode {line[:3]} {name} ... may write headings or ids"
+        closer = ">}}" if line[2] == "<" else "%}}"
+        return f"the shortcode {line[:3]} {name} {closer} may write headings or ids"
     tag = _TAG.match(line)
     if tag is not None:
         name, argument = tag.group(1), tag.group(2).strip()

@@ -30,7 +30,7 @@ OPEN = [
     pytest.param(
         "# A\n\n{{< tabs >}}\n\n## B\n\n{{< /tabs >}}\n",
         "page.md",
-        "the shortcode {{< tabs ... may write headings or ids (line 3)",
+        "the shortcode {{< tabs >}} may write headings or ids (line 3)",
         id="block-shortcode",
     ),
     pytest.param(

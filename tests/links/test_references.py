@@ -177,7 +177,7 @@ def test_a_link_into_a_page_written_by_its_template_is_unverified() -> None:
         3,
         "/glossary/#term",
         "content/en/glossary/_index.md#term",
-        "the shortcode {{% glossary ... may write headings or ids (line 5)",
+        "the shortcode {{% glossary %}} may write headings or ids (line 5)",
     )
     page = file_anchors(
         texts["content/en/glossary/_index.md"], "x.md", HUGO, options=ChunkOptions()
