@@ -25,7 +25,8 @@ site hook rewrites, an include of a file not in the corpus) is open: a link
 into it whose anchor is not found is not a finding but unverified, counted
 in the summary and listed by `check --show-unverified`. `links.anchors`
 declares what a site's hooks make (a pattern and the anchor it gives),
-`links.ignore` the links not to check.
+`links.ignore` the links not to check. `check --site DIR` takes the anchors
+from a built site instead: a page it serves has exactly its ids.
 
 **Why it matters:** a link is a citation. Renaming a heading changes its
 anchor, and every link to the old anchor then opens the top of the page, or
