@@ -58,13 +58,14 @@ def file_anchors(
     *,
     options: ChunkOptions,
     declared: Sequence[DeclaredAnchor] = (),
+    shortcodes: Collection[str] = (),
 ) -> PageAnchors:
     """The anchors of the page ``path`` whose source is ``text``; ``read(path)`` gives
     another corpus file's text (or None), for the files it includes. ``options`` are the
     configuration's chunking options (with the site generators found): the headings get
     the anchors their chunk IDs have, in the flavour of the site that publishes them.
     ``declared`` are the ``links.anchors`` patterns: the anchors a site's own hooks or
-    macros make.
+    macros make; ``shortcodes`` the site's shortcodes whose templates write no id.
     """
 
     if read is not None and ("include" in text or "--8<--" in text):
@@ -87,6 +88,7 @@ def file_anchors(
         dialect_of(path, options),
         declared=lines,
         includes=_unexpanded(text),
+        shortcodes=shortcodes,
     )
     return PageAnchors(frozenset(anchors), reason)
 

@@ -39,18 +39,22 @@ class Sites(NamedTuple):
 
 class LinkSettings(NamedTuple):
     """The configuration's ``links`` table: the anchors a site's hooks or macros make
-    (``links.anchors``) and the links not to check (``links.ignore``); and the built
-    site when there is one."""
+    (``links.anchors``) and the links not to check (``links.ignore``); and what the
+    repository tells of its site: the built site when there is one, the shortcodes
+    that write no id."""
 
     anchors: tuple[DeclaredAnchor, ...] = ()
     ignore: tuple[re.Pattern[str], ...] = ()
     # ``check --site DIR``: the built site, whose pages' ids are the anchors, exactly.
     built: BuiltSite | None = None
+    # The site's shortcodes whose templates write no id (``chunkgate.links.shortcodes``).
+    shortcodes: frozenset[str] = frozenset()
 
     def key(self) -> str:
         """What changes the anchors and findings, for the link cache's key."""
         declared = ";".join(f"{d.pattern.pattern}->{d.anchor}" for d in self.anchors)
-        return f"{declared}\0{';'.join(pattern.pattern for pattern in self.ignore)}"
+        ignore = ";".join(pattern.pattern for pattern in self.ignore)
+        return f"{declared}\0{ignore}\0{','.join(sorted(self.shortcodes))}"
 
 
 def as_sites(site: Routes | Sites) -> Sites:

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from chunkgate.core.errors import GitError, UnreadableError
-from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.source import decode
 from chunkgate.git import objects, search
@@ -62,7 +61,8 @@ def whole_corpus(
     known = {path: cache.get(blob) if blob is not None else None for path, blob in markdown.items()}
     unknown = [path for path, item in known.items() if item is None]
     read = ordered_map(
-        functools.partial(_links_of, sites=sites, declared=settings.anchors),
+        # The built site stays here: a worker reads the pages' markup only.
+        functools.partial(_links_of, sites=sites, markup=settings._replace(built=None)),
         config,
         unknown,
         jobs,
@@ -91,6 +91,7 @@ def whole_corpus(
             disk.text,
             options=config.chunking,
             declared=settings.anchors,
+            shortcodes=settings.shortcodes,
         )
 
     broken = check_references(
@@ -108,9 +109,7 @@ def whole_corpus(
     return result
 
 
-def _links_of(
-    config: Config, path: str, *, sites: Sites, declared: tuple[DeclaredAnchor, ...]
-) -> FileLinks | None:
+def _links_of(config: Config, path: str, *, sites: Sites, markup: LinkSettings) -> FileLinks | None:
     """One Markdown file's links and, when it includes no other file, its anchors; None
     when it cannot be read (CG001 reports it). Run in a worker process on a cold corpus."""
     text = read_text(config.root, path) if config.selects(path) else None
@@ -119,7 +118,14 @@ def _links_of(
     links = tuple(extract_links(text, local_only=True))
     if has_includes(text):
         return FileLinks(links, None, True)
-    page = file_anchors(text, path, sites.of(path), options=config.chunking, declared=declared)
+    page = file_anchors(
+        text,
+        path,
+        sites.of(path),
+        options=config.chunking,
+        declared=markup.anchors,
+        shortcodes=markup.shortcodes,
+    )
     return FileLinks(links, tuple(sorted(page.anchors)), False, page.open)
 
 
@@ -144,9 +150,14 @@ def committed_files(
     }
 
     def anchors(text: str, path: str) -> PageAnchors:
-        site = sites.of(path)
         return file_anchors(
-            text, path, site, files.text, options=config.chunking, declared=settings.anchors
+            text,
+            path,
+            sites.of(path),
+            files.text,
+            options=config.chunking,
+            declared=settings.anchors,
+            shortcodes=settings.shortcodes,
         )
 
     lost: set[tuple[str, str]] = set()

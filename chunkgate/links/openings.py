@@ -14,7 +14,8 @@ broken. Each construct is judged by what it can produce:
   Jinja tag or output, an MDX component) may write headings and ids; one
   inside a sentence writes inline content, never a heading, and neither do
   the built-in calls that only format, link or branch (``ref``, ``highlight``,
-  ``if``, ``assign``, ``<Tabs>``, ``<Aside>``...);
+  ``if``, ``assign``, ``<Tabs>``, ``<Aside>``...), nor a shortcode whose
+  template in the repository writes none (``chunkgate.links.shortcodes``);
 - a heading holding template syntax or an HTML comment gets its anchor at
   build time (a site hook or plugin reads ``#### <!-- md:setting x -->``);
 - raw HTML whose ``id`` is an expression (``id={slug}``, ``:id="x"``,
@@ -88,20 +89,22 @@ def open_reason(
     *,
     declared: Collection[int] = (),
     includes: Sequence[tuple[int, str]] = (),
+    shortcodes: Collection[str] = (),
 ) -> str | None:
     """Why the page whose source is ``text`` may have anchors it does not show (the
     first construct found, with its line), or None: its anchors are complete.
 
     ``headings`` are its headings' first and last lines (0-based), ``declared`` the
     lines a ``links.anchors`` pattern matched, ``includes`` the include lines left
-    unexpanded (0-based line, the file named).
+    unexpanded (0-based line, the file named), ``shortcodes`` the site's shortcodes whose
+    templates write no id (``chunkgate.links.shortcodes``).
     """
     found: list[tuple[int, str]] = [
         (line, f"it includes {name}, which is not in the corpus") for line, name in includes
     ]
     lines = text.split("\n")
     if "{" in text or "<" in text or ":::" in text:
-        found.extend(_block_constructs(text, lines, dialect))
+        found.extend(_block_constructs(text, lines, dialect, shortcodes))
         found.extend(_in_headings(lines, headings))
         found.extend(_expressions(text))
     found = [(line, why) for line, why in found if line not in declared]
@@ -111,7 +114,9 @@ def open_reason(
     return f"{why} (line {line + 1})"
 
 
-def _block_constructs(text: str, lines: list[str], dialect: Dialect) -> list[tuple[int, str]]:
+def _block_constructs(
+    text: str, lines: list[str], dialect: Dialect, shortcodes: Collection[str]
+) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     named = "{include}" in text or "{eval-rst}" in text or "{auto" in text
     directives = list(_DIRECTIVE.finditer(text)) if named else []
@@ -138,7 +143,7 @@ def _block_constructs(text: str, lines: list[str], dialect: Dialect) -> list[tup
             elif containers:
                 containers.pop()  # a closing `:::`: the last opened one was a container
             continue
-        reason = _block(line, dialect)
+        reason = _block(line, dialect, shortcodes)
         if reason is not None:
             found.append((index, reason))
     for index, name in containers:
@@ -156,12 +161,12 @@ def _directive(match: re.Match[str], text: str) -> tuple[int, str]:
     return line, f"a MyST {{{kind}}} directive writes targets"
 
 
-def _block(line: str, dialect: Dialect) -> str | None:
+def _block(line: str, dialect: Dialect, shortcodes: Collection[str]) -> str | None:
     """Why a syntax line on its own may write a heading or an id, or None."""
     shortcode = _SHORTCODE.match(line)
     if shortcode is not None:
         closing, name = shortcode.groups()
-        if closing or name in _HUGO_INLINE:
+        if closing or name in _HUGO_INLINE or name in shortcodes:
             return None
         closer = ">}}" if line[2] == "<" else "%}}"
         return f"the shortcode {line[:3]} {name} {closer} may write headings or ids"

@@ -61,6 +61,7 @@ from chunkgate.links.broken import BrokenLink, LinkSettings, Sites, as_sites, ch
 from chunkgate.links.corpus import sites_of
 from chunkgate.links.extract import extract_links
 from chunkgate.links.openings import PageAnchors
+from chunkgate.links.shortcodes import quiet_shortcodes
 from chunkgate.rules.base import CorpusContext, Option, Rule
 from chunkgate.sites.built import read_site
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
@@ -103,7 +104,7 @@ def check_corpus(context: CorpusContext) -> list[Violation | Unverified]:
     are unverified."""
     config = context.config
     sites = sites_of(config.root, config.generator_files)
-    settings = link_settings(config)
+    settings = link_settings(config, sites)
     if context.whole:
         found: Iterable[BrokenLink] = links.whole_corpus(
             config, context.files, context.moved, sites, jobs=context.jobs, settings=settings
@@ -134,7 +135,7 @@ def reference_violations(
     if config.severity(CODE) == "off":
         return []
     sites = as_sites(site)
-    settings = link_settings(config)
+    settings = link_settings(config, sites)
     markdown = {p: t for p, t in texts.items() if p.lower().endswith(MARKDOWN_SUFFIXES)}
     found = {path: extract_links(text, local_only=True) for path, text in markdown.items()}
 
@@ -142,9 +143,14 @@ def reference_violations(
         text = markdown.get(path)
         if text is None:
             return None
-        site = sites.of(path)
         return file_anchors(
-            text, path, site, markdown.get, options=config.chunking, declared=settings.anchors
+            text,
+            path,
+            sites.of(path),
+            markdown.get,
+            options=config.chunking,
+            declared=settings.anchors,
+            shortcodes=settings.shortcodes,
         )
 
     broken = check_references(
@@ -160,9 +166,10 @@ def reference_violations(
     return judged(config, broken)
 
 
-def link_settings(config: Config) -> LinkSettings:
+def link_settings(config: Config, sites: Sites) -> LinkSettings:
     built = read_site(config.site) if config.site is not None else None
-    return LinkSettings(config.option(ANCHORS), config.option(IGNORE), built)
+    quiet = quiet_shortcodes(config.root, sites)
+    return LinkSettings(config.option(ANCHORS), config.option(IGNORE), built, quiet)
 
 
 def judged(config: Config, found: Iterable[BrokenLink]) -> list[Violation | Unverified]:

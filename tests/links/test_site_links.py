@@ -141,7 +141,8 @@ def test_a_hugo_shortcode_s_heading_is_read_from_the_built_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Hugo publishes content/Guide/Setup.md at /guide/setup/; the heading its shortcode
-    writes is an id there and nowhere in the sources."""
+    writes is an id there and nowhere in the sources. A shortcode whose template writes
+    no id leaves its page complete: a link into it is judged without the site."""
     pin_git_env(monkeypatch)
     repo = make_repo(tmp_path)
     monkeypatch.chdir(repo)
@@ -149,10 +150,13 @@ def test_a_hugo_shortcode_s_heading_is_read_from_the_built_page(
     for name in ("single", "list"):
         write(repo, f"layouts/_default/{name}.html", "{{ .Content }}\n")
     write(repo, "layouts/shortcodes/heading.html", '<h2 id="made">{{ .Get 0 }}</h2>\n')
+    write(repo, "layouts/shortcodes/note.html", '<div class="note">{{ .Inner }}</div>\n')
     setup = '---\ntitle: Setup\n---\n\n## Install\n\n{{< heading "Made" >}}\n\nText.\n'
     write(repo, "content/Guide/Setup.md", setup)
+    notes = "---\ntitle: Notes\n---\n\n## First\n\n{{< note >}}\nA note.\n{{< /note >}}\n"
+    write(repo, "content/Guide/Notes.md", notes)
     links = "[a](guide/setup/#made) [b](guide/setup/#nope) [c](guide/setup/#install)\n"
-    write(repo, "content/_index.md", f"---\ntitle: Home\n---\n\n{links}")
+    write(repo, "content/_index.md", f"---\ntitle: Home\n---\n\n{links}[d](guide/notes/#nope)\n")
     commit_all(repo)
     built = tmp_path / "built"
     subprocess.run(
@@ -163,8 +167,11 @@ def test_a_hugo_shortcode_s_heading_is_read_from_the_built_page(
         "guide/setup/#made",
         "guide/setup/#nope",
     }
+    notes_nope = (6, "link guide/notes/#nope: content/Guide/Notes.md has no anchor #nope")
+    assert _cg404(report) == [notes_nope]
     _, report = check_json("--select", "CG404", "--site", str(built))
     assert _cg404(report) == [
-        (5, "link guide/setup/#nope: content/Guide/Setup.md has no anchor #nope")
+        (5, "link guide/setup/#nope: content/Guide/Setup.md has no anchor #nope"),
+        notes_nope,
     ]
     assert report["unverified"] == []
