@@ -20,6 +20,7 @@ from verdict import default_corpora
 
 from chunkgate.chunking import chunk_document
 from chunkgate.config.model import Config
+from chunkgate.core.model import Violation
 from chunkgate.rules.references import reference_violations
 from chunkgate.sites.routes import MARKDOWN_SUFFIXES, detect_routes
 
@@ -56,11 +57,13 @@ def main() -> int:
         texts, paths = _texts(root)
         site = detect_routes(paths, lambda p, r=root: (r / p).read_bytes())
         config = Config(root=root)
-        found = reference_violations(config, texts, site=site)
+        judged = reference_violations(config, texts, site=site)
+        found = [v for v in judged if isinstance(v, Violation)]
         check = _cpu(lambda: reference_violations(config, texts, site=site), args.runs)
         chunk = _cpu(lambda: [chunk_document(t, p) for p, t in texts.items()], args.runs)
         print(
-            f"{root.name}: {len(texts)} files, site {site.generator}, {len(found)} broken links; "
+            f"{root.name}: {len(texts)} files, site {site.generator}, {len(found)} broken links, "
+            f"{len(judged) - len(found)} unverified; "
             f"CG404 {check:.2f} s, chunking {chunk:.2f} s ({check / chunk:.2f}x)"
         )
         if args.show:

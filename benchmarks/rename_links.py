@@ -16,6 +16,7 @@ from verdict import default_corpora
 from chunkgate.chunking import context_for
 from chunkgate.chunking.markdown import headings
 from chunkgate.config.model import Config
+from chunkgate.core.model import Violation
 from chunkgate.links.broken import resolve
 from chunkgate.links.extract import extract_links
 from chunkgate.rules.references import reference_violations
@@ -28,7 +29,11 @@ for name in sys.argv[1:]:
     texts, paths = _texts(root)
     site = detect_routes(paths, lambda p: (root / p).read_bytes())
     config = Config(root=root)
-    before = {(v.path, v.line, v.message) for v in reference_violations(config, texts, site=site)}
+    before = {
+        (v.path, v.line, v.message)
+        for v in reference_violations(config, texts, site=site)
+        if isinstance(v, Violation)
+    }
     targets = {}
     for path, text in texts.items():
         for link in extract_links(text, local_only=True):
@@ -52,7 +57,11 @@ for name in sys.argv[1:]:
             continue
         texts[tpath] = "\n".join(lines)
         chosen.append((tpath, frag, len(sources)))
-    after = {(v.path, v.line, v.message) for v in reference_violations(config, texts, site=site)}
+    after = {
+        (v.path, v.line, v.message)
+        for v in reference_violations(config, texts, site=site)
+        if isinstance(v, Violation)
+    }
     new = after - before
     expected = sum(len(set(targets[(p, f)])) for p, f, _ in chosen)
     hit = {(p, f) for p, f, _ in chosen}

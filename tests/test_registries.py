@@ -74,6 +74,8 @@ def test_the_derived_rule_tables() -> None:
         "denylist.paths",
         "denylist.content",
         "max_file_bytes",
+        "links.anchors",
+        "links.ignore",
         "near_duplicates.threshold",
     ]
 

@@ -57,6 +57,19 @@ if TYPE_CHECKING:
     help="Also list the problems the committed manifest already records.",
 )
 @click.option(
+    "--show-unverified",
+    is_flag=True,
+    help="Also list the links into open pages (anchors made at build time) whose anchor "
+    "was not found; they fail nothing.",
+)
+@click.option(
+    "--site",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="A site the generator built (e.g. site/, public/, _site/): CG404 checks links "
+    "against the ids of the pages it holds, exactly.",
+)
+@click.option(
     "--strict", is_flag=True, help="Fail on every problem, the recorded (known) ones too."
 )
 @click.option(
@@ -79,6 +92,8 @@ def check_command(
     baseline: str | None,
     hook: bool,
     show_known: bool,
+    show_unverified: bool,
+    site: Path | None,
     strict: bool,
     select: str | None,
     ignore: str | None,
@@ -112,6 +127,8 @@ def check_command(
         ignore=ignore,
         strict=strict,
         show_known=show_known,
+        show_unverified=show_unverified,
+        site=site,
         config_path=config_path,
         output=output,
         listing=listing,

@@ -87,6 +87,9 @@ class Config:
     # header to record; ``fresh`` when listed in the work tree this run, not taken from
     # the header's record.
     generators: Generators | None = field(default=None, repr=False, compare=False)
+    # ``check --site DIR``: the folder a generator built the docs into, whose pages'
+    # ids CG404 checks links against (not a setting: a run's input).
+    site: Path | None = field(default=None, repr=False, compare=False)
     include_spec: PathPatterns = field(init=False, repr=False, compare=False)
     exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
     # The include patterns that name changelogs, which brings those back.

@@ -19,6 +19,7 @@ from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.embedtext import SIZES_OF, EmbedSettings
 from chunkgate.config.model import DEFAULT_MANIFEST, Config, default_severities
 from chunkgate.core.errors import ConfigError
+from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
 from chunkgate.corpus import paths
 from chunkgate.corpus.patterns import PathPatterns
@@ -135,6 +136,8 @@ class _Validator:
                 values[option.key] = self.regexes(option.key, given[name])
             elif option.kind == "fraction":
                 values[option.key] = self.fraction(option.key, given[name])
+            elif option.kind == "anchor_patterns":
+                values[option.key] = self.anchor_patterns(option.key, given[name])
             else:
                 values[option.key] = self.integer(option.key, given[name], 1)
         return MappingProxyType(values)
@@ -250,6 +253,34 @@ class _Validator:
             except re.error as exc:
                 self.wrong(f"{key}[{index}]", pattern, f"a Python regular expression ({exc})")
         return tuple(compiled)
+
+    def anchor_patterns(self, key: str, value: object) -> tuple[DeclaredAnchor, ...]:
+        """A list of ``{pattern: REGEX, anchor: TEMPLATE}``; the template's ``\\1`` and
+        ``\\g<name>`` must name the pattern's groups."""
+        allowed = "a list of {pattern: REGEX, anchor: TEMPLATE} mappings"
+        if not isinstance(value, list):
+            self.wrong(key, value, allowed)
+        declared = []
+        for index, item in enumerate(value):
+            where = f"{key}[{index}]"
+            entry = self.table(where, item, ("pattern", "anchor"))
+            for name in ("pattern", "anchor"):
+                if not isinstance(entry.get(name), str) or not entry[name]:
+                    self.wrong(f"{where}.{name}", entry.get(name), "a non-empty string")
+            try:
+                pattern = re.compile(entry["pattern"], re.M)
+            except re.error as exc:
+                self.wrong(f"{where}.pattern", entry["pattern"], f"a Python regex ({exc})")
+            try:
+                pattern.sub(entry["anchor"], "")  # parses the template: its group names
+            except (re.error, IndexError) as exc:
+                self.wrong(
+                    f"{where}.anchor",
+                    entry["anchor"],
+                    f"a template of the pattern's groups ({exc})",
+                )
+            declared.append(DeclaredAnchor(pattern, entry["anchor"]))
+        return tuple(declared)
 
 
 def _option_tables() -> dict[str, tuple[str, ...]]:

@@ -7,6 +7,7 @@ tuple is built ten times faster too, which chunking a corpus feels.
 
 from __future__ import annotations
 
+import re
 from typing import Literal, NamedTuple
 
 Severity = Literal["error", "warning", "off"]
@@ -199,6 +200,34 @@ class Violation(NamedTuple):
         }
 
 
+class Unverified(NamedTuple):
+    """A link into an open page (one with anchors chunkgate cannot see) whose anchor was
+    not found: not an error, since the page may have it once built."""
+
+    path: str  # the linking file
+    line: int
+    destination: str  # the link as written
+    target: str  # the page it lands on and the fragment: ``docs/api.md#config``
+    reason: str  # what makes the page open, with its line
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "destination": self.destination,
+            "target": self.target,
+            "reason": self.reason,
+        }
+
+
+class DeclaredAnchor(NamedTuple):
+    """``links.anchors``: a pattern over a page's lines and the anchor a match makes
+    (``\\1`` and the like name its groups), for what a site's hooks or macros write."""
+
+    pattern: re.Pattern[str]
+    anchor: str
+
+
 class CheckResult(NamedTuple):
     """What ``check``/``update`` found: violations sorted by path and line.
 
@@ -215,6 +244,10 @@ class CheckResult(NamedTuple):
     # The problems the baseline's manifest already records (the adoption baseline):
     # listed apart, failing nothing.
     known: tuple[Violation, ...] = ()
+    # Links into open pages whose anchor was not found (failing nothing); ``listing``
+    # says the human formats list them (``--show-unverified``), not only count them.
+    unverified: tuple[Unverified, ...] = ()
+    listing: bool = False
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -230,5 +263,10 @@ class CheckResult(NamedTuple):
         return {
             "violations": [v.to_dict() for v in self.violations],
             "known": [v.to_dict() for v in self.known],
-            "summary": {**self.summary.to_dict(), "known": len(self.known)},
+            "unverified": [u.to_dict() for u in self.unverified],
+            "summary": {
+                **self.summary.to_dict(),
+                "known": len(self.known),
+                "unverified": len(self.unverified),
+            },
         }

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from chunkgate.config.model import Config
-from chunkgate.core.model import Violation
+from chunkgate.core.model import Unverified, Violation
 from chunkgate.git import objects
 from chunkgate.manifest import FileEntry, StoredFinding
 from chunkgate.rules import CORPUS_CHECKS, CORPUS_RULES, CorpusContext
@@ -29,15 +30,25 @@ def corpus_findings(
     before: Mapping[str, FileEntry | None] | None = None,
     reader: objects.BlobReader | None = None,
     jobs: int = 1,
-) -> list[Violation]:
+) -> CorpusFound:
     """What the corpus rules that are on find: over ``files`` (path -> blob), the whole
     corpus or (``whole`` False) the files a commit names."""
     context = CorpusContext(config, files, whole, moved, before or {}, reader, jobs)
     found: list[Violation] = []
+    unverified: list[Unverified] = []
     for codes, check in CORPUS_CHECKS:
         if any(config.severity(code) != "off" for code in codes):
-            found.extend(v for v in check(context) if config.severity(v.rule) != "off")
-    return found
+            for item in check(context):
+                if isinstance(item, Unverified):
+                    unverified.append(item)
+                elif config.severity(item.rule) != "off":
+                    found.append(item)
+    return CorpusFound(found, unverified)
+
+
+class CorpusFound(NamedTuple):
+    violations: list[Violation]
+    unverified: list[Unverified]  # links the rules could not judge: they fail nothing
 
 
 def moves_of(entries: Iterable[FileEntry | None]) -> dict[str, str]:

@@ -16,7 +16,13 @@ from chunkgate.core.model import CheckResult, Chunk, Violation
 from chunkgate.diff.moves import join_parts
 from chunkgate.gate.assess import Assessment
 from chunkgate.gate.baseline import known_duplicates, split_known
-from chunkgate.gate.corpus import corpus_findings, moves_of, stored_findings, with_corpus_findings
+from chunkgate.gate.corpus import (
+    CorpusFound,
+    corpus_findings,
+    moves_of,
+    stored_findings,
+    with_corpus_findings,
+)
 from chunkgate.gate.duplicates import duplicate_rows
 from chunkgate.gate.filecheck import Item, check_all, to_violations
 from chunkgate.gate.load import Loaded
@@ -103,7 +109,7 @@ def incremental(
         )
     across = _corpus_rules(config, loaded, scope, entries, committed, explicit=explicit, jobs=jobs)
     tokens = config.chunking.unit == "tokens"
-    found = [*checked.violations, *cached_findings, *across]
+    found = [*checked.violations, *cached_findings, *across.violations]
     split = split_known(found, record, entries, tokens=tokens)
     if config.severity("CG501") != "off":
         rows = duplicate_rows(current, entries, scope, explicit=explicit)
@@ -119,7 +125,9 @@ def incremental(
     notes = list(state.notes)
     relinked: dict[str, FileEntry | None] = {}
     if writing:
-        relinked = _record_corpus(loaded, scope, entries, cached, across, explicit=explicit)
+        relinked = _record_corpus(
+            loaded, scope, entries, cached, across.violations, explicit=explicit
+        )
     held = sorted(stability.unstable) if writing and hold_moves else []
     for path in held:
         entries[path] = recorded.get(path)
@@ -142,10 +150,15 @@ def incremental(
         changed, notes = written.changed, notes + written.notes
     chunks = sum(len(e.chunks) for e in entries.values() if e is not None)
     chunks += sum(scope.summaries[path].chunks for path in scope.cached)
-    answer = result(
-        config, [*split.new, *corpus], chunks, changed=changed, notes=notes, known=split.known
+    return result(
+        config,
+        [*split.new, *corpus],
+        chunks,
+        changed=changed,
+        notes=notes,
+        known=split.known,
+        unverified=across.unverified,
     )
-    return answer
 
 
 class _Checked(NamedTuple):
@@ -278,7 +291,7 @@ def _corpus_rules(
     *,
     explicit: bool,
     jobs: int,
-) -> list[Violation]:
+) -> CorpusFound:
     """The corpus rules over the whole corpus, or (named files) over those; a move
     recorded in the manifest or accepted now counts (CG404 keeps a link through it)."""
     if explicit:

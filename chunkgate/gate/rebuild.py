@@ -79,8 +79,9 @@ def rebuild(
             changed += current.put(path, None, durable=False)
         moved = moves_of(acknowledged.values())
         across = corpus_findings(config, dict(scope.work), whole=True, moved=moved, jobs=jobs)
-        found.extend(across)
-        for path, findings in stored_findings(across).items():
+        found.extend(across.violations)
+        unverified = across.unverified
+        for path, findings in stored_findings(across.violations).items():
             entry = _entry(current, path)
             if entry is not None:
                 changed += current.put(path, render_block(with_corpus_findings(entry, findings)))
@@ -105,7 +106,15 @@ def rebuild(
     written = bool(changed or headed or migrated)
     if written:
         notes.append(updated_note(config, changed))
-    return result(config, violations, chunks, changed=written, notes=notes, known=split.known)
+    return result(
+        config,
+        violations,
+        chunks,
+        changed=written,
+        notes=notes,
+        known=split.known,
+        unverified=unverified,
+    )
 
 
 def _entry(manifest: WorkTreeManifest | RevisionManifest, path: str) -> FileEntry | None:

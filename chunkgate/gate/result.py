@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from chunkgate.config.model import Config
-from chunkgate.core.model import CheckResult, Summary, Violation
+from chunkgate.core.model import CheckResult, Summary, Unverified, Violation
 from chunkgate.manifest import FileEntry
 
 
@@ -17,9 +17,11 @@ def result(
     changed: bool,
     notes: list[str],
     known: Iterable[Violation] = (),
+    unverified: Iterable[Unverified] = (),
 ) -> CheckResult:
     """The run's result; ``known`` are the problems the baseline already records, which fail
-    nothing unless the configuration is strict."""
+    nothing unless the configuration is strict; ``unverified`` the links the corpus rules
+    could not judge, which fail nothing, strict or not."""
     known = sorted(known, key=Violation.sort_key)
     if config.strict:
         violations, known = [*violations, *known], []
@@ -36,6 +38,7 @@ def result(
         manifest_changed=changed,
         notes=tuple(notes),
         known=tuple(known),
+        unverified=tuple(sorted(unverified)),
     )
 
 

@@ -3,6 +3,7 @@ corpus with git's listing of the work tree), which configuration and rules, whic
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -38,6 +39,8 @@ def check_run(
     output: Path | None,
     listing: hookfiles.NamedListing | None,
     env: Mapping[str, str],
+    show_unverified: bool = False,
+    site: Path | None = None,
 ) -> Checked:
     """``chunkgate check``: the named files (always, with ``hook``) or the whole corpus.
     ``listing`` is git's listing of the hook's files, started before this module's imports."""
@@ -48,6 +51,8 @@ def check_run(
     else:
         loaded = _load(config_path, list(paths) if hook else None)
     config = with_rules(loaded, select=select, ignore=ignore, strict=strict)
+    if site is not None:
+        config = dataclasses.replace(config, site=site.resolve())
     if output is not None:
         output = _output_path(config, output)
     revision, note = _baseline(config.root, baseline, env)
@@ -62,7 +67,9 @@ def check_run(
     )
     if note and result.violations:
         result = result._replace(notes=(*result.notes, note))
-    return Checked(result.with_known() if show_known else result, output)
+    if show_known:
+        result = result.with_known()
+    return Checked(result._replace(listing=show_unverified), output)
 
 
 def update_run(

@@ -16,6 +16,7 @@ pass, 1 when either finds a failure, 2 when either cannot run.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -40,6 +41,7 @@ from chunkgate.github.inputs import Inputs, not_a_repository
 from chunkgate.manifest import write_atomic
 from chunkgate.report.annotations import Annotation, write_annotations
 from chunkgate.report.check import totals as check_totals
+from chunkgate.report.check import unverified_line
 from chunkgate.report.diff import annotations_of as diff_annotations
 from chunkgate.report.diff import totals
 from chunkgate.report.diffmarkdown import fit_markdown, title
@@ -99,6 +101,11 @@ def run_check_part(run: Run, root: Path) -> None:
         )
     config_path = params.get("config_path") or run.inputs.config
     config = load_config(root, config_path=config_path)
+    site = params.get("site") or run.inputs.site
+    if site is not None:
+        if not site.is_dir():
+            raise ChunkgateError(f"site: no built site at {site}: build the docs first")
+        config = dataclasses.replace(config, site=site.resolve())
     paths = params.get("paths") or ()
     # The problems the base's manifest records are known (they fail nothing); the IDs are
     # the diff part's to compare with the base. With no base found, HEAD's record.
@@ -212,6 +219,8 @@ def _comment(run: Run) -> None:
 def _totals(run: Run) -> None:
     if run.check is not None:
         run.lines.append(f"chunkgate check: {check_totals(run.check.summary)}")
+        unverified = unverified_line(run.check)
+        run.lines += [unverified] if unverified else []
         run.lines += run.check.notes
     if run.diff is not None:
         run.lines.append(f"chunkgate diff {title(run.diff)}: {totals(run.diff)}")

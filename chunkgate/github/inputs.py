@@ -9,12 +9,13 @@
 | ``CHUNKGATE_CHECK`` | ``check`` | run ``check`` (``true``/``false``) |
 | ``CHUNKGATE_DIFF`` | ``diff`` | run ``diff`` (``true``/``false``) |
 | ``CHUNKGATE_BASE`` | ``base`` | the diff's base instead of ``auto`` |
+| ``CHUNKGATE_SITE`` | ``site`` | the built site's folder: CG404 against its pages (``--site``) |
 | ``CHUNKGATE_ARGS`` | ``args`` | more ``chunkgate check`` arguments (paths, ``--jobs``) |
 | ``CHUNKGATE_FAIL_ON_ERROR`` | ``fail-on-error`` | ``false``: report only, the step passes |
 | ``CHUNKGATE_WORKING_DIRECTORY`` | ``working-directory`` | where the repository is checked out |
 | ``CHUNKGATE_GITHUB_TOKEN`` | ``github-token`` | set: keep a pull request comment with the diff |
 
-Relative paths (``config``, ``sarif-file``) are relative to ``working-directory``.
+Relative paths (``config``, ``sarif-file``, ``site``) are relative to ``working-directory``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Inputs(NamedTuple):
     fail_on_error: bool = True
     working_directory: str = ""
     github_token: str = ""
+    site: Path | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Inputs:
@@ -79,6 +81,7 @@ class Inputs(NamedTuple):
             fail_on_error=flag("CHUNKGATE_FAIL_ON_ERROR"),
             working_directory=working,
             github_token=text("CHUNKGATE_GITHUB_TOKEN"),
+            site=path("CHUNKGATE_SITE"),
         )
 
     def root(self) -> Path:

@@ -7,6 +7,9 @@ sites with ``autoDefinitionTermID``, its definition-list terms. Pages
 that include other files (Hugo's ``{{% include "file.md" %}}``, MkDocs
 snippets' ``--8<-- "file.md"``) have the included headings too, numbered in
 page order as the generator numbers them, so the include is expanded first.
+A site's own hooks or macros make the anchors ``links.anchors`` declares. What
+else a page holds that makes anchors at build time leaves it open
+(``chunkgate.links.openings``): its anchors are then not all known.
 
 The heading IDs are the ones chunkgate gives chunks today (issue 14 adds
 anchor flavours per generator; the lookup is injected where it is used, so
@@ -26,9 +29,12 @@ from chunkgate.chunking.markdown import headings
 from chunkgate.chunking.sizes import estimate_tokens
 from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
 from chunkgate.chunking.spans import without_inline_markup
+from chunkgate.chunking.syntax import dialect_of
+from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
 from chunkgate.links.broken import Sites, as_sites
 from chunkgate.links.ids import AttributeSyntax, attribute_ids, footnote_ids
+from chunkgate.links.openings import PageAnchors, open_reason
 from chunkgate.sites.model import style_of
 from chunkgate.sites.routes import GITHUB, Routes
 
@@ -44,8 +50,6 @@ _INCLUDE = lazy(
 )
 # A definition term: a line of text, then (after at most one blank line) ": definition".
 _TERM = lazy(r"^(?!```|~~~)([^\s:>|#-][^\n]*)\n(?:[ \t]*\n)?:[ \t]", re.M)
-# Template calls that can write a page's whole body: shortcodes, Liquid, MDX components.
-_TEMPLATE = lazy(r"\{\{[%<]|\{%|^<[A-Z]\w*[\s/>]", re.M)
 _MAX_DEPTH = 4  # includes of includes; deeper (or circular) ones are left out
 # The attribute lists that set ids outside headings, by anchor flavour (``ids``).
 _ATTRIBUTE_SYNTAX: dict[str, AttributeSyntax] = {
@@ -64,22 +68,20 @@ def file_anchors(
     read: Callable[[str], str | None] | None = None,
     *,
     options: ChunkOptions,
-) -> set[str] | None:
+    declared: Sequence[DeclaredAnchor] = (),
+    shortcodes: Collection[str] = (),
+) -> PageAnchors:
     """The anchors of the page ``path`` whose source is ``text``; ``read(path)`` gives
     another corpus file's text (or None), for the files it includes. ``options`` are the
     configuration's chunking options (with the site generators found): the headings get
     the anchors their chunk IDs have, in the flavour of the site that publishes them.
-
-    None when the page's anchors are made by its template: a page without
-    headings whose body calls the template language (Hugo's glossary page is
-    ``{{% glossary %}}`` alone), so its links cannot be checked.
+    ``declared`` are the ``links.anchors`` patterns: the anchors a site's own hooks or
+    macros make; ``shortcodes`` the site's shortcodes whose templates write no id.
     """
 
     if read is not None and ("include" in text or "--8<--" in text):
         text = expand_includes(text, path, site, read)
     _, found = headings(context_for(text, path, options=options, counter=estimate_tokens))
-    if not found and _TEMPLATE.search(text):
-        return None
     if site.term_ids and "\n:" in text:
         anchors = _numbered_with_terms(text, found)
     else:
@@ -88,7 +90,29 @@ def file_anchors(
         anchors.update(_HTML_ID.findall(text))
     if "{" in text or "[^" in text:
         anchors |= _body_ids(text, path, options)
-    return anchors
+    lines: set[int] = set()
+    for rule in declared:
+        for match in rule.pattern.finditer(text):
+            anchors.add(match.expand(rule.anchor))
+            lines.add(text.count("\n", 0, match.start()))
+    reason = open_reason(
+        text,
+        [(heading.first, heading.last) for heading in found],
+        dialect_of(path, options),
+        declared=lines,
+        includes=_unexpanded(text),
+        shortcodes=shortcodes,
+    )
+    return PageAnchors(frozenset(anchors), reason)
+
+
+def _unexpanded(text: str) -> list[tuple[int, str]]:
+    if "include" not in text and "--8<--" not in text:
+        return []
+    return [
+        (text.count("\n", 0, match.start()), match.group(1) or match.group(2))
+        for match in _INCLUDE.finditer(text)
+    ]
 
 
 def _body_ids(text: str, path: str, options: ChunkOptions) -> set[str]:

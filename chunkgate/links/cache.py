@@ -18,23 +18,25 @@ from typing import Any, NamedTuple
 from chunkgate.cache.blobs import MarshalCache
 from chunkgate.links.extract import Link
 
-# 6: attribute-list and footnote anchors, admonition bodies' links; 5: anchors as tuples;
-# 4: columns; 3: anchors in the site's flavour
-_VERSION = "chunkgate-links-6"
+# 7: why a page is open; 6: attribute-list and footnote anchors, admonition bodies' links;
+# 5: anchors as tuples; 4: columns; 3: anchors in the site's flavour
+_VERSION = "chunkgate-links-7"
 
 
 class FileLinks(NamedTuple):
     links: tuple[Link, ...]  # the links that may name a corpus anchor
-    # Every anchor, sorted; None: made by the template, not checkable.
+    # Every anchor chunkgate reads, sorted; None: not kept (it includes other files).
     # A tuple, not a set: at 100,000 files, marshal reads 750,000 anchors in 0.11 s as
     # tuples and 0.33 s as sets (and writes them in 0.07 s, not 0.31 s), and only the
     # pages that links point into are looked up.
     anchors: tuple[str, ...] | None
     includes: bool  # it includes other files: its anchors are not kept
+    open: str | None = None  # why the page may have anchors it does not show (openings)
 
 
 class LinkCache(MarshalCache[FileLinks]):
-    """Columns: the blobs, each file's links (plain tuples), anchors and ``includes``."""
+    """Columns: the blobs, each file's links (plain tuples), anchors, ``includes`` and
+    ``open``."""
 
     def __init__(self, root: Path, settings: str) -> None:
         super().__init__("links", f"{_VERSION}\0{root}\0{settings}")
@@ -42,12 +44,13 @@ class LinkCache(MarshalCache[FileLinks]):
     def _record(self, entries: dict[str, FileLinks]) -> tuple[Any, ...]:
         values = entries.values()
         links = [tuple(map(tuple, found.links)) for found in values]
-        return (list(entries), links, [f.anchors for f in values], [f.includes for f in values])
+        anchors, includes = [f.anchors for f in values], [f.includes for f in values]
+        return (list(entries), links, anchors, includes, [f.open for f in values])
 
     def _entries(self, record: object) -> dict[str, FileLinks]:
-        if not (isinstance(record, tuple) and len(record) == 4):
+        if not (isinstance(record, tuple) and len(record) == 5):
             raise ValueError("a damaged cache file")
-        blobs, links, anchors, includes = record
-        columns = zip(links, anchors, includes, strict=True)
-        found = (FileLinks(tuple(map(Link._make, each)), a, i) for each, a, i in columns)
+        blobs, links, anchors, includes, opened = record
+        columns = zip(links, anchors, includes, opened, strict=True)
+        found = (FileLinks(tuple(map(Link._make, e)), a, i, o) for e, a, i, o in columns)
         return dict(zip(blobs, found, strict=True))

@@ -15,7 +15,7 @@ known problem, matched by its message (the link and the anchor), not its line.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -25,10 +25,11 @@ from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.source import decode
 from chunkgate.git import objects, search
 from chunkgate.links.anchors import file_anchors, has_includes, include_graph
-from chunkgate.links.broken import BrokenLink, Sites, check_references
+from chunkgate.links.broken import BrokenLink, LinkSettings, Sites, check_references
 from chunkgate.links.cache import FileLinks, LinkCache
 from chunkgate.links.corpus import read_text
 from chunkgate.links.extract import page_links
+from chunkgate.links.openings import PageAnchors
 from chunkgate.manifest import FileEntry
 from chunkgate.sites.routes import MARKDOWN_SUFFIXES
 
@@ -47,19 +48,25 @@ def whole_corpus(
     sites: Sites,
     *,
     jobs: int = 1,
+    settings: LinkSettings,
 ) -> list[BrokenLink]:
     """The broken links of every Markdown file of the corpus (``files``: path -> git blob,
     None when unknown); each file's links and anchors come from the ``LinkCache`` when
     they can, else from the file, read over ``jobs`` worker processes when there are
     enough."""
     markdown = {path: blob for path, blob in files.items() if is_markdown(path)}
-    settings = f"{config.chunking.fingerprint()}\0{sites!r}"
+    key = f"{config.chunking.fingerprint()}\0{sites!r}\0{settings.key()}"
     disk = _CorpusFiles(config)
-    cache = LinkCache(config.root, settings)
+    cache = LinkCache(config.root, key)
     known = {path: cache.get(blob) if blob is not None else None for path, blob in markdown.items()}
     unknown = [path for path, item in known.items() if item is None]
     read = ordered_map(
-        functools.partial(_links_of, sites=sites), config, unknown, jobs, path_of=str
+        # The built site stays here: a worker reads the pages' markup only.
+        functools.partial(_links_of, sites=sites, markup=settings._replace(built=None)),
+        config,
+        unknown,
+        jobs,
+        path_of=str,
     )
     for path, item in zip(unknown, read, strict=True):
         known[path] = item
@@ -69,13 +76,23 @@ def whole_corpus(
     found = {path: item for path, item in known.items() if item is not None}  # CG001: unread
     including = {path: disk.text(path) or "" for path, item in found.items() if item.includes}
 
-    def anchors_of(path: str) -> Collection[str] | None:
+    def anchors_of(path: str) -> PageAnchors | None:
         item = found.get(path)
-        if item is None or not item.includes:
+        if item is None:
+            return None
+        if item.anchors is not None:
             # check_references asks once a page, for the pages links point into.
-            return None if item is None or item.anchors is None else frozenset(item.anchors)
+            return PageAnchors(frozenset(item.anchors), item.open)
         text = disk.text(path) or ""
-        return file_anchors(text, path, sites.of(path), disk.text, options=config.chunking)
+        return file_anchors(
+            text,
+            path,
+            sites.of(path),
+            disk.text,
+            options=config.chunking,
+            declared=settings.anchors,
+            shortcodes=settings.shortcodes,
+        )
 
     broken = check_references(
         {path: list(item.links) for path, item in found.items() if item.links},
@@ -84,26 +101,32 @@ def whole_corpus(
         site=sites,
         moved=moved,
         includers=include_graph(including, sites, found.keys()),
+        ignore=settings.ignore,
+        built=settings.built,
     )
     result = list(broken)
     cache.save()
     return result
 
 
-def _links_of(config: Config, path: str, *, sites: Sites) -> FileLinks | None:
+def _links_of(config: Config, path: str, *, sites: Sites, markup: LinkSettings) -> FileLinks | None:
     """One Markdown file's links and, when it includes no other file, its anchors; None
     when it cannot be read (CG001 reports it). Run in a worker process on a cold corpus."""
     text = read_text(config.root, path) if config.selects(path) else None
     if text is None:
         return None
-    includes = has_includes(text)
-    site = sites.of(path)
-    anchors = None if includes else file_anchors(text, path, site, options=config.chunking)
-    return FileLinks(
-        tuple(page_links(text, path, config.chunking)),
-        None if anchors is None else tuple(sorted(anchors)),
-        includes,
+    links = tuple(page_links(text, path, config.chunking))
+    if has_includes(text):
+        return FileLinks(links, None, True)
+    page = file_anchors(
+        text,
+        path,
+        sites.of(path),
+        options=config.chunking,
+        declared=markup.anchors,
+        shortcodes=markup.shortcodes,
     )
+    return FileLinks(links, tuple(sorted(page.anchors)), False, page.open)
 
 
 def committed_files(
@@ -114,6 +137,7 @@ def committed_files(
     moved: Mapping[str, str],
     sites: Sites,
     reader: objects.BlobReader | None,
+    settings: LinkSettings,
 ) -> list[BrokenLink]:
     """The broken links for a run on named files: the links of ``paths`` (those still
     there), and the links of other files into an anchor that ``paths`` had at the
@@ -127,8 +151,16 @@ def committed_files(
         if (text := files.text(path))
     }
 
-    def anchors(text: str, path: str) -> set[str] | None:
-        return file_anchors(text, path, sites.of(path), files.text, options=config.chunking)
+    def anchors(text: str, path: str) -> PageAnchors:
+        return file_anchors(
+            text,
+            path,
+            sites.of(path),
+            files.text,
+            options=config.chunking,
+            declared=settings.anchors,
+            shortcodes=settings.shortcodes,
+        )
 
     lost: set[tuple[str, str]] = set()
     for path in named:
@@ -136,9 +168,9 @@ def committed_files(
         old = _old_text(reader, entry)
         if old is None:
             continue
-        was = anchors(old, path) or set()
+        was = anchors(old, path).anchors
         text = files.text(path)
-        now = (anchors(text, path) or set()) if text is not None else set()
+        now = anchors(text, path).anchors if text is not None else frozenset()
         gone = was - now
         lost.update((path, anchor) for anchor in gone)
         # The links a recorded move kept working land on a lost anchor too.
@@ -153,7 +185,7 @@ def committed_files(
                 if text is not None:
                     links[path] = page_links(text, path, config.chunking)
 
-    def anchors_of(path: str) -> set[str] | None:
+    def anchors_of(path: str) -> PageAnchors | None:
         text = files.text(path)
         return None if text is None else anchors(text, path)
 
@@ -163,6 +195,8 @@ def committed_files(
         files,
         site=sites,
         moved=moved,
+        ignore=settings.ignore,
+        built=settings.built,
     )
     mine = set(named)
     return [

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import IO, TYPE_CHECKING
 
-from chunkgate.core.model import CheckResult, Summary, Violation
+from chunkgate.core.model import CheckResult, Summary, Unverified, Violation
 from chunkgate.report.console import make_console
 from chunkgate.report.formats import CHECK, CheckWriter
 from chunkgate.report.printable import printable
@@ -73,6 +73,28 @@ def known_line(result: CheckResult) -> str | None:
     )
 
 
+def unverified_line(result: CheckResult) -> str | None:
+    """The one line about the links into open pages, if there are any."""
+    count = len(result.unverified)
+    if not count:
+        return None
+    how = "listed above" if result.listing else "`chunkgate check --show-unverified` lists them"
+    return (
+        f"{plural(count, 'unverified link')} into pages with anchors made at build time "
+        f"(they fail nothing; {how})"
+    )
+
+
+def unverified_text(item: Unverified) -> str:
+    """``path:line: unverified CG404: link DEST: TARGET not found; the page is open: WHY``."""
+    page = item.target.partition("#")[0]
+    return printable(
+        f"{item.path}:{item.line}: unverified CG404: link {one_line(item.destination)}: "
+        f"#{item.target.partition('#')[2]} not found in {page}, which may have it once "
+        f"built: {item.reason}"
+    )
+
+
 def one_line(text: str) -> str:
     return " ".join(text.splitlines())
 
@@ -107,13 +129,16 @@ def write_text(
     violations = shown(result, quiet=quiet)
     for violation in violations:
         stream.write(text_line(violation) + "\n")
+    listed = result.unverified if result.listing and not quiet else ()
+    for item in listed:
+        stream.write(unverified_text(item) + "\n")
     if not quiet:
-        if violations:
+        if violations or listed:
             stream.write("\n")
         stream.write(totals(result.summary) + "\n")
-        known = known_line(result)
-        if known:
-            stream.write(known + "\n")
+        for line in (known_line(result), unverified_line(result)):
+            if line:
+                stream.write(line + "\n")
     for note in shown_notes(result, quiet=quiet):
         stream.write(printable(note) + "\n")
 
@@ -206,6 +231,10 @@ def write_rich(
             for part in _rich_violation(violation):
                 console.print(part, overflow="fold")
         console.print()
+    if result.listing and not quiet and result.unverified:
+        for item in result.unverified:
+            console.print(Text(unverified_text(item), style="dim"), overflow="fold")
+        console.print()
     if not quiet:
         if violations:
             console.print(_rule_table(violations))
@@ -218,8 +247,8 @@ def write_rich(
         else:
             style, mark = "bold green", "✔"
         console.print(Text(f"{mark} {totals(summary)}", style=style))
-        known = known_line(result)
-        if known:
-            console.print(Text(known, style="dim"), overflow="fold")
+        for line in (known_line(result), unverified_line(result)):
+            if line:
+                console.print(Text(line, style="dim"), overflow="fold")
     for note in shown_notes(result, quiet=quiet):
         console.print(Text(printable(note), style="cyan"), overflow="fold")

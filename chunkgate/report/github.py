@@ -26,7 +26,7 @@ from chunkgate.report.annotations import (
     escape_property,
     write_annotations,
 )
-from chunkgate.report.check import known_line, one_line, plural, totals
+from chunkgate.report.check import known_line, one_line, plural, totals, unverified_line
 from chunkgate.report.summary import SUMMARY_LIMIT, Fitted, append_summary
 
 __all__ = ["escape_data", "escape_property"]
@@ -127,6 +127,9 @@ def write_github(
     )
     if not quiet:
         stream.write(totals(result.summary) + "\n")
+        unverified = unverified_line(result)
+        if unverified:
+            stream.write(unverified + "\n")
     for note in result.notes if not quiet or result.manifest_changed else ():
         stream.write(note + "\n")
 
@@ -191,7 +194,10 @@ def check_summary(result: CheckResult, limit: int = SUMMARY_LIMIT) -> Fitted:
         rules = Counter(v.rule for v in result.known)
         by_rule = ", ".join(f"{code} ×{count}" for code, count in sorted(rules.items()))
         head.append(f"- {cell(known)}: {cell(by_rule)}")
-    if result.notes or known:
+    unverified = unverified_line(result)
+    if unverified:
+        head.append(f"- {cell(unverified)}")
+    if result.notes or known or unverified:
         head.append("")
     if violations:
         head += [*_rule_rows(violations), "", "| location | rule | chunk | message | fix |"]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
-from chunkgate.core.model import Chunk, Problem, Severity, Violation
+from chunkgate.core.model import Chunk, Problem, Severity, Unverified, Violation
 from chunkgate.core.regex import lazy
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "off")
 
 T = TypeVar("T")
-OptionKind = Literal["globs", "regexes", "positive_int", "fraction"]
+OptionKind = Literal["globs", "regexes", "positive_int", "fraction", "anchor_patterns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +47,9 @@ class Option(Generic[T]):
         if self.kind == "globs":
             assert isinstance(value, tuple)
             return ",".join(value)
+        if self.kind == "anchor_patterns":
+            assert isinstance(value, tuple)
+            return ";".join(f"{item.pattern.pattern}->{item.anchor}" for item in value)
         return str(value)
 
 
@@ -118,7 +121,9 @@ class CorpusContext(NamedTuple):
     jobs: int  # worker processes a rule may read files over
 
 
-CorpusCheck = Callable[[CorpusContext], Iterable[Violation]]
+# A corpus rule's findings, and the links it could not judge (``Unverified``: a link
+# into a page whose anchors are not all known), which fail nothing.
+CorpusCheck = Callable[[CorpusContext], Iterable[Violation | Unverified]]
 
 
 def violation(

@@ -18,6 +18,16 @@ Links to other sites, and to files outside the corpus, are not checked (no
 network). A fragment that a recorded move (`moved_from` in the manifest)
 redirects to an existing section is not broken: the move is acknowledged.
 
+A page holding what makes anchors at build time that chunkgate does not
+model (an autodoc block `::: pkg.module`, a block-level shortcode, Liquid or
+Jinja call or MDX component, raw HTML with an `id` expression, a heading a
+site hook rewrites, an include of a file not in the corpus) is open: a link
+into it whose anchor is not found is not a finding but unverified, counted
+in the summary and listed by `check --show-unverified`. `links.anchors`
+declares what a site's hooks make (a pattern and the anchor it gives),
+`links.ignore` the links not to check. `check --site DIR` takes the anchors
+from a built site instead: a page it serves has exactly its ids.
+
 **Why it matters:** a link is a citation. Renaming a heading changes its
 anchor, and every link to the old anchor then opens the top of the page, or
 nothing, for readers and for an answer that cites it.
@@ -44,13 +54,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from chunkgate.core.model import Violation
+from chunkgate.core.model import Unverified, Violation
 from chunkgate.links import gate as links
 from chunkgate.links.anchors import file_anchors, include_graph
-from chunkgate.links.broken import BrokenLink, Sites, as_sites, check_references
+from chunkgate.links.broken import BrokenLink, LinkSettings, Sites, as_sites, check_references
 from chunkgate.links.corpus import sites_of
 from chunkgate.links.extract import page_links
-from chunkgate.rules.base import CorpusContext, Rule
+from chunkgate.links.openings import PageAnchors
+from chunkgate.links.shortcodes import quiet_shortcodes
+from chunkgate.rules.base import CorpusContext, Option, Rule
+from chunkgate.sites.built import read_site
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
 
 if TYPE_CHECKING:
@@ -63,19 +76,38 @@ RULES = (
         "error",
         "a link inside the corpus points at an anchor its target file does not have",
         priority=31,
+        options=(
+            Option(
+                "links.anchors",
+                "anchor_patterns",
+                (),
+                "anchors a site's hooks or macros make: a regex over a page's lines and the "
+                "anchor it makes, e.g. {pattern: '<!-- md:setting (\\S+) -->', anchor: '\\1'}",
+            ),
+            Option(
+                "links.ignore",
+                "regexes",
+                (),
+                "CG404 skips a link when one of these regexes is found in its destination "
+                "or in the path of the page it lands on",
+            ),
+        ),
     ),
 )
 CODE = RULES[0].code
+ANCHORS, IGNORE = RULES[0].options
 
 
-def check_corpus(context: CorpusContext) -> list[Violation]:
+def check_corpus(context: CorpusContext) -> list[Violation | Unverified]:
     """CG404 in ``check`` and ``update``: every link of the corpus, or (named files) their
-    links and the links elsewhere into the anchors they lost."""
+    links and the links elsewhere into the anchors they lost; the links into open pages
+    are unverified."""
     config = context.config
     sites = sites_of(config.root, config.generator_files)
+    settings = link_settings(config, sites)
     if context.whole:
         found: Iterable[BrokenLink] = links.whole_corpus(
-            config, context.files, context.moved, sites, jobs=context.jobs
+            config, context.files, context.moved, sites, jobs=context.jobs, settings=settings
         )
     else:
         found = links.committed_files(
@@ -85,8 +117,9 @@ def check_corpus(context: CorpusContext) -> list[Violation]:
             moved=context.moved,
             sites=sites,
             reader=context.reader,
+            settings=settings,
         )
-    return [violation for link in found if (violation := to_violation(config, link)) is not None]
+    return judged(config, found)
 
 
 def reference_violations(
@@ -95,21 +128,30 @@ def reference_violations(
     *,
     moved_from: Mapping[str, str] | None = None,
     site: Routes | Sites = GITHUB,
-) -> list[Violation]:
+) -> list[Violation | Unverified]:
     """CG404 over a corpus: ``texts`` are its files' texts by path (Markdown ones are
     read), ``moved_from`` maps a chunk ID to the old ID it was acknowledged as moved from.
     """
     if config.severity(CODE) == "off":
         return []
     sites = as_sites(site)
+    settings = link_settings(config, sites)
     markdown = {p: t for p, t in texts.items() if p.lower().endswith(MARKDOWN_SUFFIXES)}
     found = {path: page_links(text, path, config.chunking) for path, text in markdown.items()}
 
-    def anchors_of(path: str) -> set[str] | None:
+    def anchors_of(path: str) -> PageAnchors | None:
         text = markdown.get(path)
         if text is None:
             return None
-        return file_anchors(text, path, sites.of(path), markdown.get, options=config.chunking)
+        return file_anchors(
+            text,
+            path,
+            sites.of(path),
+            markdown.get,
+            options=config.chunking,
+            declared=settings.anchors,
+            shortcodes=settings.shortcodes,
+        )
 
     broken = check_references(
         {p: each for p, each in found.items() if each},
@@ -118,14 +160,32 @@ def reference_violations(
         site=sites,
         moved={old: new for new, old in (moved_from or {}).items()},
         includers=include_graph(markdown, sites),
+        ignore=settings.ignore,
+        built=settings.built,
     )
-    return [violation for link in broken if (violation := to_violation(config, link)) is not None]
+    return judged(config, broken)
 
 
-def to_violation(config: Config, link: BrokenLink) -> Violation | None:
-    """The finding of one broken link, at the configured severity (None: the rule is off)."""
+def link_settings(config: Config, sites: Sites) -> LinkSettings:
+    built = read_site(config.site) if config.site is not None else None
+    quiet = quiet_shortcodes(config.root, sites)
+    return LinkSettings(config.option(ANCHORS), config.option(IGNORE), built, quiet)
+
+
+def judged(config: Config, found: Iterable[BrokenLink]) -> list[Violation | Unverified]:
+    """Each broken link's finding at the configured severity (none when the rule is off),
+    or, into an open page, the unverified link."""
     severity = config.severity(CODE)
     if severity == "off":
-        return None
-    name = RULES[0].name
-    return Violation(CODE, name, severity, link.path, link.line, None, link.message, link.fix)
+        return []
+    out: list[Violation | Unverified] = []
+    for link in found:
+        if link.open is not None:
+            target = f"{link.target.path}#{link.target.fragment}"
+            out.append(Unverified(link.path, link.line, link.link.destination, target, link.open))
+        else:
+            name = RULES[0].name
+            out.append(
+                Violation(CODE, name, severity, link.path, link.line, None, link.message, link.fix)
+            )
+    return out

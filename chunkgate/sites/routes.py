@@ -105,6 +105,42 @@ def candidates(site: Routes, source: str, path: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def page_urls(site: Routes, source: str) -> list[str]:
+    """The URL paths a site built by ``site``'s generator may serve the source file at,
+    most likely first: ``/guide/setup/`` for ``docs/guide/setup.md`` under MkDocs'
+    directory URLs, Hugo and Starlight (whose paths may be lowercase too),
+    ``/guide/setup.html`` for mdBook and Jekyll; an index page (``index``, ``_index``,
+    ``README``) is its folder's URL. Without a generator found, the file's first folder
+    may be the site's root too (``/guide/`` for ``docs/guide/index.md``). Empty when no
+    content root of the site holds the file.
+
+    Front matter that moves a page (``slug``, ``permalink``) is not read: a page not
+    found at these URLs is looked up in the source instead.
+    """
+    roots = sorted((r for r in site.roots if not r or source.startswith(r + "/")), key=len)
+    if not roots:
+        return []
+    relative = source[len(roots[-1]) + 1 :] if roots[-1] else source
+    urls = _urls(site, relative)
+    if site == GITHUB and "/" in relative:
+        # No generator found (its config unread, e.g. zensical.toml): the docs folder is
+        # most often the site's root.
+        urls += _urls(site, relative.partition("/")[2])
+    return list(dict.fromkeys(urls))
+
+
+def _urls(site: Routes, relative: str) -> list[str]:
+    folder, _, name = relative.rpartition("/")
+    stem = name.rsplit(".", 1)[0]
+    if stem in _INDEX_NAMES:
+        urls = [f"/{folder}/" if folder else "/"]
+    else:
+        # The other generators' form second: a site whose generator was not detected.
+        pages = [f"/{_join(folder, stem)}/", f"/{_join(folder, stem)}.html"]
+        urls = pages if site.directory_urls else pages[::-1]
+    return [*urls, *(url.lower() for url in urls)]
+
+
 def _sources(path: str, *, folder: bool, pages: bool) -> list[str]:
     """The source files published as ``path`` (``pages``: a page is published as a folder)."""
     if path.endswith(MARKDOWN_SUFFIXES):

@@ -542,6 +542,36 @@ INVALID = [
         "denylist: {paths: [3]}\n", "denylist.paths: expected a list of strings", id="paths-number"
     ),
     pytest.param(
+        "links: {anchors: [{pattern: '(unclosed', anchor: 'x'}]}\n",
+        "links.anchors[0].pattern: expected a Python regex (missing ),",
+        id="links-anchors-bad-regex",
+    ),
+    pytest.param(
+        "links: {anchors: [{pattern: 'md:setting (\\S+)', anchor: '\\2'}]}\n",
+        "links.anchors[0].anchor: expected a template of the pattern's groups (invalid group",
+        id="links-anchors-bad-group",
+    ),
+    pytest.param(
+        "links: {anchors: [{pattern: 'x', id: 'x'}]}\n",
+        "unknown key 'links.anchors[0].id' (known keys: pattern, anchor)",
+        id="links-anchors-unknown-key",
+    ),
+    pytest.param(
+        "links: {anchors: [{pattern: 'x'}]}\n",
+        "links.anchors[0].anchor: expected a non-empty string, got None",
+        id="links-anchors-no-anchor",
+    ),
+    pytest.param(
+        "links: {anchors: 'x'}\n",
+        "links.anchors: expected a list of {pattern: REGEX, anchor: TEMPLATE} mappings",
+        id="links-anchors-not-a-list",
+    ),
+    pytest.param(
+        "links: {ignore: ['[']}\n",
+        "links.ignore[0]: expected a Python regular expression (unterminated",
+        id="links-ignore-bad-regex",
+    ),
+    pytest.param(
         "max_file_bytes: 0\n",
         "max_file_bytes: expected an integer >= 1, got 0",
         id="max-file-bytes-zero",
@@ -573,6 +603,11 @@ def test_invalid_values_name_file_key_value_and_what_is_allowed(
         pytest.param("tokenizer: tiktoken:o200k_base\n", id="tiktoken-not-loaded"),
         pytest.param("include: []\n", id="empty-include"),
         pytest.param("denylist: {paths: ['*.lock', '!keep.lock'], content: []}\n", id="negation"),
+        pytest.param(
+            "links: {anchors: [{pattern: '<!-- md:setting (?P<n>\\S+) -->', anchor: '\\g<n>'}],"
+            " ignore: ['^https?:']}\n",
+            id="links",
+        ),
     ],
 )
 def test_valid_edge_values(root: Path, text: str) -> None:
@@ -620,3 +655,19 @@ def test_the_config_cache_never_hides_an_error_and_failing_is_harmless(
     entry.write_text("{not json")
     assert load_yaml(root, "size: {max: 600}\n").chunking.max == 600
     assert entry.read_text() == '{"size": {"max": 600}}'
+
+
+def test_links_options_are_read_as_patterns(root: Path) -> None:
+    config = load_yaml(
+        root,
+        "links:\n"
+        "  anchors:\n"
+        "    - {pattern: '<!-- md:setting (\\S+) -->', anchor: '\\1'}\n"
+        "  ignore: ['^changelog\\.md']\n",
+    )
+    (declared,) = config.option(RULES["CG404"].options[0])
+    match = declared.pattern.search("#### <!-- md:setting config.blog_dir -->")
+    assert match is not None
+    assert match.expand(declared.anchor) == "config.blog_dir"
+    (ignore,) = config.option(RULES["CG404"].options[1])
+    assert ignore.search("changelog.md#x")

@@ -54,7 +54,14 @@ def test_first_run_needs_a_manifest_then_passes(repo: Path) -> None:
     assert run("update").exit_code == 0
     code, report = check_json()
     assert (code, report["violations"]) == (0, [])
-    assert report["summary"] == {"files": 1, "chunks": 2, "errors": 0, "warnings": 0, "known": 0}
+    assert report["summary"] == {
+        "files": 1,
+        "chunks": 2,
+        "errors": 0,
+        "warnings": 0,
+        "known": 0,
+        "unverified": 0,
+    }
 
 
 def test_oversized_section_fails_with_the_fix(repo: Path) -> None:

@@ -463,6 +463,24 @@ def test_args_are_checked_as_the_command_checks_them(
         assert message in out
 
 
+def test_the_site_input_checks_links_against_the_built_pages(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = project.tmp / "ws"
+    checkout(url(project.origin), workspace, project.merge, remote_ref="refs/remotes/pull/7/merge")
+    write(workspace, "docs/d.md", "# D\n\nSee [the built part](a.md#built-only).\n")
+    built = project.tmp / "built"
+    write(built, "docs/a.html", '<h1 id="guide">Guide</h1><h2 id="built-only">B</h2>')
+    env = {**pr_env(project, workspace), "CHUNKGATE_DIFF": "false"}
+    _, out = run(env, workspace, monkeypatch)
+    assert "a.md has no anchor #built-only" in out
+    _, out = run({**env, "CHUNKGATE_SITE": str(built)}, workspace, monkeypatch)
+    assert "#built-only" not in out
+    status, out = run({**env, "CHUNKGATE_SITE": "nowhere"}, workspace, monkeypatch)
+    assert status == 2
+    assert "site: no built site at nowhere: build the docs first" in out
+
+
 def test_a_bad_input_is_exit_2_with_every_output(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -569,6 +587,7 @@ INPUTS = {
     "extras",
     "cache",
     "python",
+    "site",
 }
 OUTPUTS = {"errors", "warnings", "added", "removed", "modified", "moved", "unstable", "exit-code"}
 

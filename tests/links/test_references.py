@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from chunkgate.chunking import ChunkOptions
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
 from chunkgate.config.model import Config
-from chunkgate.core.model import Violation
+from chunkgate.core.model import DeclaredAnchor, Unverified, Violation
 from chunkgate.gate import run_check
 from chunkgate.links.anchors import file_anchors, has_includes
 from chunkgate.links.broken import Target, resolve
@@ -165,16 +166,24 @@ def test_hugo_terms_are_numbered_with_headings_and_includes_are_expanded() -> No
     ]
 
 
-def test_a_page_written_by_its_template_is_not_checked() -> None:
+def test_a_link_into_a_page_written_by_its_template_is_unverified() -> None:
     texts = {
         "content/en/glossary/_index.md": "---\ntitle: G\n---\n\n{{% glossary %}}\n",
         "content/en/b.md": "# B\n\n[t](/glossary/#term)\n",
     }
-    assert _check(texts, HUGO) == []
-    assert (
-        file_anchors(texts["content/en/glossary/_index.md"], "x.md", HUGO, options=ChunkOptions())
-        is None
+    (unverified,) = _check(texts, HUGO)
+    assert unverified == Unverified(
+        "content/en/b.md",
+        3,
+        "/glossary/#term",
+        "content/en/glossary/_index.md#term",
+        "the shortcode {{% glossary %}} may write headings or ids (line 5)",
     )
+    page = file_anchors(
+        texts["content/en/glossary/_index.md"], "x.md", HUGO, options=ChunkOptions()
+    )
+    assert page.open is not None
+    assert not page.anchors
 
 
 def test_hugo_paths_are_matched_in_lowercase() -> None:
@@ -303,3 +312,49 @@ def test_site_of_from_the_configs_listing_is_the_one_from_the_index(
     listed = load_config(git_repo).generator_files
     assert listed is not None
     assert sites_of(git_repo, listed) == sites_of(git_repo)
+
+
+def test_a_link_into_an_open_page_is_unverified_and_into_a_complete_one_broken() -> None:
+    texts = {
+        "api.md": "# API\n\n::: pkg.config\n",
+        "guide.md": "# Guide\n\nText.\n",
+        "b.md": "[c](api.md#pkg.config.ConfigDict) [d](api.md#api) [e](guide.md#nope)\n",
+    }
+    unverified, broken = _check(texts)
+    assert unverified == Unverified(
+        "b.md",
+        1,
+        "api.md#pkg.config.ConfigDict",
+        "api.md#pkg.config.ConfigDict",
+        "an autodoc block `::: pkg.config` writes headings (line 3)",
+    )
+    assert isinstance(broken, Violation)
+    assert "guide.md has no anchor #nope" in broken.message
+
+
+def test_links_ignore_skips_a_destination_or_a_target_page() -> None:
+    texts = {
+        "a.md": "# A\n\n[x](#gone) [y](b.md#gone) [z](c.md#gone)\n",
+        "b.md": "# B\n",
+        "c.md": "# C\n",
+    }
+    ignore = (re.compile(r"^#gone$"), re.compile(r"^c\.md$"))
+    config = Config(root=Path("."), options={"links.ignore": ignore})
+    found = reference_violations(config, texts)
+    assert [(v.path, v.line, v.message) for v in found if isinstance(v, Violation)] == [
+        ("a.md", 3, "link b.md#gone: b.md has no anchor #gone")
+    ]
+
+
+def test_links_anchors_declares_what_a_site_hook_makes() -> None:
+    texts = {
+        "a.md": "# A\n\n#### <!-- md:setting config.blog_dir -->\n\nText.\n",
+        "b.md": "[x](a.md#config.blog_dir) [y](a.md#config.nope)\n",
+    }
+    # Undeclared, the hook's heading leaves the page open: neither link is an error.
+    assert all(isinstance(found, Unverified) for found in _check(texts))
+    declared = (DeclaredAnchor(re.compile(r"<!-- md:setting (\S+) -->", re.M), r"\1"),)
+    config = Config(root=Path("."), options={"links.anchors": declared})
+    (broken,) = reference_violations(config, texts)
+    assert isinstance(broken, Violation)
+    assert broken.message == "link a.md#config.nope: a.md has no anchor #config.nope"

@@ -151,8 +151,15 @@ def test_json_is_the_spec_schema_and_always_complete(quiet: bool) -> None:
     out = render(make_result(), "json", quiet=quiet)
     assert out.endswith("}\n")
     data = json.loads(out)
-    assert set(data) == {"violations", "known", "summary"}
-    assert data["summary"] == {"files": 12, "chunks": 80, "errors": 3, "warnings": 1, "known": 0}
+    assert set(data) == {"violations", "known", "unverified", "summary"}
+    assert data["summary"] == {
+        "files": 12,
+        "chunks": 80,
+        "errors": 3,
+        "warnings": 1,
+        "known": 0,
+        "unverified": 0,
+    }
     assert data["known"] == []
     assert len(data["violations"]) == 4
     for violation in data["violations"]:
@@ -166,7 +173,15 @@ def test_json_without_violations() -> None:
     assert data == {
         "violations": [],
         "known": [],
-        "summary": {"files": 12, "chunks": 80, "errors": 0, "warnings": 0, "known": 0},
+        "unverified": [],
+        "summary": {
+            "files": 12,
+            "chunks": 80,
+            "errors": 0,
+            "warnings": 0,
+            "known": 0,
+            "unverified": 0,
+        },
     }
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkgate.core.model import CheckResult, Summary, Violation
+from chunkgate.core.model import CheckResult, Summary, Unverified, Violation
 from chunkgate.report.check import write_check
 from chunkgate.report.github import (
     MAX_ANNOTATIONS,
@@ -356,3 +356,18 @@ def test_job_summary_counts_the_known_problems_by_rule_and_annotates_none() -> N
     assert "CG201 ×2, CG302 ×1" in text
     lines = render(result, {})
     assert not any("CG201" in line or "CG302" in line for line in lines if line.startswith("::"))
+
+
+def test_unverified_links_are_counted_under_the_totals_and_in_the_job_summary(
+    tmp_path: Path,
+) -> None:
+    item = Unverified("a.md", 3, "b.md#x", "b.md#x", "an autodoc block `::: p` (line 2)")
+    result = result_of([])._replace(unverified=(item,))
+    summary = tmp_path / "summary.md"
+    lines = render(result, {"GITHUB_STEP_SUMMARY": str(summary)})
+    counted = (
+        "1 unverified link into pages with anchors made at build time (they fail nothing; "
+        "`chunkgate check --show-unverified` lists them)"
+    )
+    assert lines == ["3 files, 40 chunks: no problems", counted]
+    assert "- 1 unverified link into pages" in summary.read_text(encoding="utf-8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chunkgate.sites.routes import Routes, detect_routes
+from chunkgate.sites.routes import GITHUB, Routes, detect_routes, page_urls
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,33 @@ def test_mkdocs_docs_dir_is_read_as_yaml() -> None:
 def test_a_mkdocs_config_that_is_no_yaml_has_the_defaults() -> None:
     files = {"mkdocs.yml": b"use_directory_urls: [false\n"}
     assert detect_routes(list(files), files.get) == Routes("mkdocs", ("docs",), True)
+
+
+@pytest.mark.parametrize(
+    ("site", "source", "urls"),
+    [
+        pytest.param(
+            Routes("mkdocs", ("docs",), directory_urls=True),
+            "docs/guide/Setup.md",
+            ["/guide/Setup/", "/guide/Setup.html", "/guide/setup/", "/guide/setup.html"],
+            id="mkdocs",
+        ),
+        pytest.param(
+            Routes("mkdocs", ("docs",), directory_urls=True), "docs/guide/index.md", ["/guide/"]
+        ),
+        pytest.param(Routes("hugo", ("content/en",), True), "content/en/_index.md", ["/"]),
+        pytest.param(Routes("mdbook", ("src",)), "src/a/b.md", ["/a/b.html", "/a/b/"], id="mdbook"),
+        pytest.param(Routes("mdbook", ("src",)), "src/README.md", ["/"], id="mdbook-readme"),
+        pytest.param(Routes("mkdocs", ("docs",), True), "README.md", [], id="outside-the-site"),
+        pytest.param(
+            GITHUB,
+            "docs/usage/index.md",
+            ["/docs/usage/", "/usage/"],
+            id="no-generator-found",
+        ),
+    ],
+)
+def test_page_urls_are_where_the_generator_publishes_a_source(
+    site: Routes, source: str, urls: list[str]
+) -> None:
+    assert page_urls(site, source) == urls
