@@ -72,7 +72,7 @@ def _ids(html: str) -> set[str]:
 
 def test_attr_list_ids_are_python_markdowns() -> None:
     html = markdown.markdown(ATTRIBUTES, extensions=["attr_list", "tables", "toc", "fenced_code"])
-    ours = file_anchors(ATTRIBUTES, "docs/page.md", options=_mkdocs())
+    ours = file_anchors(ATTRIBUTES, "docs/page.md", options=_mkdocs()).anchors
     assert ours is not None
     assert ours == _ids(html)
     assert {"9.7.0", "keys", "classes-only", "para", "item", "cell", "inline"} <= ours
@@ -106,11 +106,11 @@ def test_block_attributes_of_other_generators(syntax: str, text: str, expected: 
 
 def test_python_markdown_footnotes() -> None:
     html = markdown.markdown(FOOTNOTES, extensions=["footnotes", "toc"])
-    ours = file_anchors(FOOTNOTES, "docs/page.md", options=_mkdocs("footnotes"))
+    ours = file_anchors(FOOTNOTES, "docs/page.md", options=_mkdocs("footnotes")).anchors
     assert ours == _ids(html)
     assert {"fn:1", "fnref:1", "fnref2:1", "fn:Note B", "fn:unused"} <= _ids(html)
     # Without the extension the page has no footnotes.
-    assert file_anchors(FOOTNOTES, "docs/page.md", options=_mkdocs()) == {"notes"}
+    assert file_anchors(FOOTNOTES, "docs/page.md", options=_mkdocs()).anchors == {"notes"}
 
 
 @pytest.mark.parametrize(
@@ -155,7 +155,7 @@ def test_hugo_build_agrees(tmp_path: Path) -> None:
     found = settings("hugo.toml", config.encode(), lambda _: None)
     assert found is not None
     site = Site("content/", AnchorStyle("hugo", "github"), markdown=frozenset(found["markdown"]))
-    ours = file_anchors(page, "content/notes.md", options=ChunkOptions(sites=(site,)))
+    ours = file_anchors(page, "content/notes.md", options=ChunkOptions(sites=(site,))).anchors
     footnotes = {"fn:1", "fnref:1", "fnref1:1", "fn:2", "fnref:2"}
     assert ours == built == {*footnotes, "para", "9.7.0", "h", "b"}
 
@@ -175,7 +175,7 @@ def test_kramdown_agrees() -> None:
     ).stdout
     style = AnchorStyle("kramdown", "gfm", source="_config.yml")
     options = ChunkOptions(sites=(Site("", style, liquid=True),))
-    assert file_anchors(page, "page.md", options=options) == _ids(html)
+    assert file_anchors(page, "page.md", options=options).anchors == _ids(html)
     assert {"x", "para", "fnref:1:1"} <= _ids(html)
 
 
