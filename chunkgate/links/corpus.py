@@ -10,7 +10,8 @@ from chunkgate.core.errors import UnreadableError
 from chunkgate.corpus.source import decode
 from chunkgate.git import listings, process
 from chunkgate.links.broken import Sites
-from chunkgate.sites.routes import GITHUB, detect_routes
+from chunkgate.sites.detect import is_vitepress
+from chunkgate.sites.routes import GITHUB, detect_routes, vitepress_routes
 
 # The generator configs ``detect_site`` reads.
 _CONFIGS = frozenset(
@@ -50,6 +51,8 @@ def sites_of(root: Path, generator_files: Collection[str] | None = None) -> Site
         site = detect_routes(_at_top(inside), functools.partial(_read_under, read, folder))
         if site != GITHUB:
             found.append(site._replace(roots=tuple(_join(folder, r) for r in site.roots)))
+    # VitePress's config is in a hidden folder, anywhere: .vitepress/config.ts, docs/.vitepress/...
+    found += [vitepress_routes(path, read(path) or b"") for path in paths if is_vitepress(path)]
     sites = tuple(site for site in found if site != GITHUB) or (GITHUB,)
     return Sites(sites)
 

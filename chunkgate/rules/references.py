@@ -8,8 +8,8 @@ heading of that file has: `[setup](install.md#setup)`, `[see below](#usage)`,
 `[ref]: ../guide/index.md#faq`. Links are found as CommonMark parses them, so
 a link in a code span or code block is not one. A link to a page's published
 name finds its source where the site generator publishes it so: `page.html`
-for `page.md` (mdBook, Jekyll), `page/`, `/dir/page/` and extensionless
-`page` for MkDocs, Hugo and Starlight (detected from `mkdocs.yml`,
+for `page.md` (mdBook, Jekyll, VitePress), `page/`, `/dir/page/` and extensionless
+`page` for MkDocs, Hugo and Starlight (detected from `mkdocs.yml`, `.vitepress/config.*`,
 `hugo.toml`, `astro.config.*`, `book.toml`, `_config.yml`). Anchors are the
 IDs chunkgate gives the target's headings (every heading, also one without a
 chunk of its own or inside a list) and HTML `id`/`name` attributes.

@@ -14,6 +14,8 @@ settings are cached on disk by content like ``.chunkgate.yaml``
 - ``_config.yml`` (Jekyll): ``markdown``, ``kramdown.input``; Liquid always.
 - ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``: ``contentDir``,
   ``markup.goldmark.parser`` (``autoHeadingIDType``, ``attribute.title``).
+- ``.vitepress/config.*`` (VitePress): ``srcDir``; the site publishes the folder
+  holding ``.vitepress`` (or its ``srcDir``).
 - ``docusaurus.config.*``, ``astro.config.*`` (Starlight): nothing to read.
 """
 
@@ -47,10 +49,11 @@ GENERATOR_FILES = (
     "config.toml",
     *(f"docusaurus.config{ext}" for ext in _JS),
     *(f"astro.config{ext}" for ext in _JS),
+    *(f"config{ext}" for ext in _JS),  # VitePress's, in a .vitepress folder (``is_vitepress``)
 )
 _GENERATOR_NAMES = frozenset(GENERATOR_FILES)
-# Never a site of the repository's own: dependencies and tool folders.
-_SKIPPED = lazy(r"(?:^|/)(?:node_modules|vendor|\.[^/]*)/")
+# Never a site of the repository's own: dependencies and tool folders (but .vitepress).
+_SKIPPED = lazy(r"(?:^|/)(?:node_modules|vendor|\.(?!vitepress/)[^/]*)/")
 _CACHE_KEY = b"chunkgate-site-settings-1\0"
 
 
@@ -60,6 +63,8 @@ def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
     for path in sorted(paths):
         name = path.rpartition("/")[2]
         if name not in _GENERATOR_NAMES or _SKIPPED.search(path):
+            continue
+        if name.startswith("config.") and name != "config.toml" and not is_vitepress(path):
             continue
         site = read_site(path, read)
         if site is not None:
@@ -106,6 +111,12 @@ def working_tree_generators(
     listed = search.files_named(root, _LISTED, untracked)
     found = find_sites(listed.paths, _reader(root))
     return Generators(found, tuple(listed.paths), tuple(listed.regular), fresh=True)
+
+
+def is_vitepress(path: str) -> bool:
+    """Whether ``path`` is a VitePress config: ``config.*`` (JS or TS) in ``.vitepress/``."""
+    folder, _, name = path.rpartition("/")
+    return folder.rpartition("/")[2] == ".vitepress" and name.endswith(_JS)
 
 
 def _reader(root: Path) -> Reader:

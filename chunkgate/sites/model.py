@@ -34,6 +34,7 @@ SETTINGS = {
     "hugo:blackfriday": AnchorStyle("hugo", "blackfriday"),
     "docusaurus": AnchorStyle("docusaurus"),
     "starlight": AnchorStyle("starlight", attributes=False),
+    "vitepress": AnchorStyle("vitepress"),
 }
 
 

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Collection
 from typing import NamedTuple
 
-from chunkgate.sites.settings import load_yaml
+from chunkgate.sites.settings import load_yaml, vitepress_source
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 _INDEX_NAMES = ("index", "_index", "README", "readme")
@@ -179,6 +179,15 @@ def _hugo(folder: str, path: str, data: bytes) -> Routes:
             roots.append(_join(folder, config["contentDir"].strip("/")))
     terms = bool(re.search(rb"^\s*autoDefinitionTermID\s*[=:]\s*true", data, re.M | re.I))
     return Routes("hugo", tuple(dict.fromkeys(roots)) or (_join(folder, "content"),), True, terms)
+
+
+def vitepress_routes(path: str, data: bytes) -> Routes:
+    """The routes of the VitePress site whose config is ``path`` (``x/.vitepress/config.ts``):
+    ``a/page.md`` is ``/a/page.html``, or ``/a/page`` with ``cleanUrls``; both are
+    relative to the page's folder, as a file path is."""
+    site = posixpath.dirname(posixpath.dirname(path))
+    source = vitepress_source(data)
+    return Routes("vitepress", (_join(site, source) if source else site,))
 
 
 def _toml_value(data: bytes, key: str) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,8 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
         return _mkdocs(path, raw, read)
     if name == "_config.yml":
         return _jekyll(raw)
+    if path.rpartition("/")[0].endswith(".vitepress") and not name.endswith(".toml"):
+        return vitepress(raw)
     if name.startswith(("hugo.", "config.")):
         return _hugo(name, raw)
     if name.startswith("docusaurus.config"):
@@ -33,6 +36,21 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
     if name.startswith("astro.config"):
         return {"flavour": "starlight", "attributes": False}
     return None
+
+
+_SRC_DIR = lazy(r"""^\s*srcDir\s*:\s*['"`]([^'"`]+)['"`]""", re.M)
+
+
+def vitepress_source(raw: bytes) -> str:
+    """A VitePress config's ``srcDir`` relative to the folder holding ``.vitepress``, read
+    from its text (it is code, never run): "" when it is not a plain string."""
+    found = _SRC_DIR.search(raw.decode("utf-8", "replace"))
+    folder = posixpath.normpath(found.group(1)) if found else "."
+    return "" if folder == "." or folder.startswith("..") else folder.strip("/")
+
+
+def vitepress(raw: bytes) -> Settings:
+    return {"flavour": "vitepress", "folder": posixpath.join("..", vitepress_source(raw))}
 
 
 def load_yaml(raw: bytes) -> Any:

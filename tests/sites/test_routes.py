@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chunkgate.sites.routes import Routes, detect_routes
+from chunkgate.sites.routes import Routes, candidates, detect_routes, vitepress_routes
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,18 @@ def test_mkdocs_docs_dir_is_read_as_yaml() -> None:
 def test_a_mkdocs_config_that_is_no_yaml_has_the_defaults() -> None:
     files = {"mkdocs.yml": b"use_directory_urls: [false\n"}
     assert detect_routes(list(files), files.get) == Routes("mkdocs", ("docs",), True)
+
+
+@pytest.mark.parametrize(
+    ("config", "root"),
+    [
+        pytest.param(b"export default { cleanUrls: true }\n", "docs", id="default"),
+        pytest.param(b"export default {\n  srcDir: 'pages/',\n}\n", "docs/pages", id="src-dir"),
+    ],
+)
+def test_vitepress_publishes_its_folder(config: bytes, root: str) -> None:
+    site = vitepress_routes("docs/.vitepress/config.ts", config)
+    assert site == Routes("vitepress", (root,))
+    page = f"{root}/guide/a.md"
+    for link in ("./b", "b.html", "b.md", "/guide/b", "/guide/b.html"):
+        assert candidates(site, page, link)[0] == f"{root}/guide/b.md", link

@@ -112,6 +112,18 @@ def _site(path: str, text: str, **others: str) -> Site | None:
             Site("", AnchorStyle("starlight", "", "-", False, "astro.config.mjs")),
             id="astro",
         ),
+        pytest.param(
+            "docs/.vitepress/config.mts",
+            "export default defineConfig({ cleanUrls: true })\n",
+            Site("docs/", AnchorStyle("vitepress", "", "-", True, "docs/.vitepress/config.mts")),
+            id="vitepress",
+        ),
+        pytest.param(
+            ".vitepress/config.ts",
+            "export default {\n  srcDir: './src',\n}\n",
+            Site("src/", AnchorStyle("vitepress", "", "-", True, ".vitepress/config.ts")),
+            id="vitepress-src-dir",
+        ),
     ],
 )
 def test_generator_configs(path: str, text: str, expected: Site) -> None:
@@ -127,6 +139,8 @@ def test_generator_configs(path: str, text: str, expected: Site) -> None:
         pytest.param("hugo.toml", "= broken", id="invalid-toml"),
         pytest.param("node_modules/x/mkdocs.yml", "site_name: x\n", id="in-node-modules"),
         pytest.param("README.md", "# mkdocs.yml\n", id="not-a-config-name"),
+        pytest.param("src/config.ts", "export default {}\n", id="config-ts-outside-vitepress"),
+        pytest.param(".vuepress/config.ts", "export default {}\n", id="another-hidden-folder"),
     ],
 )
 def test_not_a_site(path: str, text: str) -> None:
