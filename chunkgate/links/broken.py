@@ -5,15 +5,20 @@ logic; ``chunkgate.rules.references`` declares the rule and words its findings."
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import NamedTuple
 from urllib.parse import unquote
 
 from chunkgate.core.regex import lazy
 from chunkgate.links.extract import Link, readable
-from chunkgate.sites.routes import GITHUB, Routes, candidates
+from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes, candidates
+from chunkgate.sites.urls import PageUrls
 
 _EXTERNAL = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+# A destination a template writes (`{{ site.baseurl }}/x/`, `{% link x.md %}`): not checkable.
+_TEMPLATED = lazy(r"\{\{|\{%|%7B%7B|%7B%25", re.I)
+NO_URLS = PageUrls()
 
 
 class Sites(NamedTuple):
@@ -70,7 +75,11 @@ class BrokenLink(NamedTuple):
 
 
 def resolve(
-    destination: str, source: str, exists: Callable[[str], str | None], site: Routes = GITHUB
+    destination: str,
+    source: str,
+    exists: Callable[[str], str | None],
+    site: Routes = GITHUB,
+    urls: PageUrls = NO_URLS,
 ) -> Target | None:
     """The corpus file and fragment ``destination`` (in ``source``) points at, or None
     when it points outside the corpus, at another site, or has no fragment.
@@ -78,17 +87,53 @@ def resolve(
     ``exists(path)`` gives the corpus path of a Markdown file (spelled as the
     corpus spells it, for sites that publish paths in lowercase) or None.
     """
-    if _EXTERNAL.match(destination):
-        return None
-    path, hash_sign, fragment = destination.partition("#")
-    if not hash_sign or not fragment:
-        return None
+    found = targets(destination, source, exists, site, urls)
+    return found[0] if found and found[0].fragment else None
+
+
+def targets(
+    destination: str,
+    source: str,
+    exists: Callable[[str], str | None],
+    site: Routes = GITHUB,
+    urls: PageUrls = NO_URLS,
+) -> list[Target]:
+    """Every corpus file ``destination`` may name, most likely first: where a site's
+    routes leave a choice (Hugo's link hook, or the browser, resolving a relative URL),
+    the link works when one of them has the anchor."""
+    if _EXTERNAL.match(destination) or _TEMPLATED.search(destination):
+        return []
+    path, _, fragment = destination.partition("#")
     path = unquote(path.partition("?")[0])
-    for candidate in candidates(site, source, path):
-        found = exists(candidate)
-        if found is not None:
-            return Target(found, unquote(fragment))
-    return None
+    fragment = unquote(fragment)
+    found = [hit for candidate in candidates(site, source, path) if (hit := exists(candidate))]
+    by_url = urls.lookup(site, source, path) if path else None
+    if by_url is not None:
+        found.append(by_url)
+    return [Target(hit, fragment) for hit in dict.fromkeys(found)]
+
+
+class MissingPage(NamedTuple):
+    """A link to a Markdown page that is not there (deleted, moved, or never written)."""
+
+    path: str  # the linking file
+    line: int
+    link: Link
+    target: str  # the page it names, as the site resolves it
+    moved_to: str | None  # where the page went, when a recorded move says so
+    closest: str | None  # the corpus page whose path is the closest
+
+    @property
+    def message(self) -> str:
+        return f"link {readable(self.link.destination)}: no page {self.target}"
+
+    @property
+    def fix(self) -> str:
+        if self.moved_to is not None:
+            return f"the page moved to {self.moved_to}: link there"
+        if self.closest is not None:
+            return f"link to an existing page (the closest: {self.closest}), or remove the link"
+        return "link to an existing page, or remove the link"
 
 
 def check_references(
@@ -99,7 +144,10 @@ def check_references(
     site: Routes | Sites = GITHUB,
     moved: Mapping[str, str] | None = None,
     includers: Mapping[str, Collection[str]] | None = None,
-) -> Iterator[BrokenLink]:
+    urls: PageUrls = NO_URLS,
+    absent: Callable[[str], bool] | None = None,
+    gone: Collection[str] = (),
+) -> Iterator[BrokenLink | MissingPage]:
     """The broken links among ``links`` (per corpus file), in path and line order.
 
     ``paths`` are the corpus's Markdown files; ``anchors_of(path)`` gives every
@@ -107,7 +155,10 @@ def check_references(
     its template). ``moved`` maps an acknowledged old chunk ID to the ID it
     moved to (the manifest's ``moved_from``, inverted). ``includers`` maps a
     file to the pages that include it: its links to its own anchors may land
-    on theirs.
+    on theirs. ``urls`` are the pages' URLs where front matter sets them.
+    ``absent(path)``: no such file exists at all (not even outside the corpus);
+    given, a Markdown file link to such a page is a ``MissingPage``, as is any link
+    (a site URL too) to a page of ``gone``, the pages a commit deletes.
     """
     sites = as_sites(site)
     moved = moved or {}
@@ -118,7 +169,7 @@ def check_references(
 
     def exists(path: str) -> str | None:
         # Hugo publishes paths in lowercase: functions/css/Build.md is /functions/css/build/.
-        return path if path in paths else lower.get(path.lower())
+        return path if path in paths or path in gone else lower.get(path.lower())
 
     cache: dict[str, Collection[str] | None] = {}
 
@@ -128,13 +179,23 @@ def check_references(
         return cache[path]
 
     for path in sorted(links, key=lambda p: p.encode("utf-8", "surrogateescape")):
+        routes = sites.of(path)
         for link in links[path]:
-            target = resolve(link.destination, path, exists, sites.of(path))
-            if target is None:
+            found = targets(link.destination, path, exists, routes, urls)
+            if all(each.path in gone for each in found):
+                page = found[0].path if found else None
+                if page is None and absent is not None:
+                    page = _missing(link.destination, path, routes, absent)
+                if page is not None:
+                    went = _renamed(moved, page)
+                    closest = None if went else _closest(page, [p for p in paths if p != path])
+                    yield MissingPage(path, link.line, link, page, went, closest)
+                continue
+            found = [each for each in found if each.path not in gone]
+            target = found[0]
+            if not target.fragment or any(_lands(t, anchors(t.path)) for t in found):
                 continue
             known = anchors(target.path)
-            if known is None or target.fragment in known:
-                continue
             if target.path == path and any(
                 target.fragment in (anchors(parent) or ()) for parent in includers.get(path, ())
             ):
@@ -145,8 +206,36 @@ def check_references(
                 if redirect_anchor in (anchors(redirect_path) or ()):
                     continue  # acknowledged: the section moved there
             yield BrokenLink(
-                path, link.line, link, target, redirect, _closest(target.fragment, known)
+                path, link.line, link, target, redirect, _closest(target.fragment, known or ())
             )
+
+
+def _lands(target: Target, known: Collection[str] | None) -> bool:
+    return known is None or target.fragment in known
+
+
+def _missing(
+    destination: str, source: str, site: Routes, absent: Callable[[str], bool]
+) -> str | None:
+    """The page a link to a Markdown file names when no such file exists at all (a
+    rendered URL may name a generated page, a tag list or an API page: never one)."""
+    if _EXTERNAL.match(destination) or _TEMPLATED.search(destination):
+        return None
+    path = unquote(destination.partition("#")[0].partition("?")[0])
+    if not path.lower().endswith(MARKDOWN_SUFFIXES):
+        return None
+    found = candidates(site, source, path)
+    return found[0] if found and all(absent(candidate) for candidate in found) else None
+
+
+def _renamed(moved: Mapping[str, str], page: str) -> str | None:
+    """Where the recorded moves took the sections of ``page``, when they went to one page."""
+    went = {
+        new.partition("#")[0]
+        for old, new in moved.items()
+        if old.partition("#")[0] == page and new.partition("#")[0] != page
+    }
+    return went.pop() if len(went) == 1 else None
 
 
 def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:
@@ -158,6 +247,6 @@ def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:
     return current
 
 
-def _closest(fragment: str, anchors: Collection[str]) -> str | None:
-    found = difflib.get_close_matches(fragment, list(anchors), n=1, cutoff=0.5)
+def _closest(word: str, choices: Collection[str]) -> str | None:
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
     return found[0] if found else None

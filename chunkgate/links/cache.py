@@ -17,9 +17,10 @@ from typing import Any, NamedTuple
 
 from chunkgate.cache.blobs import MarshalCache
 from chunkgate.links.extract import Link
+from chunkgate.sites.urls import Route
 
-# 5: anchors as tuples; 4: columns; 3: anchors in the site's flavour
-_VERSION = "chunkgate-links-5"
+# 6: front matter routes; 5: anchors as tuples; 4: columns; 3: anchors in the site's flavour
+_VERSION = "chunkgate-links-6"
 
 
 class FileLinks(NamedTuple):
@@ -30,6 +31,7 @@ class FileLinks(NamedTuple):
     # pages that links point into are looked up.
     anchors: tuple[str, ...] | None
     includes: bool  # it includes other files: its anchors are not kept
+    route: Route = ()  # the front matter keys that set its URL (``sites.urls``)
 
 
 class LinkCache(MarshalCache[FileLinks]):
@@ -41,12 +43,19 @@ class LinkCache(MarshalCache[FileLinks]):
     def _record(self, entries: dict[str, FileLinks]) -> tuple[Any, ...]:
         values = entries.values()
         links = [tuple(map(tuple, found.links)) for found in values]
-        return (list(entries), links, [f.anchors for f in values], [f.includes for f in values])
+        anchors = [f.anchors for f in values]
+        return (
+            list(entries),
+            links,
+            anchors,
+            [f.includes for f in values],
+            [f.route for f in values],
+        )
 
     def _entries(self, record: object) -> dict[str, FileLinks]:
-        if not (isinstance(record, tuple) and len(record) == 4):
+        if not (isinstance(record, tuple) and len(record) == 5):
             raise ValueError("a damaged cache file")
-        blobs, links, anchors, includes = record
-        columns = zip(links, anchors, includes, strict=True)
-        found = (FileLinks(tuple(map(Link._make, each)), a, i) for each, a, i in columns)
+        blobs, links, anchors, includes, routes = record
+        columns = zip(links, anchors, includes, routes, strict=True)
+        found = (FileLinks(tuple(map(Link._make, each)), a, i, r) for each, a, i, r in columns)
         return dict(zip(blobs, found, strict=True))

@@ -1,4 +1,4 @@
-"""Links inside the corpus that point at a section no longer there.
+"""Links inside the corpus that point at a section, or a page, no longer there.
 
 ## CG404 broken-reference
 
@@ -37,6 +37,36 @@ Passes:
 ```markdown
 Read [the setup guide](install.md#installing-it) first; `[not a link](x.md#y)`.
 ```
+
+## CG405 missing-page
+
+Fires on a link to a Markdown page that is not there: a link to a `.md` file
+(as the site resolves it: from the linking page, and for Docusaurus and Hugo
+from the docs folder too) when no such file exists in the repository at all,
+and, in the hook, any link (a site URL like `/docs/setup/` too) to a page the
+commit deletes or moves. A file that exists but is outside the corpus
+(`exclude`) is no finding: the site still publishes it. Links to other sites,
+to assets, and site URLs of pages chunkgate cannot know (tag lists, search,
+generated API pages) are never findings.
+
+**Why it matters:** a deleted or moved page takes every link to it down with
+it; the site shows a 404 and an answer citing the page cites nothing.
+
+**Fix:** link to the page's new path (named when a recorded move says where
+it went), or to the closest existing page the message names, or remove the
+link.
+
+Fires (when `install.md` was deleted):
+
+```markdown
+Read [the setup guide](install.md) first.
+```
+
+Passes:
+
+```markdown
+Read [the setup guide](setup/install.md) first; [the API](/api/) is generated.
+```
 """
 
 from __future__ import annotations
@@ -47,11 +77,13 @@ from typing import TYPE_CHECKING
 from chunkgate.core.model import Violation
 from chunkgate.links import gate as links
 from chunkgate.links.anchors import file_anchors, include_graph
-from chunkgate.links.broken import BrokenLink, Sites, as_sites, check_references
+from chunkgate.links.broken import BrokenLink, MissingPage, Sites, as_sites, check_references
 from chunkgate.links.corpus import sites_of
 from chunkgate.links.extract import extract_links
+from chunkgate.links.gate import route_of
 from chunkgate.rules.base import CorpusContext, Rule
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
+from chunkgate.sites.urls import page_urls
 
 if TYPE_CHECKING:
     from chunkgate.config.model import Config
@@ -64,8 +96,16 @@ RULES = (
         "a link inside the corpus points at an anchor its target file does not have",
         priority=31,
     ),
+    Rule(
+        "CG405",
+        "missing-page",
+        "error",
+        "a link inside the corpus points at a Markdown page that is not there",
+        priority=32,
+    ),
 )
 CODE = RULES[0].code
+MISSING = RULES[1]
 
 
 def check_corpus(context: CorpusContext) -> list[Violation]:
@@ -74,7 +114,7 @@ def check_corpus(context: CorpusContext) -> list[Violation]:
     config = context.config
     sites = sites_of(config.root, config.generator_files)
     if context.whole:
-        found: Iterable[BrokenLink] = links.whole_corpus(
+        found: Iterable[BrokenLink | MissingPage] = links.whole_corpus(
             config, context.files, context.moved, sites, jobs=context.jobs
         )
     else:
@@ -118,14 +158,17 @@ def reference_violations(
         site=sites,
         moved={old: new for new, old in (moved_from or {}).items()},
         includers=include_graph(markdown, sites),
+        urls=page_urls(sites.of, ((path, route_of(text)) for path, text in markdown.items())),
     )
     return [violation for link in broken if (violation := to_violation(config, link)) is not None]
 
 
-def to_violation(config: Config, link: BrokenLink) -> Violation | None:
+def to_violation(config: Config, link: BrokenLink | MissingPage) -> Violation | None:
     """The finding of one broken link, at the configured severity (None: the rule is off)."""
-    severity = config.severity(CODE)
+    rule = MISSING if isinstance(link, MissingPage) else RULES[0]
+    severity = config.severity(rule.code)
     if severity == "off":
         return None
-    name = RULES[0].name
-    return Violation(CODE, name, severity, link.path, link.line, None, link.message, link.fix)
+    return Violation(
+        rule.code, rule.name, severity, link.path, link.line, None, link.message, link.fix
+    )

@@ -12,7 +12,8 @@ settings are cached on disk by content like ``.chunkgate.yaml``
   ``toc``'s ``slugify`` and ``separator``, ``attr_list`` (or ``extra``); the
   ``macros`` plugin (Jinja); ``INHERIT``.
 - ``_config.yml`` (Jekyll): ``markdown``, ``kramdown.input``; Liquid always.
-- ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``: ``contentDir``,
+- ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``, either also in Hugo's
+  config directory (``config/_default/``): ``contentDir``,
   ``markup.goldmark.parser`` (``autoHeadingIDType``, ``attribute.title``).
 - ``.vitepress/config.*`` (VitePress): ``srcDir``; the site publishes the folder
   holding ``.vitepress`` (or its ``srcDir``).
@@ -113,6 +114,16 @@ def working_tree_generators(
     return Generators(found, tuple(listed.paths), tuple(listed.regular), fresh=True)
 
 
+def site_folder(path: str) -> str:
+    """The folder of the site whose config is ``path``: its own, or, for Hugo's config
+    directory (``config/_default/hugo.toml``), the one holding ``config/``."""
+    folder = posixpath.dirname(path)
+    parent, _, name = folder.rpartition("/")
+    if name == "_default" and posixpath.basename(parent) == "config":
+        return posixpath.dirname(parent)
+    return folder
+
+
 def is_vitepress(path: str) -> bool:
     """Whether ``path`` is a VitePress config: ``config.*`` (JS or TS) in ``.vitepress/``."""
     folder, _, name = path.rpartition("/")
@@ -163,7 +174,7 @@ def read_site(path: str, read: Reader) -> Site | None:
     settings = _cached_settings(path, raw, read)
     if settings is None:
         return None
-    folder = posixpath.dirname(path)
+    folder = site_folder(path)
     publishes = settings.get("folder", "")
     prefix = posixpath.normpath(posixpath.join(folder, publishes)) if publishes else folder
     prefix = "" if prefix in ("", ".") else f"{prefix}/"

@@ -175,7 +175,9 @@ def _lower_keys(value: Any) -> Any:
     return value
 
 
-def _hugo(name: str, raw: bytes) -> Settings | None:
+def hugo_config(name: str, raw: bytes) -> dict[str, Any] | None:
+    """A Hugo config (TOML, YAML or JSON by ``name``'s suffix) as a mapping, its keys in
+    lower case as Hugo reads them; None when it is none (or another tool's ``config.*``)."""
     data: Any
     try:
         text = raw.decode("utf-8")
@@ -195,6 +197,13 @@ def _hugo(name: str, raw: bytes) -> Settings | None:
         return None
     data = _lower_keys(data)
     if name.startswith("config.") and not _looks_like_hugo(data):
+        return None
+    return data  # type: ignore[no-any-return]
+
+
+def _hugo(name: str, raw: bytes) -> Settings | None:
+    data = hugo_config(name, raw)
+    if data is None:
         return None
     parser = data.get("markup", {}).get("goldmark", {}).get("parser", {})
     parser = parser if isinstance(parser, dict) else {}

@@ -141,7 +141,7 @@ def test_links_go_through_their_columns(tmp_path: Path) -> None:
         pytest.param(lambda good: good[:-3], id="truncated"),
         pytest.param(lambda good: good[:9] + bytes([good[9] ^ 4]) + good[10:], id="a-bit-flipped"),
         pytest.param(lambda good: sealed(([], [])), id="too-few-columns"),
-        pytest.param(lambda good: sealed((["b1", "b2"], [()], [None], [True])), id="uneven"),
+        pytest.param(lambda good: sealed((["b1", "b2"], [()], [None], [True], [()])), id="uneven"),
     ],
 )
 def test_a_damaged_links_file_reads_as_no_entries(
@@ -171,6 +171,6 @@ def test_a_sealed_record_chunkgate_could_not_have_written_is_a_bug_not_damage(
     first.put("b1", _links()["b1"])  # type: ignore[arg-type]
     first.save()
     [written] = folder.glob("*.bin")
-    written.write_bytes(sealed((["b1"], [((1, 2),)], [None], [True])))
+    written.write_bytes(sealed((["b1"], [((1, 2),)], [None], [True], [()])))
     with pytest.raises(TypeError):
         LinkCache(tmp_path, "settings").get("b1")

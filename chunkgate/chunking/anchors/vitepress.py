@@ -24,7 +24,7 @@ from chunkgate.core.regex import lazy
 
 # markdown-it-attrs' attribute list closing a heading: `{#id .class key=value}`.
 _ATTRIBUTES = lazy(r"[ \t]*\{([^{}\n]*)\}[ \t]*$")
-_ID = lazy(r"(?:^|\s)#([^\s#.{}=]+)")
+_ID = lazy(r"(?:^|\s)#([^\s#{}=]+)")  # `{#0.14.2}` keeps its dots
 _PUNCTUATION = lazy(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'\u201c\u201d\u2018\u2019<>,.?/]+""")
 _CONTROL = lazy(r"[\x00-\x1f]")
 _ENTITY = lazy(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
