@@ -186,6 +186,9 @@ def check_references(
                 page = found[0].path if found else None
                 if page is None and absent is not None:
                     page = _missing(link.destination, path, routes, absent)
+                    # A translation's link to a page only another language has: the
+                    # site may fall back to it (MkDocs i18n, fastapi's language sites).
+                    page = None if page and _translated(page, paths, absent) else page
                 if page is not None:
                     went = _renamed(moved, page)
                     closest = None if went else _closest(page, [p for p in paths if p != path])
@@ -225,7 +228,36 @@ def _missing(
     if not path.lower().endswith(MARKDOWN_SUFFIXES):
         return None
     found = candidates(site, source, path)
-    return found[0] if found and all(absent(candidate) for candidate in found) else None
+    if not found or not all(absent(candidate) for candidate in found) or _elsewhere(site, found):
+        return None
+    return found[0]
+
+
+def _elsewhere(site: Routes, found: Sequence[str]) -> bool:
+    """Whether the site makes one of these pages from a file elsewhere: Hugo mounts it."""
+    for candidate in found:
+        for root in site.roots:
+            inside = candidate.removeprefix(f"{root}/") if root else candidate
+            if (inside != candidate or not root) and inside in site.mounted:
+                return True
+    return False
+
+
+def _translated(page: str, paths: Collection[str], absent: Callable[[str], bool]) -> bool:
+    """Whether a file exists that differs from ``page`` in one folder name alone, one of
+    the folders the corpus has there (``docs/en/`` for ``docs/de/``)."""
+    parts = page.split("/")
+    for depth in range(len(parts) - 1):
+        above = "/".join(parts[:depth])
+        names = {
+            path.split("/")[depth]
+            for path in paths
+            if path.startswith(f"{above}/" if above else "") and path.count("/") > depth
+        }
+        for name in names - {parts[depth]}:
+            if not absent("/".join([*parts[:depth], name, *parts[depth + 1 :]])):
+                return True
+    return False
 
 
 def _renamed(moved: Mapping[str, str], page: str) -> str | None:

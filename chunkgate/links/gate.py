@@ -163,6 +163,7 @@ def committed_files(
             if chunk.moved_from is not None and chunk.id[len(path) + 1 :] in gone:
                 old_path, _, old_anchor = chunk.moved_from.partition("#")
                 lost.add((old_path, old_anchor))
+    # A page of the baseline no longer on disk is one the commit deletes or moves.
     gone = {
         path
         for path, entry in before.items()

@@ -43,6 +43,7 @@ class Routes(NamedTuple):
     term_ids: bool = False
     prefix: str = ""  # the path the site is published under (Hugo's baseURL, Jekyll's baseurl)
     base: str = ""  # the URL folder of its pages (Docusaurus' routeBasePath)
+    mounted: tuple[str, ...] = ()  # pages mounted from elsewhere, under a root (Hugo's mounts)
 
 
 GITHUB = Routes("github")
@@ -182,12 +183,16 @@ def hugo_routes(folder: str, path: str, data: bytes) -> Routes | None:
     if config is None:
         return None
     roots: list[str] = []
+    mounted: list[str] = []
     module = config.get("module")
     mounts = module.get("mounts", []) if isinstance(module, dict) else []
     for mount in mounts if isinstance(mounts, list) else []:
-        if isinstance(mount, dict) and mount.get("target") == "content":
+        target = str(mount.get("target", "")).strip("/") if isinstance(mount, dict) else ""
+        if target.startswith("content/") and target.endswith(MARKDOWN_SUFFIXES):
+            mounted.append(target.removeprefix("content/"))  # one file: AGENTS.md from above
+        elif target == "content":
             source = posixpath.normpath(_join(folder, str(mount.get("source", "content"))))
-            if not source.startswith("../") and not source.endswith(MARKDOWN_SUFFIXES):
+            if not source.startswith("../"):
                 roots.append(source.strip("/"))
     languages = config.get("languages")
     for language in languages.values() if isinstance(languages, dict) else []:
@@ -205,6 +210,7 @@ def hugo_routes(folder: str, path: str, data: bytes) -> Routes | None:
         True,
         terms,
         _url_path(config.get("baseurl")),
+        mounted=tuple(mounted),
     )
 
 

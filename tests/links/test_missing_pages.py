@@ -98,3 +98,27 @@ def test_a_site_url_into_a_deleted_page_is_reported_in_the_hook(cli_repo: Path) 
         1,
         [("docs/index.md", 5, message)],
     )
+
+
+def test_a_translation_may_link_a_page_only_another_language_has(repo: Path) -> None:
+    """fastapi's language sites fall back to the English page: docs/de/docs/newsletter.md is
+    missing, docs/en/docs/newsletter.md is there (24 wrong findings on fastapi's docs otherwise)."""
+    write(repo, "docs/en/docs/newsletter.md", f"# News\n\n{BODY}")
+    links = "[News](newsletter.md), [x](nowhere.md)"
+    write(repo, "docs/de/docs/help.md", f"# Hilfe\n\n{BODY}\n{links}\n")
+    _, data = check_json()
+    assert [finding[2] for finding in missing(data)] == [
+        "link nowhere.md: no page docs/de/docs/nowhere.md"
+    ]
+
+
+def test_a_page_hugo_mounts_from_elsewhere_is_there(cli_repo: Path) -> None:
+    mounts = '[[module.mounts]]\nsource = "content"\ntarget = "content"\n'
+    mounts += '[[module.mounts]]\nsource = "../AGENTS.md"\ntarget = "content/repo/AGENTS.md"\n'
+    write(cli_repo, "site/hugo.toml", 'baseURL = "https://x.org/"\n' + mounts)
+    write(cli_repo, "site/content/repo/_index.md", f"# Repo\n\n{BODY}\n[a](AGENTS.md) [b](B.md)\n")
+    commit_all(cli_repo)
+    _, data = check_json()
+    assert [finding[2] for finding in missing(data)] == [
+        "link B.md: no page site/content/repo/B.md"
+    ]
