@@ -56,6 +56,7 @@ _GENERATOR_NAMES = frozenset(GENERATOR_FILES)
 # Never a site of the repository's own: dependencies and tool folders (but .vitepress).
 _SKIPPED = lazy(r"(?:^|/)(?:node_modules|vendor|\.(?!vitepress/)[^/]*)/")
 _CACHE_KEY = b"chunkgate-site-settings-1\0"
+_ENVIRONMENT = lazy(r"(?:^|/)config/(?!_default/)[^/]+/(?:hugo|config)\.[a-z]+$")
 
 
 def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
@@ -67,6 +68,8 @@ def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
             continue
         if name.startswith("config.") and name != "config.toml" and not is_vitepress(path):
             continue
+        if _ENVIRONMENT.search(path):
+            continue  # Hugo's config/production/hugo.toml: _default's overrides, no site
         site = read_site(path, read)
         if site is not None:
             sites.append(site)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chunkgate.sites.routes import Routes, candidates, detect_routes, vitepress_routes
+from chunkgate.sites.routes import Routes, candidates, detect_routes, hugo_routes, vitepress_routes
 
 
 @pytest.mark.parametrize(
@@ -53,3 +53,22 @@ def test_vitepress_publishes_its_folder(config: bytes, root: str) -> None:
     page = f"{root}/guide/a.md"
     for link in ("./b", "b.html", "b.md", "/guide/b", "/guide/b.html"):
         assert candidates(site, page, link)[0] == f"{root}/guide/b.md", link
+
+
+def test_hugo_routes_from_a_yaml_config_directory() -> None:
+    """Docsy's: module mounts (a folder per language, one file from above the site) in
+    YAML, a baseURL with a path."""
+    config = (
+        b"baseURL: https://x.org/docs/\nmodule:\n  mounts:\n"
+        b"    - {source: content/fr, target: content}\n"
+        b"    - {source: content/en, target: content}\n"
+        b"    - {source: ../AGENTS.md, target: content/project/AGENTS.md}\n"
+    )
+    site = hugo_routes("www", "www/config/_default/hugo.yaml", config)
+    assert site == Routes(
+        "hugo",
+        ("www/content/fr", "www/content/en"),
+        directory_urls=True,
+        prefix="docs",
+        mounted=("project/AGENTS.md",),
+    )

@@ -215,3 +215,16 @@ def test_outside_git_the_tree_is_walked(tmp_path: Path) -> None:
     write(tmp_path, ".hidden/mkdocs.yml", "site_name: x\n")
     found = sites.working_tree_sites(tmp_path, git=False)
     assert [(s.folder, s.style.flavour) for s in found] == [("site/content/", "hugo")]
+
+
+def test_hugo_s_config_directory_is_a_site_and_its_environments_are_not() -> None:
+    """Docsy's site: docsy.dev/config/_default/hugo.yaml (its content beside config/);
+    config/production/hugo.yaml only overrides it for one environment."""
+    files = {
+        "www/config/_default/hugo.yaml": b"contentDir: content/en\n",
+        "www/config/production/hugo.yaml": b"baseURL: https://x.org/\n",
+    }
+    found = sites.find_sites(files, files.get)
+    assert [(site.folder, site.style.source) for site in found] == [
+        ("www/content/en/", "www/config/_default/hugo.yaml")
+    ]
