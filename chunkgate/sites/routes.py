@@ -110,9 +110,13 @@ def candidates(site: Routes, source: str, path: str) -> list[str]:
     elif rendered and site.directory_urls:
         bases = (_page_url(source),)
         if site.generator == "hugo":
-            # Hugo's link render hook (built in since 0.123, on for multilingual sites)
-            # finds the page with GetPage: from the page's folder, then the content root.
-            bases = (*bases, posixpath.dirname(source), *site.roots)
+            # Hugo's link render hook (built in since 0.123, on for multilingual sites) finds
+            # the page with GetPage: from the page's section (a leaf bundle's index.md is in
+            # a folder of its own below it), then from the content root.
+            section = posixpath.dirname(source)
+            if source.rpartition("/")[2].rsplit(".", 1)[0] == "index":
+                section = posixpath.dirname(section)
+            bases = (*bases, section, *site.roots)
     else:
         bases = (posixpath.dirname(source),)
     found: list[str] = []

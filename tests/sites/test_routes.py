@@ -72,3 +72,12 @@ def test_hugo_routes_from_a_yaml_config_directory() -> None:
         prefix="docs",
         mounted=("project/AGENTS.md",),
     )
+
+
+def test_hugo_link_hook_finds_pages_from_the_section() -> None:
+    """Hugo 0.168 (multilingual, so its link hook is on) published `y/#s` in the leaf
+    bundle docs/bund/index.md as /docs/y/#s: GetPage looks from the section, docs/."""
+    site = Routes("hugo", ("content",), directory_urls=True)
+    found = candidates(site, "content/docs/bund/index.md", "y/")
+    assert "content/docs/y.md" in found
+    assert found[0] == "content/docs/bund/y.md"  # the browser's reading comes first
