@@ -139,3 +139,32 @@ def test_a_hugo_link_may_name_either_hugo_s_heading_id(cli_repo: Path) -> None:
     assert _errors(data, "CG404") == [
         ("content/b.md", "link /a/#nope: content/a.md has no anchor #nope")
     ]
+
+
+DEDUP = [
+    "## counter",
+    "## counter {#counter}",
+    "## counter-1",
+    "## q {#counter-1}",
+    "## w {#w}",
+    "## w",
+    "## w",
+]
+
+
+def test_kramdown_numbers_repeats_as_jekyll_does(cli_repo: Path) -> None:
+    """An explicit ID is never renumbered and reserves nothing: `counter` twice."""
+    write(cli_repo, "_config.yml", "title: x\npermalink: pretty\n")
+    write(cli_repo, "dedup.md", "---\ntitle: D\n---\n" + "".join(f"{h}\n\n{BODY}\n" for h in DEDUP))
+    subprocess.run(["jekyll", "build", "-q"], cwd=cli_repo, check=True, capture_output=True)
+    built = _ids(cli_repo / "_site" / "dedup" / "index.html")
+    assert built == ["counter", "counter", "counter-1", "counter-1", "w", "w", "w-1"]
+    assert _outline("dedup.md") == built
+
+
+def test_docusaurus_numbers_repeats_as_its_build_did(cli_repo: Path) -> None:
+    """The IDs a Docusaurus 3.10.2 build (classic preset) gave these headings."""
+    write(cli_repo, "website/docusaurus.config.js", "module.exports = {};\n")
+    write(cli_repo, "website/docs/d0.md", "".join(f"{h}\n\n{BODY}\n" for h in DEDUP))
+    built = ["counter", "counter", "counter-1", "counter-1", "w", "w", "w-1"]
+    assert _outline("website/docs/d0.md") == built
