@@ -191,7 +191,7 @@ def check_references(
                     page = None if page and _translated(page, paths, absent) else page
                 if page is not None:
                     went = _renamed(moved, page)
-                    closest = None if went else _closest(page, [p for p in paths if p != path])
+                    closest = None if went else _closest_page(page, paths)
                     yield MissingPage(path, link.line, link, page, went, closest)
                 continue
             found = [each for each in found if each.path not in gone]
@@ -241,6 +241,14 @@ def _elsewhere(site: Routes, found: Sequence[str]) -> bool:
             if (inside != candidate or not root) and inside in site.mounted:
                 return True
     return False
+
+
+def _closest_page(page: str, paths: Collection[str]) -> str | None:
+    """The corpus page most like ``page`` among those in its folder or of its name (a
+    scan of the corpus, not a fuzzy match against every path: many links may be gone)."""
+    folder, _, name = page.rpartition("/")
+    near = [p for p in paths if p.rpartition("/")[0] == folder or p.endswith(f"/{name}")]
+    return _closest(page, near)
 
 
 def _translated(page: str, paths: Collection[str], absent: Callable[[str], bool]) -> bool:
