@@ -181,14 +181,17 @@ def committed_files(
         text = files.text(path)
         return None if text is None else anchors(text, path)
 
-    old_routes = ((path, route_of(_old_text(reader, before[path]) or "")) for path in gone)
+    # The URLs of the pages read (the named ones, the ones linking into them) and of the
+    # pages gone: a link from one to another written as a site URL finds its page.
+    old_routes = [(path, route_of(_old_text(reader, before[path]) or "")) for path in gone]
+    routes = [(path, route_of(files.text(path) or "")) for path in links]
     broken = check_references(
         {path: found for path, found in links.items() if found},
         anchors_of,
         files,
         site=sites,
         moved=moved,
-        urls=page_urls(sites.of, old_routes),
+        urls=page_urls(sites.of, [*routes, *old_routes]),
         absent=functools.partial(_absent, root),
         gone=gone,
     )

@@ -168,3 +168,22 @@ def test_docusaurus_numbers_repeats_as_its_build_did(cli_repo: Path) -> None:
     write(cli_repo, "website/docs/d0.md", "".join(f"{h}\n\n{BODY}\n" for h in DEDUP))
     built = ["counter", "counter", "counter-1", "counter-1", "w", "w", "w-1"]
     assert _outline("website/docs/d0.md") == built
+
+
+def test_the_hook_finds_the_links_a_renamed_heading_breaks_through_a_permalink(
+    cli_repo: Path,
+) -> None:
+    """Issue 39: renaming `## Gems` in the page published at /docs/ruby-101/ broke the
+    links to `/docs/ruby-101/#gems` silently."""
+    write(cli_repo, "_config.yml", "title: x\npermalink: pretty\n")
+    ruby = f"---\ntitle: Ruby\npermalink: /docs/ruby-101/\n---\n# Ruby 101\n\n## Gems\n\n{BODY}"
+    write(cli_repo, "docs/ruby.md", ruby)
+    write(cli_repo, "docs/index.md", f"# Docs\n\n{BODY}\nSee [gems](/docs/ruby-101/#gems).\n")
+    commit_all(cli_repo)
+    invoke("update")
+    commit_all(cli_repo)
+    write(cli_repo, "docs/ruby.md", ruby.replace("## Gems", "## Ruby gems"))
+    subprocess.run(["git", "add", "-A"], cwd=cli_repo, check=True)
+    _, data = check_json("--hook", "docs/ruby.md")
+    message = "link /docs/ruby-101/#gems: docs/ruby.md has no anchor #gems"
+    assert _errors(data, "CG404") == [("docs/index.md", message)]
