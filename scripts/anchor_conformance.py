@@ -13,8 +13,13 @@ heading kept). Each document is given to the generators in one run each:
 - github-slugger on mdast's text of each heading, MDX for .mdx, as Astro
   Starlight does (npm: github-slugger mdast-util-from-markdown mdast-util-mdx
   micromark-extension-mdxjs, in NODE_PATH)
+- VitePress, one site of every document (npm: vitepress, in the folder ``--npm`` names)
 
-    python scripts/anchor_conformance.py --corpora ../shared/corpora
+    python scripts/anchor_conformance.py --corpora ../shared/corpora --npm ../npm/x
+    python scripts/anchor_conformance.py --corpora ../shared/corpora --npm ../npm/x --only vitepress
+
+``--only GENERATOR`` runs that generator alone and keeps the other generators' IDs
+recorded before (the documents must be the same).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from chunkgate.chunking import cmark, context_for
 from chunkgate.chunking.frontmatter import parse_front_matter
@@ -43,11 +49,12 @@ CORPORA = {
     "just-the-docs": ("kramdown",),
     "hugo-docs": ("hugo-github",),
     "starlight-docs": ("slugger",),
+    "vite-docs": ("vitepress",),
 }
 FIXTURE_GENERATORS = (
     "mkdocs-fastapi", "mkdocs-httpx", "mkdocs-unicode", "mkdocs-pymdownx-lower",
     "mkdocs-pymdownx-fold-percent", "kramdown", "hugo-github", "hugo-github-ascii",
-    "hugo-blackfriday", "slugger",
+    "hugo-blackfriday", "slugger", "vitepress",
 )  # fmt: skip
 
 
@@ -202,7 +209,50 @@ def slugger(docs: list[dict[str, str]]) -> list[list[str] | None]:
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-def run(generator: str, docs: list[dict[str, str]]) -> list[list[str] | None]:
+def vitepress(docs: list[dict[str, str]], npm: Path) -> list[list[str] | None]:
+    """One VitePress build of every document as a page; ``npm`` holds its node_modules.
+    A page VitePress refuses (a repeated ``{#id}``, a Vue template error) is None, and
+    the site is built again without it; an image a heading shows is made (empty)."""
+    refused: set[int] = set()
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp)
+        (site / "node_modules").symlink_to(npm / "node_modules")
+        source = site / "docs"
+        (source / ".vitepress").mkdir(parents=True)
+        config = "export default { ignoreDeadLinks: true }\n"
+        (source / ".vitepress" / "config.mts").write_text(config)
+        for index, doc in enumerate(docs):
+            (source / f"d{index}.md").write_text(doc["markdown"], encoding="utf-8")
+        binary = npm / "node_modules" / ".bin" / "vitepress"
+        while True:
+            done = subprocess.run(
+                [str(binary), "build", "docs"],
+                cwd=site,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if done.returncode == 0:
+                break
+            asset = re.search(r'Could not resolve "\./([^"/]+)"', done.stdout + done.stderr)
+            if asset is not None:  # an image the heading shows: any file will do
+                (source / asset.group(1)).write_bytes(b"")
+                continue
+            failed = re.search(r"/d(\d+)\.md", done.stdout + done.stderr)
+            if failed is None:
+                raise SystemExit(done.stdout + done.stderr)
+            refused.add(int(failed.group(1)))
+            (source / f"d{failed.group(1)}.md").unlink()
+        dist = source / ".vitepress" / "dist"
+        return [
+            None if i in refused else _ids((dist / f"d{i}.html").read_text(encoding="utf-8"))
+            for i in range(len(docs))
+        ]
+
+
+def run(generator: str, docs: list[dict[str, str]], npm: Path) -> list[list[str] | None]:
+    if generator == "vitepress":
+        return list(vitepress(docs, npm))
     if generator.startswith("mkdocs"):
         return list(python_markdown(docs, generator))
     if generator == "kramdown":
@@ -215,17 +265,29 @@ def run(generator: str, docs: list[dict[str, str]]) -> list[list[str] | None]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpora", type=Path, required=True)
+    parser.add_argument("--npm", type=Path, help="a folder whose node_modules has vitepress")
+    parser.add_argument("--only", help="one generator; the others' recorded IDs are kept")
     args = parser.parse_args()
+    target = DATA / "anchors" / "expected.json"
     sets = documents(args.corpora)
-    out: dict[str, object] = {}
+    out: dict[str, dict[str, Any]] = {}
+    if args.only:
+        out = json.loads(target.read_text(encoding="utf-8"))
     for name, docs in sets.items():
         generators = FIXTURE_GENERATORS if name == "fixtures" else CORPORA[name]
-        out[name] = {
-            "documents": docs,
-            "expected": {generator: run(generator, docs) for generator in generators},
-        }
+        if args.only:
+            if args.only not in generators:
+                continue
+            recorded = out.setdefault(name, {"documents": docs, "expected": {}})
+            if recorded["documents"] != docs:
+                raise SystemExit(f"{name}: the documents changed: run every generator")
+            recorded["expected"][args.only] = run(args.only, docs, args.npm)
+        else:
+            out[name] = {
+                "documents": docs,
+                "expected": {generator: run(generator, docs, args.npm) for generator in generators},
+            }
         print(name, len(docs), "documents", file=sys.stderr)
-    target = DATA / "anchors" / "expected.json"
     target.write_text(json.dumps(out, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     return 0
 

@@ -35,7 +35,7 @@ from chunkgate.rules.base import FileContext, Finding, Option, Rule
 
 def test_the_derived_rule_tables() -> None:
     """The thirteen rules the tool always had keep their names, defaults and display
-    order; the rules added since (CG404, CG502, the export rules) fall in by priority."""
+    order; the rules added since (CG404, CG405, CG502, the export rules) fall in by priority."""
     assert [(rule.code, rule.name, rule.severity) for rule in rules.RULES.values()] == [
         ("CG001", "unreadable", "error"),
         ("CG101", "duplicate-id", "error"),
@@ -50,6 +50,7 @@ def test_the_derived_rule_tables() -> None:
         ("CG402", "unstable-id", "error"),
         ("CG403", "removed-id", "warning"),
         ("CG404", "broken-reference", "error"),
+        ("CG405", "missing-page", "error"),
         ("CG501", "duplicate-content", "warning"),
         ("CG502", "near-duplicate", "off"),
         ("CG601", "empty-chunk", "error"),
@@ -62,7 +63,7 @@ def test_the_derived_rule_tables() -> None:
         ("CG608", "changed-id", "error"),
     ]
     assert rules.PRIORITY == [
-        "CG001", "CG301", "CG302", "CG303", "CG305", "CG304", "CG402", "CG404",
+        "CG001", "CG301", "CG302", "CG303", "CG305", "CG304", "CG402", "CG404", "CG405",
         "CG201", "CG101", "CG401", "CG601", "CG604", "CG608", "CG602",
         "CG403", "CG202", "CG501", "CG502", "CG603", "CG605", "CG606", "CG607",
     ]  # fmt: skip

@@ -23,6 +23,12 @@ class FrontMatter(NamedTuple):
     lines: int  # how many lines it takes, fences included
     title: str | None
     tags: tuple[str, ...]
+    # The keys that say where a site publishes the page, in order: ("url", "/a/"),
+    # ("slug", "b"), ("permalink", ...), ("id", ...), ("aliases", each), ("redirect_from", each).
+    route: tuple[tuple[str, str], ...] = ()
+
+
+ROUTE_KEYS = ("url", "slug", "permalink", "id", "aliases", "redirect_from")
 
 
 def parse_front_matter(lines: Sequence[str]) -> FrontMatter | None:
@@ -43,7 +49,7 @@ def parse_front_matter(lines: Sequence[str]) -> FrontMatter | None:
     data = _yaml(block) if closers[0] == "---" else _toml(block)
     if data is None:
         return None
-    return FrontMatter(index + 1, _title(data.get("title")), _tags(data.get("tags")))
+    return FrontMatter(index + 1, _title(data.get("title")), _tags(data.get("tags")), _route(data))
 
 
 def _yaml(block: str) -> dict[object, object] | None:
@@ -73,6 +79,16 @@ def _toml(block: str) -> dict[object, object] | None:
         return None
     found: dict[object, object] = dict(table.items())
     return found
+
+
+def _route(data: dict[object, object]) -> tuple[tuple[str, str], ...]:
+    found: list[tuple[str, str]] = []
+    for key in ROUTE_KEYS:
+        value = data.get(key)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, (str, int)) and not isinstance(item, bool) and str(item).strip():
+                found.append((key, str(item).strip()))
+    return tuple(found)
 
 
 def _title(value: object) -> str | None:

@@ -55,7 +55,7 @@ _RULE_MARKS = frozenset("-*_")
 _ATX_OPENING = lazy(r" {0,3}#{1,6}(?=[ \t]|$)")
 _ATX_CLOSING = lazy(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
 # The flavours that read a heading's source as well as its rendered text.
-_READ_SOURCE = frozenset({"kramdown", "hugo"})
+_READ_SOURCE = frozenset({"kramdown", "hugo", "vitepress"})
 
 
 class _Heading(NamedTuple):

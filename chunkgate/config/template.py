@@ -42,7 +42,8 @@ tokenizer: estimate
 markdown:
   split_level: 6    # headings at levels 1..split_level start a new chunk
   anchors: auto     # heading IDs as the site generator found in the tree makes them,
-                    # else GitHub's; or github, mkdocs, kramdown, hugo, docusaurus, starlight
+                    # else GitHub's; or github, mkdocs, kramdown, hugo, docusaurus,
+                    # starlight, vitepress
 
 python:
   split_classes: true   # split a class larger than size.max into its head and methods

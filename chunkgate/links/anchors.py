@@ -24,6 +24,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from chunkgate.chunking import context_for
+from chunkgate.chunking.anchors.hugo import slug as hugo_slug
 from chunkgate.chunking.frontmatter import parse_front_matter
 from chunkgate.chunking.markdown import headings
 from chunkgate.chunking.sizes import estimate_tokens
@@ -86,6 +87,10 @@ def file_anchors(
         anchors = _numbered_with_terms(text, found)
     else:
         anchors = {heading.identity for heading in found}
+    if site.generator == "hugo":
+        # Hugo since 0.148 at the latest slugs the heading's rendered text, not its source
+        # line (Debian's 0.111 does): an anchor of either is one the site may have.
+        anchors.update(hugo_slug(heading.text, "github") for heading in found)
     if "=" in text and "<" in text:
         anchors.update(_HTML_ID.findall(text))
     if "{" in text or "[^" in text:

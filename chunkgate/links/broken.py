@@ -15,9 +15,13 @@ from chunkgate.core.regex import lazy
 from chunkgate.links.extract import Link, readable
 from chunkgate.links.openings import PageAnchors
 from chunkgate.sites.built import BuiltSite
-from chunkgate.sites.routes import GITHUB, Routes, candidates, page_urls
+from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes, candidates, page_urls
+from chunkgate.sites.urls import PageUrls
 
 _EXTERNAL = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+# A destination a template writes (`{{ site.baseurl }}/x/`, `{% link x.md %}`): not checkable.
+_TEMPLATED = lazy(r"\{\{|\{%|%7B%7B|%7B%25", re.I)
+NO_URLS = PageUrls()
 
 
 class Sites(NamedTuple):
@@ -97,7 +101,11 @@ class BrokenLink(NamedTuple):
 
 
 def resolve(
-    destination: str, source: str, exists: Callable[[str], str | None], site: Routes = GITHUB
+    destination: str,
+    source: str,
+    exists: Callable[[str], str | None],
+    site: Routes = GITHUB,
+    urls: PageUrls = NO_URLS,
 ) -> Target | None:
     """The corpus file and fragment ``destination`` (in ``source``) points at, or None
     when it points outside the corpus, at another site, or has no fragment.
@@ -105,17 +113,53 @@ def resolve(
     ``exists(path)`` gives the corpus path of a Markdown file (spelled as the
     corpus spells it, for sites that publish paths in lowercase) or None.
     """
-    if _EXTERNAL.match(destination):
-        return None
-    path, hash_sign, fragment = destination.partition("#")
-    if not hash_sign or not fragment:
-        return None
+    found = targets(destination, source, exists, site, urls)
+    return found[0] if found and found[0].fragment else None
+
+
+def targets(
+    destination: str,
+    source: str,
+    exists: Callable[[str], str | None],
+    site: Routes = GITHUB,
+    urls: PageUrls = NO_URLS,
+) -> list[Target]:
+    """Every corpus file ``destination`` may name, most likely first: where a site's
+    routes leave a choice (Hugo's link hook, or the browser, resolving a relative URL),
+    the link works when one of them has the anchor."""
+    if _EXTERNAL.match(destination) or _TEMPLATED.search(destination):
+        return []
+    path, _, fragment = destination.partition("#")
     path = unquote(path.partition("?")[0])
-    for candidate in candidates(site, source, path):
-        found = exists(candidate)
-        if found is not None:
-            return Target(found, unquote(fragment))
-    return None
+    fragment = unquote(fragment)
+    found = [hit for candidate in candidates(site, source, path) if (hit := exists(candidate))]
+    by_url = urls.lookup(site, source, path) if path else None
+    if by_url is not None:
+        found.append(by_url)
+    return [Target(hit, fragment) for hit in dict.fromkeys(found)]
+
+
+class MissingPage(NamedTuple):
+    """A link to a Markdown page that is not there (deleted, moved, or never written)."""
+
+    path: str  # the linking file
+    line: int
+    link: Link
+    target: str  # the page it names, as the site resolves it
+    moved_to: str | None  # where the page went, when a recorded move says so
+    closest: str | None  # the corpus page whose path is the closest
+
+    @property
+    def message(self) -> str:
+        return f"link {readable(self.link.destination)}: no page {self.target}"
+
+    @property
+    def fix(self) -> str:
+        if self.moved_to is not None:
+            return f"the page moved to {self.moved_to}: link there"
+        if self.closest is not None:
+            return f"link to an existing page (the closest: {self.closest}), or remove the link"
+        return "link to an existing page, or remove the link"
 
 
 def check_references(
@@ -128,7 +172,10 @@ def check_references(
     includers: Mapping[str, Collection[str]] | None = None,
     ignore: Sequence[re.Pattern[str]] = (),
     built: BuiltSite | None = None,
-) -> Iterator[BrokenLink]:
+    urls: PageUrls = NO_URLS,
+    absent: Callable[[str], bool] | None = None,
+    gone: Collection[str] = (),
+) -> Iterator[BrokenLink | MissingPage]:
     """The broken links among ``links`` (per corpus file), in path and line order; those
     into an open page are yielded too, marked with why it is open (``BrokenLink.open``).
 
@@ -140,6 +187,10 @@ def check_references(
     destination, or the path of the page it lands on, an ``ignore`` pattern
     finds is not checked (``links.ignore``). With a ``built`` site, a page it serves
     has the ids the built page has, and nothing else (``from_built_site``).
+    ``urls`` are the pages' URLs where front matter sets them. ``absent(path)``: no
+    such file exists at all (not even outside the corpus); given, a Markdown file
+    link to such a page is a ``MissingPage``, as is any link (a site URL too) to a
+    page of ``gone``, the pages a commit deletes.
     """
     if built is not None:
         anchors_of = from_built_site(anchors_of, built, site)
@@ -152,7 +203,7 @@ def check_references(
 
     def exists(path: str) -> str | None:
         # Hugo publishes paths in lowercase: functions/css/Build.md is /functions/css/build/.
-        return path if path in paths else lower.get(path.lower())
+        return path if path in paths or path in gone else lower.get(path.lower())
 
     cache: dict[str, PageAnchors | None] = {}
 
@@ -166,24 +217,44 @@ def check_references(
         return () if found is None else found.anchors
 
     for path in sorted(links, key=lambda p: p.encode("utf-8", "surrogateescape")):
+        routes = sites.of(path)
         for link in links[path]:
             if ignore and any(pattern.search(link.destination) for pattern in ignore):
                 continue
-            target = resolve(link.destination, path, exists, sites.of(path))
-            if target is None and built is not None:
+            found = targets(link.destination, path, exists, routes, urls)
+            if not found and built is not None:
                 # A URL only the built site knows (a permalink, a generated page).
-                landed = on_built_site(link.destination, path, built, sites.of(path))
+                landed = on_built_site(link.destination, path, built, routes)
                 if landed is None or any(pattern.search(landed[0].path) for pattern in ignore):
                     continue
                 if landed[0].fragment not in landed[1]:
                     closest = _closest(landed[0].fragment, landed[1])
                     yield BrokenLink(path, link.line, link, landed[0], None, closest)
                 continue
-            if target is None or any(pattern.search(target.path) for pattern in ignore):
+            if all(each.path in gone for each in found):
+                page_gone = found[0].path if found else None
+                if page_gone is None and absent is not None:
+                    page_gone = _missing(link.destination, path, routes, absent)
+                    # A translation's link to a page only another language has: the
+                    # site may fall back to it (MkDocs i18n, fastapi's language sites).
+                    if page_gone and _translated(page_gone, paths, absent):
+                        page_gone = None
+                if page_gone is not None:
+                    went = _renamed(moved, page_gone)
+                    closest = None if went else _closest_page(page_gone, paths)
+                    yield MissingPage(path, link.line, link, page_gone, went, closest)
                 continue
-            found = page(target.path)
-            if found is None or target.fragment in found.anchors:
+            found = [
+                each
+                for each in found
+                if each.path not in gone and not any(p.search(each.path) for p in ignore)
+            ]
+            if not found or not found[0].fragment:
                 continue
+            if any(_lands(each, page(each.path)) for each in found):
+                continue
+            target = found[0]
+            known = page(target.path)
             if target.path == path and any(
                 target.fragment in anchors(parent) for parent in includers.get(path, ())
             ):
@@ -193,8 +264,9 @@ def check_references(
                 redirect_path, _, redirect_anchor = redirect.partition("#")
                 if redirect_anchor in anchors(redirect_path):
                     continue  # acknowledged: the section moved there
-            closest = _closest(target.fragment, found.anchors)
-            yield BrokenLink(path, link.line, link, target, redirect, closest, found.open)
+            closest = _closest(target.fragment, known.anchors if known else ())
+            opened = known.open if known else None
+            yield BrokenLink(path, link.line, link, target, redirect, closest, opened)
 
 
 def from_built_site(
@@ -237,6 +309,71 @@ def on_built_site(
     return Target(landed, unquote(fragment)), built.page(landed) or frozenset()
 
 
+def _lands(target: Target, known: PageAnchors | None) -> bool:
+    return known is None or target.fragment in known.anchors
+
+
+def _missing(
+    destination: str, source: str, site: Routes, absent: Callable[[str], bool]
+) -> str | None:
+    """The page a link to a Markdown file names when no such file exists at all (a
+    rendered URL may name a generated page, a tag list or an API page: never one)."""
+    if _EXTERNAL.match(destination) or _TEMPLATED.search(destination):
+        return None
+    path = unquote(destination.partition("#")[0].partition("?")[0])
+    if not path.lower().endswith(MARKDOWN_SUFFIXES):
+        return None
+    found = candidates(site, source, path)
+    if not found or not all(absent(candidate) for candidate in found) or _elsewhere(site, found):
+        return None
+    return found[0]
+
+
+def _elsewhere(site: Routes, found: Sequence[str]) -> bool:
+    """Whether the site makes one of these pages from a file elsewhere: Hugo mounts it."""
+    for candidate in found:
+        for root in site.roots:
+            inside = candidate.removeprefix(f"{root}/") if root else candidate
+            if (inside != candidate or not root) and inside in site.mounted:
+                return True
+    return False
+
+
+def _closest_page(page: str, paths: Collection[str]) -> str | None:
+    """The corpus page most like ``page`` among those in its folder or of its name (a
+    scan of the corpus, not a fuzzy match against every path: many links may be gone)."""
+    folder, _, name = page.rpartition("/")
+    near = [p for p in paths if p.rpartition("/")[0] == folder or p.endswith(f"/{name}")]
+    return _closest(page, near)
+
+
+def _translated(page: str, paths: Collection[str], absent: Callable[[str], bool]) -> bool:
+    """Whether a file exists that differs from ``page`` in one folder name alone, one of
+    the folders the corpus has there (``docs/en/`` for ``docs/de/``)."""
+    parts = page.split("/")
+    for depth in range(len(parts) - 1):
+        above = "/".join(parts[:depth])
+        names = {
+            path.split("/")[depth]
+            for path in paths
+            if path.startswith(f"{above}/" if above else "") and path.count("/") > depth
+        }
+        for name in names - {parts[depth]}:
+            if not absent("/".join([*parts[:depth], name, *parts[depth + 1 :]])):
+                return True
+    return False
+
+
+def _renamed(moved: Mapping[str, str], page: str) -> str | None:
+    """Where the recorded moves took the sections of ``page``, when they went to one page."""
+    went = {
+        new.partition("#")[0]
+        for old, new in moved.items()
+        if old.partition("#")[0] == page and new.partition("#")[0] != page
+    }
+    return went.pop() if len(went) == 1 else None
+
+
 def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:
     seen: set[str] = set()
     current = moved.get(chunk_id)
@@ -246,6 +383,6 @@ def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:
     return current
 
 
-def _closest(fragment: str, anchors: Collection[str]) -> str | None:
-    found = difflib.get_close_matches(fragment, list(anchors), n=1, cutoff=0.5)
+def _closest(word: str, choices: Collection[str]) -> str | None:
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
     return found[0] if found else None

@@ -17,10 +17,11 @@ from typing import Any, NamedTuple
 
 from chunkgate.cache.blobs import MarshalCache
 from chunkgate.links.extract import Link
+from chunkgate.sites.urls import Route
 
-# 7: why a page is open; 6: attribute-list and footnote anchors, admonition bodies' links;
-# 5: anchors as tuples; 4: columns; 3: anchors in the site's flavour
-_VERSION = "chunkgate-links-7"
+# 8: front matter routes; 7: why a page is open; 6: attribute-list and footnote anchors,
+# admonition bodies' links; 5: anchors as tuples; 4: columns; 3: anchors in the site's flavour
+_VERSION = "chunkgate-links-8"
 
 
 class FileLinks(NamedTuple):
@@ -32,11 +33,12 @@ class FileLinks(NamedTuple):
     anchors: tuple[str, ...] | None
     includes: bool  # it includes other files: its anchors are not kept
     open: str | None = None  # why the page may have anchors it does not show (openings)
+    route: Route = ()  # the front matter keys that set its URL (``sites.urls``)
 
 
 class LinkCache(MarshalCache[FileLinks]):
-    """Columns: the blobs, each file's links (plain tuples), anchors, ``includes`` and
-    ``open``."""
+    """Columns: the blobs, each file's links (plain tuples), anchors, ``includes``,
+    ``open`` and ``route``."""
 
     def __init__(self, root: Path, settings: str) -> None:
         super().__init__("links", f"{_VERSION}\0{root}\0{settings}")
@@ -45,12 +47,13 @@ class LinkCache(MarshalCache[FileLinks]):
         values = entries.values()
         links = [tuple(map(tuple, found.links)) for found in values]
         anchors, includes = [f.anchors for f in values], [f.includes for f in values]
-        return (list(entries), links, anchors, includes, [f.open for f in values])
+        opened, routes = [f.open for f in values], [f.route for f in values]
+        return (list(entries), links, anchors, includes, opened, routes)
 
     def _entries(self, record: object) -> dict[str, FileLinks]:
-        if not (isinstance(record, tuple) and len(record) == 5):
+        if not (isinstance(record, tuple) and len(record) == 6):
             raise ValueError("a damaged cache file")
-        blobs, links, anchors, includes, opened = record
-        columns = zip(links, anchors, includes, opened, strict=True)
-        found = (FileLinks(tuple(map(Link._make, e)), a, i, o) for e, a, i, o in columns)
+        blobs, links, anchors, includes, opened, routes = record
+        columns = zip(links, anchors, includes, opened, routes, strict=True)
+        found = (FileLinks(tuple(map(Link._make, e)), a, i, o, r) for e, a, i, o, r in columns)
         return dict(zip(blobs, found, strict=True))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import posixpath
 from collections.abc import Callable, Collection
 from pathlib import Path
 
@@ -10,7 +11,8 @@ from chunkgate.core.errors import UnreadableError
 from chunkgate.corpus.source import decode
 from chunkgate.git import listings, process
 from chunkgate.links.broken import Sites
-from chunkgate.sites.routes import GITHUB, detect_routes
+from chunkgate.sites.detect import is_vitepress, site_folder
+from chunkgate.sites.routes import GITHUB, Routes, detect_routes, hugo_routes, vitepress_routes
 
 # The generator configs ``detect_site`` reads.
 _CONFIGS = frozenset(
@@ -50,8 +52,20 @@ def sites_of(root: Path, generator_files: Collection[str] | None = None) -> Site
         site = detect_routes(_at_top(inside), functools.partial(_read_under, read, folder))
         if site != GITHUB:
             found.append(site._replace(roots=tuple(_join(folder, r) for r in site.roots)))
+    found += [deep for path in paths if (deep := _deep_site(path, read)) is not None]
     sites = tuple(site for site in found if site != GITHUB) or (GITHUB,)
     return Sites(sites)
+
+
+def _deep_site(path: str, read: Callable[[str], bytes | None]) -> Routes | None:
+    """The site of a config in a folder of its own, at any depth: VitePress's
+    ``.vitepress/config.ts``, Hugo's ``config/_default/hugo.toml``."""
+    if is_vitepress(path):
+        return vitepress_routes(path, read(path) or b"")
+    folder = site_folder(path)
+    if folder != posixpath.dirname(path) and path.rpartition("/")[2] in _CONFIGS:
+        return hugo_routes(folder, path, read(path) or b"")
+    return None
 
 
 def _config_one_down(path: str) -> bool:
@@ -69,11 +83,11 @@ def _read_under(read: Callable[[str], bytes | None], folder: str, path: str) -> 
 
 
 def _is_config(name: str) -> bool:
-    return name in _CONFIGS or name.startswith("astro.config.")
+    return name in _CONFIGS or name.startswith(("astro.config.", "docusaurus.config."))
 
 
 def _join(folder: str, root: str) -> str:
-    return f"{folder}/{root}" if root else folder
+    return posixpath.normpath(f"{folder}/{root}") if root else folder
 
 
 def read_text(root: Path, path: str) -> str | None:

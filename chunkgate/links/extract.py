@@ -68,7 +68,10 @@ def readable(destination: str) -> str:
 
 _HREF = lazy(rb'<a href="([^"]*)"')
 # A link that may name an anchor of the corpus: a fragment and no scheme.
-_LOCAL_HREF = lazy(rb'<a href="((?![A-Za-z][A-Za-z0-9+.-]*:|//)[^"#]*#[^"]*)"')
+_LOCAL_HREF = lazy(
+    rb'<a href="((?![A-Za-z][A-Za-z0-9+.-]*:|//)'
+    rb'(?:[^"#]*#[^"]*|[^"#?]*\.(?:md|mdx|markdown)(?:\?[^"#]*)?))"'
+)
 # Every block cmark renders is positioned; a link belongs to the innermost
 # (the last opened) block before it.
 _POSITION = lazy(rb'data-sourcepos="(\d+):\d+-(\d+):\d+"')
@@ -94,10 +97,11 @@ def extract_links(
 ) -> list[Link]:
     """Every link and reference definition of Markdown ``text``, in order of line.
 
-    ``local_only`` keeps only those that may name an anchor in the corpus (a
-    ``#fragment``, no scheme): finding the line of each of a page's links to
-    other sites would cost more than parsing the page. ``blocks`` are the indented
-    blocks the site has (``Dialect.blocks``): their bodies' links are links.
+    ``local_only`` keeps only those that may name an anchor or a page of the
+    corpus (no scheme; a ``#fragment``, or a Markdown file): finding the line of
+    each of a page's links to other sites would cost more than parsing the page.
+    ``blocks`` are the indented blocks the site has (``Dialect.blocks``): their
+    bodies' links are links.
     """
     if "](" not in text and "]:" not in text:
         return []  # a link needs "](", a reference link needs a definition

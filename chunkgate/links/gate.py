@@ -15,23 +15,26 @@ known problem, matched by its message (the link and the anchor), not its line.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from chunkgate.chunking.frontmatter import parse_front_matter
 from chunkgate.core.errors import GitError, UnreadableError
 from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.source import decode
 from chunkgate.git import objects, search
 from chunkgate.links.anchors import file_anchors, has_includes, include_graph
-from chunkgate.links.broken import BrokenLink, LinkSettings, Sites, check_references
+from chunkgate.links.broken import BrokenLink, LinkSettings, MissingPage, Sites, check_references
 from chunkgate.links.cache import FileLinks, LinkCache
 from chunkgate.links.corpus import read_text
 from chunkgate.links.extract import page_links
 from chunkgate.links.openings import PageAnchors
 from chunkgate.manifest import FileEntry
 from chunkgate.sites.routes import MARKDOWN_SUFFIXES
+from chunkgate.sites.urls import Route, page_urls
 
 if TYPE_CHECKING:
     from chunkgate.config.model import Config
@@ -49,7 +52,7 @@ def whole_corpus(
     *,
     jobs: int = 1,
     settings: LinkSettings,
-) -> list[BrokenLink]:
+) -> list[BrokenLink | MissingPage]:
     """The broken links of every Markdown file of the corpus (``files``: path -> git blob,
     None when unknown); each file's links and anchors come from the ``LinkCache`` when
     they can, else from the file, read over ``jobs`` worker processes when there are
@@ -103,6 +106,8 @@ def whole_corpus(
         includers=include_graph(including, sites, found.keys()),
         ignore=settings.ignore,
         built=settings.built,
+        urls=page_urls(sites.of, ((path, item.route) for path, item in found.items())),
+        absent=functools.partial(_absent, config.root),
     )
     result = list(broken)
     cache.save()
@@ -117,7 +122,7 @@ def _links_of(config: Config, path: str, *, sites: Sites, markup: LinkSettings) 
         return None
     links = tuple(page_links(text, path, config.chunking))
     if has_includes(text):
-        return FileLinks(links, None, True)
+        return FileLinks(links, None, True, None, route_of(text))
     page = file_anchors(
         text,
         path,
@@ -126,7 +131,19 @@ def _links_of(config: Config, path: str, *, sites: Sites, markup: LinkSettings) 
         declared=markup.anchors,
         shortcodes=markup.shortcodes,
     )
-    return FileLinks(links, tuple(sorted(page.anchors)), False, page.open)
+    return FileLinks(links, tuple(sorted(page.anchors)), False, page.open, route_of(text))
+
+
+def route_of(text: str) -> Route:
+    """The front matter keys of a page that set its URL (``sites.urls``)."""
+    if not text.startswith(("---", "+++")):
+        return ()
+    front = parse_front_matter(text.split("\n", 200)[:200])
+    return front.route if front is not None else ()
+
+
+def _absent(root: Path, path: str) -> bool:
+    return not os.path.lexists(root / path)
 
 
 def committed_files(
@@ -138,10 +155,11 @@ def committed_files(
     sites: Sites,
     reader: objects.BlobReader | None,
     settings: LinkSettings,
-) -> list[BrokenLink]:
+) -> list[BrokenLink | MissingPage]:
     """The broken links for a run on named files: the links of ``paths`` (those still
     there), and the links of other files into an anchor that ``paths`` had at the
-    baseline (``before``, whose blobs ``reader`` reads) and lost."""
+    baseline (``before``, whose blobs ``reader`` reads) and lost, or into a page of
+    ``before`` that is gone (deleted, or moved: git's grep finds the files naming it)."""
     root = config.root
     files = _CorpusFiles(config)
     named = [path for path in paths if is_markdown(path)]
@@ -171,15 +189,22 @@ def committed_files(
         was = anchors(old, path).anchors
         text = files.text(path)
         now = anchors(text, path).anchors if text is not None else frozenset()
-        gone = was - now
-        lost.update((path, anchor) for anchor in gone)
+        dropped = was - now
+        lost.update((path, anchor) for anchor in dropped)
         # The links a recorded move kept working land on a lost anchor too.
         for chunk in entry.chunks if entry is not None else ():
-            if chunk.moved_from is not None and chunk.id[len(path) + 1 :] in gone:
+            if chunk.moved_from is not None and chunk.id[len(path) + 1 :] in dropped:
                 old_path, _, old_anchor = chunk.moved_from.partition("#")
                 lost.add((old_path, old_anchor))
-    if lost:
-        for path in _citing(root, {anchor for _, anchor in lost}):
+    # A page of the baseline no longer on disk is one the commit deletes or moves.
+    gone = {
+        path
+        for path, entry in before.items()
+        if entry is not None and is_markdown(path) and path not in links and _absent(root, path)
+    }
+    needles = {f"#{anchor}" for _, anchor in lost} | _names(gone)
+    if needles:
+        for path in _citing(root, needles):
             if path not in links and is_markdown(path) and config.selects(path):
                 text = files.text(path)
                 if text is not None:
@@ -189,6 +214,10 @@ def committed_files(
         text = files.text(path)
         return None if text is None else anchors(text, path)
 
+    # The URLs of the pages read (the named ones, the ones linking into them) and of the
+    # pages gone: a link from one to another written as a site URL finds its page.
+    old_routes = [(path, route_of(_old_text(reader, before[path]) or "")) for path in gone]
+    routes = [(path, route_of(files.text(path) or "")) for path in links]
     broken = check_references(
         {path: found for path, found in links.items() if found},
         anchors_of,
@@ -197,13 +226,30 @@ def committed_files(
         moved=moved,
         ignore=settings.ignore,
         built=settings.built,
+        urls=page_urls(sites.of, [*routes, *old_routes]),
+        absent=functools.partial(_absent, root),
+        gone=gone,
     )
     mine = set(named)
-    return [
-        link
-        for link in broken
-        if link.path in mine or (link.target.path, link.target.fragment) in lost
-    ]
+    return [link for link in broken if link.path in mine or _lands_on(link, lost, gone)]
+
+
+def _lands_on(link: BrokenLink | MissingPage, lost: set[tuple[str, str]], gone: set[str]) -> bool:
+    if isinstance(link, MissingPage):
+        return link.target in gone
+    return (link.target.path, link.target.fragment) in lost
+
+
+def _names(pages: Iterable[str]) -> set[str]:
+    """What a link to one of ``pages`` holds: its file name, or its published name."""
+    found: set[str] = set()
+    for page in pages:
+        name = page.rpartition("/")[2]
+        stem = name.rsplit(".", 1)[0]
+        found.add(name)
+        if stem.lower() not in ("index", "_index", "readme"):
+            found.update((f"{stem}/", f"{stem}#", f"{stem}.html", f"{stem})"))
+    return found
 
 
 class _CorpusFiles:
@@ -233,10 +279,11 @@ class _CorpusFiles:
         return 0
 
 
-def _citing(root: Path, anchors: set[str]) -> list[str]:
-    needles = sorted({f"#{a}" for a in anchors} | {f"#{quote(a, safe='')}" for a in anchors})
+def _citing(root: Path, needles: set[str]) -> list[str]:
+    anchors = {needle[1:] for needle in needles if needle.startswith("#")}
+    needles = needles | {f"#{quote(a, safe='')}" for a in anchors}
     try:
-        return search.files_containing(root, needles)
+        return search.files_containing(root, sorted(needles))
     except GitError:
         return []  # not a git work tree: the whole-corpus check still finds them
 

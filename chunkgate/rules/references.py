@@ -1,4 +1,4 @@
-"""Links inside the corpus that point at a section no longer there.
+"""Links inside the corpus that point at a section, or a page, no longer there.
 
 ## CG404 broken-reference
 
@@ -8,8 +8,8 @@ heading of that file has: `[setup](install.md#setup)`, `[see below](#usage)`,
 `[ref]: ../guide/index.md#faq`. Links are found as CommonMark parses them, so
 a link in a code span or code block is not one. A link to a page's published
 name finds its source where the site generator publishes it so: `page.html`
-for `page.md` (mdBook, Jekyll), `page/`, `/dir/page/` and extensionless
-`page` for MkDocs, Hugo and Starlight (detected from `mkdocs.yml`,
+for `page.md` (mdBook, Jekyll, VitePress), `page/`, `/dir/page/` and extensionless
+`page` for MkDocs, Hugo and Starlight (detected from `mkdocs.yml`, `.vitepress/config.*`,
 `hugo.toml`, `astro.config.*`, `book.toml`, `_config.yml`). Anchors are the
 IDs chunkgate gives the target's headings (every heading, also one without a
 chunk of its own or inside a list) and HTML `id`/`name` attributes.
@@ -47,6 +47,36 @@ Passes:
 ```markdown
 Read [the setup guide](install.md#installing-it) first; `[not a link](x.md#y)`.
 ```
+
+## CG405 missing-page
+
+Fires on a link to a Markdown page that is not there: a link to a `.md` file
+(as the site resolves it: from the linking page, and for Docusaurus and Hugo
+from the docs folder too) when no such file exists in the repository at all,
+and, in the hook, any link (a site URL like `/docs/setup/` too) to a page the
+commit deletes or moves. A file that exists but is outside the corpus
+(`exclude`) is no finding: the site still publishes it. Links to other sites,
+to assets, and site URLs of pages chunkgate cannot know (tag lists, search,
+generated API pages) are never findings.
+
+**Why it matters:** a deleted or moved page takes every link to it down with
+it; the site shows a 404 and an answer citing the page cites nothing.
+
+**Fix:** link to the page's new path (named when a recorded move says where
+it went), or to the closest existing page the message names, or remove the
+link.
+
+Fires (when `install.md` was deleted):
+
+```markdown
+Read [the setup guide](install.md) first.
+```
+
+Passes:
+
+```markdown
+Read [the setup guide](setup/install.md) first; [the API](/api/) is generated.
+```
 """
 
 from __future__ import annotations
@@ -57,14 +87,23 @@ from typing import TYPE_CHECKING
 from chunkgate.core.model import Unverified, Violation
 from chunkgate.links import gate as links
 from chunkgate.links.anchors import file_anchors, include_graph
-from chunkgate.links.broken import BrokenLink, LinkSettings, Sites, as_sites, check_references
+from chunkgate.links.broken import (
+    BrokenLink,
+    LinkSettings,
+    MissingPage,
+    Sites,
+    as_sites,
+    check_references,
+)
 from chunkgate.links.corpus import sites_of
 from chunkgate.links.extract import page_links
+from chunkgate.links.gate import route_of
 from chunkgate.links.openings import PageAnchors
 from chunkgate.links.shortcodes import quiet_shortcodes
 from chunkgate.rules.base import CorpusContext, Option, Rule
 from chunkgate.sites.built import read_site
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
+from chunkgate.sites.urls import page_urls
 
 if TYPE_CHECKING:
     from chunkgate.config.model import Config
@@ -93,9 +132,17 @@ RULES = (
             ),
         ),
     ),
+    Rule(
+        "CG405",
+        "missing-page",
+        "error",
+        "a link inside the corpus points at a Markdown page that is not there",
+        priority=32,
+    ),
 )
 CODE = RULES[0].code
 ANCHORS, IGNORE = RULES[0].options
+MISSING = RULES[1]
 
 
 def check_corpus(context: CorpusContext) -> list[Violation | Unverified]:
@@ -106,7 +153,7 @@ def check_corpus(context: CorpusContext) -> list[Violation | Unverified]:
     sites = sites_of(config.root, config.generator_files)
     settings = link_settings(config, sites)
     if context.whole:
-        found: Iterable[BrokenLink] = links.whole_corpus(
+        found: Iterable[BrokenLink | MissingPage] = links.whole_corpus(
             config, context.files, context.moved, sites, jobs=context.jobs, settings=settings
         )
     else:
@@ -162,6 +209,7 @@ def reference_violations(
         includers=include_graph(markdown, sites),
         ignore=settings.ignore,
         built=settings.built,
+        urls=page_urls(sites.of, ((path, route_of(text)) for path, text in markdown.items())),
     )
     return judged(config, broken)
 
@@ -172,20 +220,34 @@ def link_settings(config: Config, sites: Sites) -> LinkSettings:
     return LinkSettings(config.option(ANCHORS), config.option(IGNORE), built, quiet)
 
 
-def judged(config: Config, found: Iterable[BrokenLink]) -> list[Violation | Unverified]:
+def judged(
+    config: Config, found: Iterable[BrokenLink | MissingPage]
+) -> list[Violation | Unverified]:
     """Each broken link's finding at the configured severity (none when the rule is off),
-    or, into an open page, the unverified link."""
-    severity = config.severity(CODE)
-    if severity == "off":
-        return []
+    or, into an open page, the unverified link; a link to a page that is not there is
+    CG405's."""
     out: list[Violation | Unverified] = []
     for link in found:
-        if link.open is not None:
-            target = f"{link.target.path}#{link.target.fragment}"
-            out.append(Unverified(link.path, link.line, link.link.destination, target, link.open))
-        else:
-            name = RULES[0].name
+        if isinstance(link, BrokenLink) and link.open is not None:
+            if config.severity(CODE) != "off":
+                target = f"{link.target.path}#{link.target.fragment}"
+                out.append(
+                    Unverified(link.path, link.line, link.link.destination, target, link.open)
+                )
+            continue
+        rule = MISSING if isinstance(link, MissingPage) else RULES[0]
+        severity = config.severity(rule.code)
+        if severity != "off":
             out.append(
-                Violation(CODE, name, severity, link.path, link.line, None, link.message, link.fix)
+                Violation(
+                    rule.code,
+                    rule.name,
+                    severity,
+                    link.path,
+                    link.line,
+                    None,
+                    link.message,
+                    link.fix,
+                )
             )
     return out

@@ -13,9 +13,12 @@ settings are cached on disk by content like ``.chunkgate.yaml``
   ``footnotes``, ``admonition``, ``pymdownx.details``, ``pymdownx.tabbed``; the
   ``macros`` plugin (Jinja); ``INHERIT``.
 - ``_config.yml`` (Jekyll): ``markdown``, ``kramdown.input``; Liquid and footnotes always.
-- ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``: ``contentDir``,
+- ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``, either also in Hugo's
+  config directory (``config/_default/``): ``contentDir``,
   ``markup.goldmark.parser`` (``autoHeadingIDType``, ``attribute.title`` and
   ``.block``), ``markup.goldmark.extensions.footnote``.
+- ``.vitepress/config.*`` (VitePress): ``srcDir``; the site publishes the folder
+  holding ``.vitepress`` (or its ``srcDir``).
 - ``docusaurus.config.*``, ``astro.config.*`` (Starlight): nothing to read.
 """
 
@@ -49,11 +52,13 @@ GENERATOR_FILES = (
     "config.toml",
     *(f"docusaurus.config{ext}" for ext in _JS),
     *(f"astro.config{ext}" for ext in _JS),
+    *(f"config{ext}" for ext in _JS),  # VitePress's, in a .vitepress folder (``is_vitepress``)
 )
 _GENERATOR_NAMES = frozenset(GENERATOR_FILES)
-# Never a site of the repository's own: dependencies and tool folders.
-_SKIPPED = lazy(r"(?:^|/)(?:node_modules|vendor|\.[^/]*)/")
-_CACHE_KEY = b"chunkgate-site-settings-2\0"
+# Never a site of the repository's own: dependencies and tool folders (but .vitepress).
+_SKIPPED = lazy(r"(?:^|/)(?:node_modules|vendor|\.(?!vitepress/)[^/]*)/")
+_CACHE_KEY = b"chunkgate-site-settings-3\0"
+_ENVIRONMENT = lazy(r"(?:^|/)config/(?!_default/)[^/]+/(?:hugo|config)\.[a-z]+$")
 
 
 def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
@@ -63,6 +68,10 @@ def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:
         name = path.rpartition("/")[2]
         if name not in _GENERATOR_NAMES or _SKIPPED.search(path):
             continue
+        if name.startswith("config.") and name != "config.toml" and not is_vitepress(path):
+            continue
+        if _ENVIRONMENT.search(path):
+            continue  # Hugo's config/production/hugo.toml: _default's overrides, no site
         site = read_site(path, read)
         if site is not None:
             sites.append(site)
@@ -110,6 +119,22 @@ def working_tree_generators(
     return Generators(found, tuple(listed.paths), tuple(listed.regular), fresh=True)
 
 
+def site_folder(path: str) -> str:
+    """The folder of the site whose config is ``path``: its own, or, for Hugo's config
+    directory (``config/_default/hugo.toml``), the one holding ``config/``."""
+    folder = posixpath.dirname(path)
+    parent, _, name = folder.rpartition("/")
+    if name == "_default" and posixpath.basename(parent) == "config":
+        return posixpath.dirname(parent)
+    return folder
+
+
+def is_vitepress(path: str) -> bool:
+    """Whether ``path`` is a VitePress config: ``config.*`` (JS or TS) in ``.vitepress/``."""
+    folder, _, name = path.rpartition("/")
+    return folder.rpartition("/")[2] == ".vitepress" and name.endswith(_JS)
+
+
 def _reader(root: Path) -> Reader:
     def read(path: str) -> bytes | None:
         try:
@@ -154,7 +179,7 @@ def read_site(path: str, read: Reader) -> Site | None:
     settings = _cached_settings(path, raw, read)
     if settings is None:
         return None
-    folder = posixpath.dirname(path)
+    folder = site_folder(path)
     publishes = settings.get("folder", "")
     prefix = posixpath.normpath(posixpath.join(folder, publishes)) if publishes else folder
     prefix = "" if prefix in ("", ".") else f"{prefix}/"

@@ -42,6 +42,7 @@ SETTINGS = {
     "hugo:blackfriday": AnchorStyle("hugo", "blackfriday"),
     "docusaurus": AnchorStyle("docusaurus"),
     "starlight": AnchorStyle("starlight", attributes=False),
+    "vitepress": AnchorStyle("vitepress"),
 }
 
 

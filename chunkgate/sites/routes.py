@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-import sys
 from collections.abc import Callable, Collection
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
-from chunkgate.sites.settings import load_yaml
+from chunkgate.core.regex import lazy
+from chunkgate.sites.settings import hugo_config, load_yaml, vitepress_source
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 _INDEX_NAMES = ("index", "_index", "README", "readme")
@@ -32,13 +33,17 @@ class Routes(NamedTuple):
     ``roots`` are the folders (repository-relative, "" for the root) that
     ``/``-absolute links start from; ``directory_urls``: pages are published as
     folders (``a/page/``); ``term_ids``: definition-list terms get anchors too
-    (Hugo's ``autoDefinitionTermID``).
+    (Hugo's ``autoDefinitionTermID``); ``prefix``: a ``/``-absolute link may start with
+    it (``/docs/a/page/`` on a site published at ``https://x.org/docs/``).
     """
 
     generator: str
     roots: tuple[str, ...] = ("",)
     directory_urls: bool = False
     term_ids: bool = False
+    prefix: str = ""  # the path the site is published under (Hugo's baseURL, Jekyll's baseurl)
+    base: str = ""  # the URL folder of its pages (Docusaurus' routeBasePath)
+    mounted: tuple[str, ...] = ()  # pages mounted from elsewhere, under a root (Hugo's mounts)
 
 
 GITHUB = Routes("github")
@@ -49,7 +54,7 @@ def detect_routes(paths: Collection[str], read: Callable[[str], bytes | None]) -
 
     Configuration files at the root or one folder down (``docs/mkdocs.yml``)
     count; the first generator found in this order wins: MkDocs, Hugo,
-    Starlight, mdBook, Jekyll.
+    Starlight, mdBook, Docusaurus, Jekyll.
     """
     shallow = sorted((p for p in paths if p.count("/") <= 1), key=lambda p: (p.count("/"), p))
     for path in shallow:
@@ -61,7 +66,9 @@ def detect_routes(paths: Collection[str], read: Callable[[str], bytes | None]) -
         if name in ("hugo.toml", "hugo.yaml", "hugo.json") or (
             name == "config.toml" and _has(paths, folder, "content")
         ):
-            return _hugo(folder, path, read(path) or b"")
+            site = hugo_routes(folder, path, read(path) or b"")
+            if site is not None:
+                return site
     for path in shallow:
         folder, _, name = path.rpartition("/")
         if name.startswith("astro.config.") and b"starlight" in (read(path) or b""):
@@ -73,8 +80,12 @@ def detect_routes(paths: Collection[str], read: Callable[[str], bytes | None]) -
             return Routes("mdbook", (_join(folder, source),))
     for path in shallow:
         folder, _, name = path.rpartition("/")
+        if name.startswith("docusaurus.config."):
+            return _docusaurus(folder, read(path) or b"")
+    for path in shallow:
+        folder, _, name = path.rpartition("/")
         if name == "_config.yml":
-            return Routes("jekyll", (folder,))
+            return _jekyll(folder, read(path) or b"")
     return GITHUB
 
 
@@ -87,11 +98,25 @@ def candidates(site: Routes, source: str, path: str) -> list[str]:
     if not path:
         return [source]
     rendered = not path.endswith(MARKDOWN_SUFFIXES)
-    if path.startswith("/"):
+    if site.generator == "docusaurus" and not rendered and not path.startswith(("./", "../")):
+        # A file path from the page's folder, then from the docs folder and the site's.
+        bases = (posixpath.dirname(source), *site.roots) if path[0] != "/" else site.roots
+        path = path.lstrip("/")
+    elif path.startswith("/"):
         bases = site.roots
         path = path.lstrip("/")
+        if site.prefix and (path == site.prefix or path.startswith(f"{site.prefix}/")):
+            path = path[len(site.prefix) :].lstrip("/")
     elif rendered and site.directory_urls:
         bases = (_page_url(source),)
+        if site.generator == "hugo":
+            # Hugo's link render hook (built in since 0.123, on for multilingual sites) finds
+            # the page with GetPage: from the page's section (a leaf bundle's index.md is in
+            # a folder of its own below it), then from the content root.
+            section = posixpath.dirname(source)
+            if source.rpartition("/")[2].rsplit(".", 1)[0] == "index":
+                section = posixpath.dirname(section)
+            bases = (*bases, section, *site.roots)
     else:
         bases = (posixpath.dirname(source),)
     found: list[str] = []
@@ -190,31 +215,93 @@ def _mkdocs(folder: str, data: bytes) -> Routes:
     return Routes("mkdocs", (_join(folder, docs),), directory_urls)
 
 
-def _hugo(folder: str, path: str, data: bytes) -> Routes:
+def hugo_routes(folder: str, path: str, data: bytes) -> Routes | None:
+    """The routes of the Hugo site in ``folder`` whose config is ``path``: its content
+    roots (module mounts onto ``content``, each language's ``contentDir``, ``contentDir``),
+    the path of its ``baseURL`` and ``autoDefinitionTermID``."""
+    config = hugo_config(path.rpartition("/")[2], data)
+    if config is None:
+        return None
     roots: list[str] = []
-    if path.endswith(".toml"):
-        if sys.version_info >= (3, 11):
-            import tomllib  # deferred: only a Hugo TOML config needs it
-        else:  # pragma: no cover - Python 3.10
-            import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    mounted: list[str] = []
+    module = config.get("module")
+    mounts = module.get("mounts", []) if isinstance(module, dict) else []
+    for mount in mounts if isinstance(mounts, list) else []:
+        target = str(mount.get("target", "")).strip("/") if isinstance(mount, dict) else ""
+        if target.startswith("content/") and target.endswith(MARKDOWN_SUFFIXES):
+            mounted.append(target.removeprefix("content/"))  # one file: AGENTS.md from above
+        elif target == "content":
+            source = posixpath.normpath(_join(folder, str(mount.get("source", "content"))))
+            if not source.startswith("../"):
+                roots.append(source.strip("/"))
+    languages = config.get("languages")
+    for language in languages.values() if isinstance(languages, dict) else []:
+        if isinstance(language, dict) and isinstance(language.get("contentdir"), str):
+            roots.append(_join(folder, language["contentdir"].strip("/")))
+    if isinstance(config.get("contentdir"), str):
+        roots.append(_join(folder, config["contentdir"].strip("/")))
+    markup = config.get("markup")
+    goldmark = markup.get("goldmark") if isinstance(markup, dict) else None
+    parser = goldmark.get("parser") if isinstance(goldmark, dict) else None
+    terms = isinstance(parser, dict) and parser.get("autodefinitiontermid") is True
+    return Routes(
+        "hugo",
+        tuple(dict.fromkeys(roots)) or (_join(folder, "content"),),
+        True,
+        terms,
+        _url_path(config.get("baseurl")),
+        mounted=tuple(mounted),
+    )
 
-        try:
-            config = tomllib.loads(data.decode("utf-8", "replace"))
-        except tomllib.TOMLDecodeError:
-            config = {}
-        module = config.get("module")
-        mounts = module.get("mounts", []) if isinstance(module, dict) else []
-        for mount in mounts if isinstance(mounts, list) else []:
-            if isinstance(mount, dict) and mount.get("target") == "content":
-                roots.append(_join(folder, str(mount.get("source", "content")).strip("/")))
-        languages = config.get("languages")
-        for language in languages.values() if isinstance(languages, dict) else []:
-            if isinstance(language, dict) and isinstance(language.get("contentDir"), str):
-                roots.append(_join(folder, language["contentDir"].strip("/")))
-        if isinstance(config.get("contentDir"), str):
-            roots.append(_join(folder, config["contentDir"].strip("/")))
-    terms = bool(re.search(rb"^\s*autoDefinitionTermID\s*[=:]\s*true", data, re.M | re.I))
-    return Routes("hugo", tuple(dict.fromkeys(roots)) or (_join(folder, "content"),), True, terms)
+
+def _url_path(url: object) -> str:
+    """The path of a site's base URL (``https://x.org/docs/`` -> ``docs``)."""
+    if not isinstance(url, str):
+        return ""
+    return urlsplit(url).path.strip("/")
+
+
+def _jekyll(folder: str, data: bytes) -> Routes:
+    """Jekyll: ``baseurl``; ``permalink: pretty`` (or one ending in ``/``) publishes
+    ``a/page.md`` at ``/a/page/``, the default at ``/a/page.html``."""
+    config = load_yaml(data)
+    config = config if isinstance(config, dict) else {}
+    permalink = config.get("permalink")
+    folders = isinstance(permalink, str) and (permalink == "pretty" or permalink.endswith("/"))
+    return Routes("jekyll", (folder,), folders, prefix=_url_path(config.get("baseurl")))
+
+
+_JS_STRING = r"""\s*:\s*['"`]([^'"`]*)['"`]"""
+_DOCS_PATH = lazy(r"\bdocs\s*:\s*\{[^{}]*?\bpath" + _JS_STRING)
+_ROUTE_BASE = lazy(r"\brouteBasePath" + _JS_STRING)
+_BASE_URL = lazy(r"\bbaseUrl" + _JS_STRING)
+
+
+def _docusaurus(folder: str, data: bytes) -> Routes:
+    """Docusaurus, its config read as text (it is code, never run): the docs plugin's
+    ``path`` (``docs``) and ``routeBasePath`` (``docs``), the site's ``baseUrl``."""
+    text = data.decode("utf-8", "replace")
+    path = _DOCS_PATH.search(text)
+    docs = posixpath.normpath(_join(folder, path.group(1) if path else "docs"))
+    route = _ROUTE_BASE.search(text)
+    base = route.group(1).strip("/") if route else "docs"
+    roots = tuple(dict.fromkeys((docs, folder)))  # "../docs" one folder down is resolved there
+    prefix = _BASE_URL.search(text)
+    return Routes(
+        "docusaurus",
+        tuple("" if r == "." else r for r in roots) or ("",),
+        prefix=prefix.group(1).strip("/") if prefix else "",
+        base=base,
+    )
+
+
+def vitepress_routes(path: str, data: bytes) -> Routes:
+    """The routes of the VitePress site whose config is ``path`` (``x/.vitepress/config.ts``):
+    ``a/page.md`` is ``/a/page.html``, or ``/a/page`` with ``cleanUrls``; both are
+    relative to the page's folder, as a file path is."""
+    site = posixpath.dirname(posixpath.dirname(path))
+    source = vitepress_source(data)
+    return Routes("vitepress", (_join(site, source) if source else site,))
 
 
 def _toml_value(data: bytes, key: str) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,8 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
         return _mkdocs(path, raw, read)
     if name == "_config.yml":
         return _jekyll(raw)
+    if path.rpartition("/")[0].endswith(".vitepress") and not name.endswith(".toml"):
+        return vitepress(raw)
     if name.startswith(("hugo.", "config.")):
         return _hugo(name, raw)
     if name.startswith("docusaurus.config"):
@@ -34,6 +37,21 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
     if name.startswith("astro.config"):
         return {"flavour": "starlight", "attributes": False}
     return None
+
+
+_SRC_DIR = lazy(r"""^\s*srcDir\s*:\s*['"`]([^'"`]+)['"`]""", re.M)
+
+
+def vitepress_source(raw: bytes) -> str:
+    """A VitePress config's ``srcDir`` relative to the folder holding ``.vitepress``, read
+    from its text (it is code, never run): "" when it is not a plain string."""
+    found = _SRC_DIR.search(raw.decode("utf-8", "replace"))
+    folder = posixpath.normpath(found.group(1)) if found else "."
+    return "" if folder == "." or folder.startswith("..") else folder.strip("/")
+
+
+def vitepress(raw: bytes) -> Settings:
+    return {"flavour": "vitepress", "folder": posixpath.join("..", vitepress_source(raw))}
 
 
 def load_yaml(raw: bytes) -> Any:
@@ -172,7 +190,9 @@ def _lower_keys(value: Any) -> Any:
     return value
 
 
-def _hugo(name: str, raw: bytes) -> Settings | None:
+def hugo_config(name: str, raw: bytes) -> dict[str, Any] | None:
+    """A Hugo config (TOML, YAML or JSON by ``name``'s suffix) as a mapping, its keys in
+    lower case as Hugo reads them; None when it is none (or another tool's ``config.*``)."""
     data: Any
     try:
         text = raw.decode("utf-8")
@@ -192,6 +212,13 @@ def _hugo(name: str, raw: bytes) -> Settings | None:
         return None
     data = _lower_keys(data)
     if name.startswith("config.") and not _looks_like_hugo(data):
+        return None
+    return data  # type: ignore[no-any-return]
+
+
+def _hugo(name: str, raw: bytes) -> Settings | None:
+    data = hugo_config(name, raw)
+    if data is None:
         return None
     goldmark = data.get("markup", {}).get("goldmark", {})
     goldmark = goldmark if isinstance(goldmark, dict) else {}

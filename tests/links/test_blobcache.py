@@ -142,7 +142,7 @@ def test_links_go_through_their_columns(tmp_path: Path) -> None:
         pytest.param(lambda good: good[:9] + bytes([good[9] ^ 4]) + good[10:], id="a-bit-flipped"),
         pytest.param(lambda good: sealed(([], [])), id="too-few-columns"),
         pytest.param(
-            lambda good: sealed((["b1", "b2"], [()], [None], [True], [None])), id="uneven"
+            lambda good: sealed((["b1", "b2"], [()], [None], [True], [None], [()])), id="uneven"
         ),
     ],
 )
@@ -173,6 +173,6 @@ def test_a_sealed_record_chunkgate_could_not_have_written_is_a_bug_not_damage(
     first.put("b1", _links()["b1"])  # type: ignore[arg-type]
     first.save()
     [written] = folder.glob("*.bin")
-    written.write_bytes(sealed((["b1"], [((1, 2),)], [None], [True], [None])))
+    written.write_bytes(sealed((["b1"], [((1, 2),)], [None], [True], [None], [()])))
     with pytest.raises(TypeError):
         LinkCache(tmp_path, "settings").get("b1")

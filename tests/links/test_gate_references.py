@@ -160,6 +160,24 @@ def test_each_site_of_the_repository_resolves_its_own_pages_links(repo: Path) ->
     assert (code, broken(data)) == (1, [("b/docs/index.md", 5, message)])
 
 
+@pytest.mark.parametrize("hook", [False, True])
+def test_a_vitepress_site_links_by_its_slugs_and_routes(repo: Path, hook: bool) -> None:
+    """VitePress (``docs/.vitepress/config.mts``) slugs ``server.open`` as ``server-open``
+    (GitHub: ``serveropen``), and ``./options`` or ``/config/options`` name options.md."""
+    write(repo, "site/.vitepress/config.mts", "export default { cleanUrls: true }\n")
+    write(repo, "site/config/options.md", f"# Options\n\n## server.open\n\n{BODY}")
+    good = "[a](./options#server-open), [b](/config/options#server-open)"
+    write(repo, "site/config/guide.md", f"# Guide\n\n{BODY}\nSee {good}.\n")
+    invoke("update")  # the hook reads the site configs the last update recorded
+    commit_all(repo)
+    write(repo, "site/config/guide.md", f"# Guide\n\n{BODY}\nSee {good}, [c](#server-nope).\n")
+    git(repo, "add", "-A")
+    code, data = check_json(*(("--hook", "site/config/guide.md") if hook else ()))
+    message = "link #server-nope: this file has no anchor #server-nope"
+    assert (code, broken(data)) == (1, [("site/config/guide.md", 5, message)])
+    assert broken({"violations": data.get("known", [])}) == []
+
+
 def test_a_cold_corpus_reads_its_links_in_workers_with_the_same_findings(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

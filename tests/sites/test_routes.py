@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from chunkgate.sites.routes import GITHUB, Routes, detect_routes, page_urls
+from chunkgate.sites.routes import (
+    GITHUB,
+    Routes,
+    candidates,
+    detect_routes,
+    hugo_routes,
+    page_urls,
+    vitepress_routes,
+)
 
 
 @pytest.mark.parametrize(
@@ -68,3 +76,46 @@ def test_page_urls_are_where_the_generator_publishes_a_source(
     site: Routes, source: str, urls: list[str]
 ) -> None:
     assert page_urls(site, source) == urls
+
+
+@pytest.mark.parametrize(
+    ("config", "root"),
+    [
+        pytest.param(b"export default { cleanUrls: true }\n", "docs", id="default"),
+        pytest.param(b"export default {\n  srcDir: 'pages/',\n}\n", "docs/pages", id="src-dir"),
+    ],
+)
+def test_vitepress_publishes_its_folder(config: bytes, root: str) -> None:
+    site = vitepress_routes("docs/.vitepress/config.ts", config)
+    assert site == Routes("vitepress", (root,))
+    page = f"{root}/guide/a.md"
+    for link in ("./b", "b.html", "b.md", "/guide/b", "/guide/b.html"):
+        assert candidates(site, page, link)[0] == f"{root}/guide/b.md", link
+
+
+def test_hugo_routes_from_a_yaml_config_directory() -> None:
+    """Docsy's: module mounts (a folder per language, one file from above the site) in
+    YAML, a baseURL with a path."""
+    config = (
+        b"baseURL: https://x.org/docs/\nmodule:\n  mounts:\n"
+        b"    - {source: content/fr, target: content}\n"
+        b"    - {source: content/en, target: content}\n"
+        b"    - {source: ../AGENTS.md, target: content/project/AGENTS.md}\n"
+    )
+    site = hugo_routes("www", "www/config/_default/hugo.yaml", config)
+    assert site == Routes(
+        "hugo",
+        ("www/content/fr", "www/content/en"),
+        directory_urls=True,
+        prefix="docs",
+        mounted=("project/AGENTS.md",),
+    )
+
+
+def test_hugo_link_hook_finds_pages_from_the_section() -> None:
+    """Hugo 0.168 (multilingual, so its link hook is on) published `y/#s` in the leaf
+    bundle docs/bund/index.md as /docs/y/#s: GetPage looks from the section, docs/."""
+    site = Routes("hugo", ("content",), directory_urls=True)
+    found = candidates(site, "content/docs/bund/index.md", "y/")
+    assert "content/docs/y.md" in found
+    assert found[0] == "content/docs/bund/y.md"  # the browser's reading comes first

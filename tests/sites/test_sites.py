@@ -136,6 +136,18 @@ def _site(path: str, text: str, **others: str) -> Site | None:
             Site("", AnchorStyle("starlight", "", "-", False, "astro.config.mjs")),
             id="astro",
         ),
+        pytest.param(
+            "docs/.vitepress/config.mts",
+            "export default defineConfig({ cleanUrls: true })\n",
+            Site("docs/", AnchorStyle("vitepress", "", "-", True, "docs/.vitepress/config.mts")),
+            id="vitepress",
+        ),
+        pytest.param(
+            ".vitepress/config.ts",
+            "export default {\n  srcDir: './src',\n}\n",
+            Site("src/", AnchorStyle("vitepress", "", "-", True, ".vitepress/config.ts")),
+            id="vitepress-src-dir",
+        ),
     ],
 )
 def test_generator_configs(path: str, text: str, expected: Site) -> None:
@@ -151,6 +163,8 @@ def test_generator_configs(path: str, text: str, expected: Site) -> None:
         pytest.param("hugo.toml", "= broken", id="invalid-toml"),
         pytest.param("node_modules/x/mkdocs.yml", "site_name: x\n", id="in-node-modules"),
         pytest.param("README.md", "# mkdocs.yml\n", id="not-a-config-name"),
+        pytest.param("src/config.ts", "export default {}\n", id="config-ts-outside-vitepress"),
+        pytest.param(".vuepress/config.ts", "export default {}\n", id="another-hidden-folder"),
     ],
 )
 def test_not_a_site(path: str, text: str) -> None:
@@ -225,3 +239,16 @@ def test_outside_git_the_tree_is_walked(tmp_path: Path) -> None:
     write(tmp_path, ".hidden/mkdocs.yml", "site_name: x\n")
     found = sites.working_tree_sites(tmp_path, git=False)
     assert [(s.folder, s.style.flavour) for s in found] == [("site/content/", "hugo")]
+
+
+def test_hugo_s_config_directory_is_a_site_and_its_environments_are_not() -> None:
+    """Docsy's site: docsy.dev/config/_default/hugo.yaml (its content beside config/);
+    config/production/hugo.yaml only overrides it for one environment."""
+    files = {
+        "www/config/_default/hugo.yaml": b"contentDir: content/en\n",
+        "www/config/production/hugo.yaml": b"baseURL: https://x.org/\n",
+    }
+    found = sites.find_sites(files, files.get)
+    assert [(site.folder, site.style.source) for site in found] == [
+        ("www/content/en/", "www/config/_default/hugo.yaml")
+    ]

@@ -72,6 +72,7 @@ _MODULES = {
     "hugo": "hugo",
     "docusaurus": "slugger",
     "starlight": "slugger",
+    "vitepress": "vitepress",
 }
 FLAVOURS = tuple(_MODULES)
 _loaded: dict[str, Flavour] = {}

@@ -27,7 +27,7 @@ from chunkgate.core.regex import lazy
 
 # goldmark's attribute list closing a heading: `{#id .class key=value}`.
 _ATTRIBUTES = lazy(r"(?<![ \t])[ \t]*\{([^{}\n]*)\}[ \t]*$")
-_ID = lazy(r"(?:^|\s)#([^\s#.{}=]+)")
+_ID = lazy(r"(?:^|\s)#([^\s#{}=]+)")  # `{#0.14.2}` and `{#a.b .c}` keep the dots
 
 
 def _lower(char: str) -> str:
