@@ -35,8 +35,8 @@ from typing import NamedTuple
 from chunkgate.chunking.syntax import Dialect, syntax_lines
 from chunkgate.core.regex import lazy
 
-_CONTAINER = lazy(r"[ \t]*:{3,}(.*?)[ \t]*$")
-_AUTODOC = lazy(r"[ \t]+([A-Za-z_][\w.:/-]*)")
+_CONTAINER = lazy(r":{3,}[ \t]*(.*)")  # fullmatched against a stripped line
+_AUTODOC = lazy(r"(?<![ \t])[ \t]+([A-Za-z_][\w.:/-]*)")
 _SHORTCODE = lazy(r"\{\{[<%]-?\s*(/?)([\w./-]+)")
 _TAG = lazy(r"\{%-?\s*(\w+)\s*([^%]*?)-?%\}")
 _OUTPUT = lazy(r"\{\{(?![<%])")

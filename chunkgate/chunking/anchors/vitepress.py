@@ -23,7 +23,7 @@ from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY
 from chunkgate.core.regex import lazy
 
 # markdown-it-attrs' attribute list closing a heading: `{#id .class key=value}`.
-_ATTRIBUTES = lazy(r"[ \t]*\{([^{}\n]*)\}[ \t]*$")
+_ATTRIBUTES = lazy(r"(?<![ \t])[ \t]*\{([^{}\n]*)\}[ \t]*$")
 _ID = lazy(r"(?:^|\s)#([^\s#{}=]+)")  # `{#0.14.2}` keeps its dots
 _PUNCTUATION = lazy(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'\u201c\u201d\u2018\u2019<>,.?/]+""")
 _CONTROL = lazy(r"[\x00-\x1f]")
