@@ -26,6 +26,7 @@ from chunkgate.chunking.sizes import estimate_tokens
 from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
 from chunkgate.chunking.spans import without_inline_markup
 from chunkgate.core.regex import lazy
+from chunkgate.links.autodoc import Sources, autodoc_anchors, has_autodoc
 from chunkgate.links.broken import Sites, as_sites
 from chunkgate.sites.routes import GITHUB, Routes
 
@@ -53,15 +54,19 @@ def file_anchors(
     read: Callable[[str], str | None] | None = None,
     *,
     options: ChunkOptions,
+    source: Sources | None = None,
 ) -> set[str] | None:
     """The anchors of the page ``path`` whose source is ``text``; ``read(path)`` gives
-    another corpus file's text (or None), for the files it includes. ``options`` are the
-    configuration's chunking options (with the site generators found): the headings get
-    the anchors their chunk IDs have, in the flavour of the site that publishes them.
+    another corpus file's text (or None), for the files it includes, ``source`` any
+    repository file's, for the Python modules its autodoc blocks document. ``options``
+    are the configuration's chunking options (with the site generators found): the
+    headings get the anchors their chunk IDs have, in the flavour of the site that
+    publishes them.
 
     None when the page's anchors are made by its template: a page without
     headings whose body calls the template language (Hugo's glossary page is
-    ``{{% glossary %}}`` alone), so its links cannot be checked.
+    ``{{% glossary %}}`` alone), or whose autodoc blocks document what is not in
+    the repository (``links.autodoc``), so its links cannot be checked.
     """
 
     if read is not None and ("include" in text or "--8<--" in text):
@@ -75,11 +80,19 @@ def file_anchors(
         anchors = {heading.identity for heading in found}
     if "=" in text and "<" in text:
         anchors.update(_HTML_ID.findall(text))
+    if site.autodoc is not None and source is not None and has_autodoc(text):
+        documented = autodoc_anchors(text, source, site.autodoc)
+        if documented.unresolved:
+            return None
+        anchors.update(documented.anchors)
     return anchors
 
 
-def has_includes(text: str) -> bool:
-    """Whether ``text`` has an include line (its anchors then depend on other files)."""
+def has_includes(text: str, site: Routes = GITHUB) -> bool:
+    """Whether ``text`` has an include line or, on a site with mkdocstrings, an autodoc
+    block (its anchors then depend on other files)."""
+    if site.autodoc is not None and has_autodoc(text):
+        return True
     return ("include" in text or "--8<--" in text) and _INCLUDE.search(text) is not None
 
 

@@ -15,6 +15,7 @@ known problem, matched by its message (the link and the anchor), not its line.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.source import decode
 from chunkgate.git import objects, search
 from chunkgate.links.anchors import file_anchors, has_includes, include_graph
+from chunkgate.links.autodoc import Sources
 from chunkgate.links.broken import BrokenLink, Sites, check_references
 from chunkgate.links.cache import FileLinks, LinkCache
 from chunkgate.links.corpus import read_text
@@ -75,7 +77,9 @@ def whole_corpus(
             # check_references asks once a page, for the pages links point into.
             return None if item is None or item.anchors is None else frozenset(item.anchors)
         text = disk.text(path) or ""
-        return file_anchors(text, path, sites.of(path), disk.text, options=config.chunking)
+        return file_anchors(
+            text, path, sites.of(path), disk.text, options=config.chunking, source=disk.sources()
+        )
 
     broken = check_references(
         {path: list(item.links) for path, item in found.items() if item.links},
@@ -96,8 +100,8 @@ def _links_of(config: Config, path: str, *, sites: Sites) -> FileLinks | None:
     text = read_text(config.root, path) if config.selects(path) else None
     if text is None:
         return None
-    includes = has_includes(text)
     site = sites.of(path)
+    includes = has_includes(text, site)
     anchors = None if includes else file_anchors(text, path, site, options=config.chunking)
     return FileLinks(
         tuple(extract_links(text, local_only=True)),
@@ -126,7 +130,9 @@ def committed_files(
     }
 
     def anchors(text: str, path: str) -> set[str] | None:
-        return file_anchors(text, path, sites.of(path), files.text, options=config.chunking)
+        return file_anchors(
+            text, path, sites.of(path), files.text, options=config.chunking, source=files.sources()
+        )
 
     lost: set[tuple[str, str]] = set()
     for path in named:
@@ -186,6 +192,19 @@ class _CorpusFiles:
                 else None
             )
         return self._texts[path]
+
+    def sources(self) -> Sources:
+        """Every file of the work tree (an autodoc block's Python modules), read when
+        asked: few pages have autodoc blocks, and each reads its modules once."""
+        root = self._config.root
+
+        def listing(folder: str) -> list[str]:
+            try:
+                return os.listdir(root / folder)
+            except OSError:
+                return []
+
+        return Sources(functools.partial(read_text, root), listing)
 
     def __contains__(self, path: object) -> bool:
         return isinstance(path, str) and self.text(path) is not None

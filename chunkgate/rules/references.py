@@ -41,12 +41,14 @@ Read [the setup guide](install.md#installing-it) first; `[not a link](x.md#y)`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from chunkgate.core.model import Violation
 from chunkgate.links import gate as links
 from chunkgate.links.anchors import file_anchors, include_graph
+from chunkgate.links.autodoc import Sources
 from chunkgate.links.broken import BrokenLink, Sites, as_sites, check_references
 from chunkgate.links.corpus import sites_of
 from chunkgate.links.extract import extract_links
@@ -105,11 +107,15 @@ def reference_violations(
     markdown = {p: t for p, t in texts.items() if p.lower().endswith(MARKDOWN_SUFFIXES)}
     found = {path: extract_links(text, local_only=True) for path, text in markdown.items()}
 
+    sources = Sources(texts.get, functools.partial(_names_in, texts))
+
     def anchors_of(path: str) -> set[str] | None:
         text = markdown.get(path)
         if text is None:
             return None
-        return file_anchors(text, path, sites.of(path), markdown.get, options=config.chunking)
+        return file_anchors(
+            text, path, sites.of(path), markdown.get, options=config.chunking, source=sources
+        )
 
     broken = check_references(
         {p: each for p, each in found.items() if each},
@@ -120,6 +126,12 @@ def reference_violations(
         includers=include_graph(markdown, sites),
     )
     return [violation for link in broken if (violation := to_violation(config, link)) is not None]
+
+
+def _names_in(texts: Mapping[str, str], folder: str) -> set[str]:
+    """The file and folder names directly in ``folder`` among the paths of ``texts``."""
+    prefix = f"{folder}/" if folder else ""
+    return {path[len(prefix) :].partition("/")[0] for path in texts if path.startswith(prefix)}
 
 
 def to_violation(config: Config, link: BrokenLink) -> Violation | None:

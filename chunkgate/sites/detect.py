@@ -11,6 +11,8 @@ settings are cached on disk by content like ``.chunkgate.yaml``
 - ``mkdocs.yml``/``.yaml`` (MkDocs): ``docs_dir``; ``markdown_extensions``:
   ``toc``'s ``slugify`` and ``separator``, ``attr_list`` (or ``extra``); the
   ``macros`` plugin (Jinja); ``INHERIT``.
+- ``zensical.toml`` (Zensical): the same settings in its ``[project]`` table, and
+  Zensical's default extensions (``toc``, ``attr_list``) when it names none.
 - ``_config.yml`` (Jekyll): ``markdown``, ``kramdown.input``; Liquid always.
 - ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``: ``contentDir``,
   ``markup.goldmark.parser`` (``autoHeadingIDType``, ``attribute.title``).
@@ -40,6 +42,7 @@ _JS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 GENERATOR_FILES = (
     "mkdocs.yml",
     "mkdocs.yaml",
+    "zensical.toml",
     "_config.yml",
     "hugo.toml",
     "hugo.yaml",

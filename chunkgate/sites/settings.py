@@ -24,6 +24,8 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
     name = path.rpartition("/")[2]
     if name.startswith("mkdocs."):
         return _mkdocs(path, raw, read)
+    if name == "zensical.toml":
+        return _zensical(raw)
     if name == "_config.yml":
         return _jekyll(raw)
     if name.startswith(("hugo.", "config.")):
@@ -61,6 +63,18 @@ def load_yaml(raw: bytes) -> Any:
         return None
 
 
+def load_toml(raw: bytes) -> dict[str, Any] | None:
+    """A TOML file's table; None when it is not TOML."""
+    if sys.version_info >= (3, 11):
+        import tomllib  # deferred: only a TOML config needs it
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
 def _items(extensions: Any) -> dict[str, Any]:
     """MkDocs' ``markdown_extensions``: a list of names or one-key mappings, or a mapping."""
     out: dict[str, Any] = {}
@@ -92,20 +106,68 @@ def _mkdocs(path: str, raw: bytes, read: Reader) -> Settings | None:
         if isinstance(inherited, dict):
             extensions = _items(inherited.get("markdown_extensions"))
         found["INHERIT"] = target
+    found.update(_python_markdown(data, extensions))
+    return found
+
+
+def _python_markdown(data: dict[str, Any], extensions: dict[str, Any]) -> Settings:
+    """The settings of an MkDocs or Zensical project (``data``) with these extensions."""
     names = {_short(name) for name in extensions}
     toc = next((v for k, v in extensions.items() if _short(k) == "toc"), None)
     toc = toc if isinstance(toc, dict) else {}
     plugins = data.get("plugins")
     plugin_names = set(_items(plugins)) if plugins is not None else set()
     docs_dir = data.get("docs_dir", "docs")
-    found.update(
-        flavour="mkdocs",
-        variant=_slugify(toc.get("slugify")),
-        separator=str(toc.get("separator", "-")),
-        attributes=bool(names & {"attr_list", "extra", "pymdownx.extra"}),
-        liquid=bool(plugin_names & {"macros", "mkdocs-macros"}),
-        folder=docs_dir if isinstance(docs_dir, str) else "docs",
-    )
+    return {
+        "flavour": "mkdocs",
+        "variant": _slugify(toc.get("slugify")),
+        "separator": str(toc.get("separator", "-")),
+        "attributes": bool(names & {"attr_list", "extra", "pymdownx.extra"}),
+        "liquid": bool(plugin_names & {"macros", "mkdocs-macros"}),
+        "folder": docs_dir if isinstance(docs_dir, str) else "docs",
+    }
+
+
+# What Zensical enables when its config names no Markdown extension (of them, what
+# changes anchors; its ``toc`` has MkDocs' default slugify).
+_ZENSICAL_DEFAULT_EXTENSIONS: dict[str, Any] = {"attr_list": {}, "toc": {}}
+
+
+def _zensical(raw: bytes) -> Settings | None:
+    """``zensical.toml``: MkDocs' settings in its ``[project]`` table. A dotted TOML table
+    (``[project.markdown_extensions.pymdownx.tabbed]``) nests, so extension names are
+    joined back; ``toc.slugify`` is a table naming the function
+    (``{object = "pymdownx.slugs.slugify", kwds = {...}}``)."""
+    project = (load_toml(raw) or {}).get("project")
+    if not isinstance(project, dict):
+        return None
+    table = project.get("markdown_extensions")
+    extensions = _flatten(table) if isinstance(table, dict) else _ZENSICAL_DEFAULT_EXTENSIONS
+    toc = extensions.get("toc")
+    toc = toc if isinstance(toc, dict) else {}
+    slugify = toc.get("slugify")
+    if isinstance(slugify, dict):
+        target = slugify.get("object", "pymdownx.slugs.slugify")
+        tag = f"tag:yaml.org,2002:python/object/apply:{target}"
+        toc = {**toc, "slugify": {"!tag": tag, "value": {"kwds": slugify.get("kwds", {})}}}
+        extensions = {**extensions, "toc": toc}
+    return _python_markdown(project, extensions)
+
+
+_NAMESPACES = ("pymdownx", "zensical", "zensical.extensions", "markdown", "markdown.extensions")
+
+
+def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"pymdownx": {"tabbed": {...}}}`` as ``{"pymdownx.tabbed": {...}}``: a key is an
+    extension when it is a module Python-Markdown knows by that name (``toc``), or when
+    its value holds settings rather than more extensions (the leaves)."""
+    found: dict[str, Any] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value and name in _NAMESPACES:
+            found.update(_flatten(value, f"{name}."))
+        else:
+            found[name] = value
     return found
 
 
