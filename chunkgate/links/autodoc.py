@@ -47,7 +47,12 @@ class Sources(NamedTuple):
 _BLOCK = lazy(r"^(?:#{1,6} *|)::: ?(?P<name>\S.*?) *\n(?P<options>(?:[ \t]+\S.*\n?)*)", re.M)
 _FENCE = lazy(r"^[ \t]*(`{3,}|~{3,})")
 _DEFAULT_FILTERS = ("!^_[^_]",)
-_CATEGORIES = ("attributes", "type_aliases", "classes", "functions", "modules")
+_CATEGORIES = {
+    "attribute": "attributes",
+    "class": "classes",
+    "function": "functions",
+    "module": "modules",
+}
 _UNMODELLED = ("extensions", "preload_modules")
 _MAX_DEPTH = 8  # aliases of aliases; deeper (or circular) ones are left open
 
@@ -184,12 +189,10 @@ class _Render:
         self.object(found, identifier, root=True)
 
     def object(self, found: PyObject, path: str, *, root: bool = False) -> None:
-        if found.kind == "function" or (found.kind == "class" and self._merged_init):
+        if found.kind in ("function", "class"):
             self._parameters(found, path)
         if found.kind not in ("module", "class"):
             return
-        if self.options.get("show_category_heading"):
-            self.out.update(f"{path}-{category}" for category in _CATEGORIES)
         if found.wildcard:
             self.open = True
         members = dict(found.members)
@@ -207,6 +210,8 @@ class _Render:
                 if resolved.kind == "module" and not self.options.get("show_submodules"):
                     continue
                 self.out.add(f"{path}.{name}")
+                if self.options.get("show_category_heading"):
+                    self.out.add(f"{path}-{_CATEGORIES[resolved.kind]}")
                 self.object(resolved, f"{path}.{name}")
 
     @property
@@ -214,9 +219,15 @@ class _Render:
         return bool(self.options.get("merge_init_into_class"))
 
     def _parameters(self, found: PyObject, path: str) -> None:
+        """``f(x)`` for each parameter the docstring documents (the template gives those
+        a heading); with another docstring style, every parameter of the signature."""
         if not self.options.get("parameter_headings"):
             return
-        names = found.parameters or found.members.get("__init__", PyObject("", "")).parameters
+        init = found.members.get("__init__", PyObject("", ""))
+        if self.options.get("docstring_style", "google") == "google":
+            names = found.documented + (init.documented if self._merged_init else ())
+        else:
+            names = found.parameters or init.parameters
         self.out.update(f"{path}({name})" for name in names if name not in ("self", "cls"))
 
     def _inherited(self, found: PyObject, members: dict[str, PyObject], depth: int = 0) -> None:
@@ -245,13 +256,11 @@ class _Render:
         if isinstance(members_list, list):
             return name in members_list
         public = _is_public(owner, name, member)
-        if self.public and not public:
-            return False
+        if (self.public or imported) and not public:
+            return False  # the filter, or the templates' rule for imported names
         if not self.public and self.filters and not _keep(name, self.filters):
             return False
-        if not self.options.get("show_if_no_docstring") and not self._documented(member):
-            return False
-        return self.public or not imported or public
+        return bool(self.options.get("show_if_no_docstring")) or self._documented(member)
 
     def _documented(self, member: PyObject, depth: int = 0) -> bool:
         resolved = self.modules.resolve(member)

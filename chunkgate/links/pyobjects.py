@@ -12,8 +12,12 @@ that the page is open rather than wrong.
 from __future__ import annotations
 
 import ast
+import inspect
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+
+from chunkgate.core.regex import lazy
 
 Reader = Callable[[str], "str | None"]
 
@@ -30,7 +34,8 @@ class PyObject:
     exports: tuple[str, ...] | None = None  # a module's ``__all__``
     target: str = ""
     bases: tuple[str, ...] = ()
-    parameters: tuple[str, ...] = ()
+    parameters: tuple[str, ...] = ()  # a function's, as its signature names them
+    documented: tuple[str, ...] = ()  # the names its docstring's Parameters section lists
     wildcard: bool = False  # ``from x import *``: members unknown
     module: str = ""  # a class's module, where its bases' names are looked up
 
@@ -63,6 +68,32 @@ def parse_module(name: str, source: str, package: bool) -> PyObject:
 
 def _has_docstring(body: list[ast.stmt]) -> bool:
     return bool(body) and _is_string(body[0])
+
+
+# A Google-style section, as Griffe's default parser reads it: its title alone on a line.
+_SECTION = lazy(r"^([ \t]*)(?:Args|Arguments|Params|Parameters):[ \t]*$", re.M)
+_ITEM = lazy(r"([*\w]+)\s*(?:\(.*\))?\s*:")
+
+
+def _documented_parameters(body: list[ast.stmt]) -> tuple[str, ...]:
+    """The parameter names a Google-style docstring's Parameters section lists."""
+    if not _has_docstring(body):
+        return ()
+    docstring = inspect.cleandoc(body[0].value.value)  # type: ignore[attr-defined]
+    names: list[str] = []
+    for section in _SECTION.finditer(docstring):
+        item_indent = None
+        for line in docstring[section.end() :].split("\n")[1:]:
+            if not line.strip():
+                continue
+            indent = len(line) - len(line.lstrip())
+            if indent <= len(section.group(1)):
+                break
+            item_indent = indent if item_indent is None else item_indent
+            found = _ITEM.match(line.strip())
+            if indent == item_indent and found:
+                names.append(found.group(1))
+    return tuple(names)
 
 
 def _is_string(node: ast.stmt) -> bool:
@@ -107,6 +138,7 @@ def _class(node: ast.ClassDef, package: str, module: str) -> PyObject:
         docstring=_has_docstring(node.body),
         bases=tuple(ast.unparse(base) for base in node.bases),
         module=module,
+        documented=_documented_parameters(node.body),
     )
     _read_body(found, node.body, package, module)
     for statement in node.body:
@@ -128,7 +160,13 @@ def _function(owner: PyObject, node: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     known = owner.members.get(node.name)
     # Overloads and a property's setter are one object; any of them documents it.
     documented = _has_docstring(node.body) or (known is not None and known.docstring)
-    owner.members[node.name] = PyObject(node.name, kind, documented, parameters=tuple(names))
+    owner.members[node.name] = PyObject(
+        node.name,
+        kind,
+        documented,
+        parameters=tuple(names),
+        documented=_documented_parameters(node.body),
+    )
 
 
 def _assignment(owner: PyObject, node: ast.Assign | ast.AnnAssign, documented: bool) -> None:
