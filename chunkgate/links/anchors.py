@@ -28,6 +28,7 @@ from chunkgate.chunking.spans import without_inline_markup
 from chunkgate.core.regex import lazy
 from chunkgate.links.autodoc import Sources, autodoc_anchors, has_autodoc
 from chunkgate.links.broken import Sites, as_sites
+from chunkgate.links.myst import myst_anchors
 from chunkgate.sites.routes import GITHUB, Routes
 
 if TYPE_CHECKING:
@@ -65,8 +66,9 @@ def file_anchors(
 
     None when the page's anchors are made by its template: a page without
     headings whose body calls the template language (Hugo's glossary page is
-    ``{{% glossary %}}`` alone), or whose autodoc blocks document what is not in
-    the repository (``links.autodoc``), so its links cannot be checked.
+    ``{{% glossary %}}`` alone), whose autodoc blocks document what is not in
+    the repository (``links.autodoc``), or whose MyST directives write what its
+    text does not hold (``links.myst``), so its links cannot be checked.
     """
 
     if read is not None and ("include" in text or "--8<--" in text):
@@ -80,6 +82,11 @@ def file_anchors(
         anchors = {heading.identity for heading in found}
     if "=" in text and "<" in text:
         anchors.update(_HTML_ID.findall(text))
+    if site.generator == "sphinx":
+        targets = myst_anchors(text, (heading.text for heading in found))
+        if targets is None:
+            return None
+        anchors.update(targets)
     if site.autodoc is not None and source is not None and has_autodoc(text):
         documented = autodoc_anchors(text, source, site.autodoc)
         if documented.unresolved:

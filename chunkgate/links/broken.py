@@ -78,6 +78,8 @@ def resolve(
     ``exists(path)`` gives the corpus path of a Markdown file (spelled as the
     corpus spells it, for sites that publish paths in lowercase) or None.
     """
+    if site.generator == "sphinx" and destination.startswith("project:"):
+        destination = destination.removeprefix("project:")  # MyST's link into the project
     if _EXTERNAL.match(destination):
         return None
     path, hash_sign, fragment = destination.partition("#")
@@ -135,6 +137,8 @@ def check_references(
             known = anchors(target.path)
             if known is None or target.fragment in known:
                 continue
+            if link.destination.startswith("#") and sites.of(path).generator == "sphinx":
+                continue  # a Sphinx cross-reference: it may name a target anywhere (links.myst)
             if target.path == path and any(
                 target.fragment in (anchors(parent) or ()) for parent in includers.get(path, ())
             ):

@@ -15,7 +15,7 @@ from chunkgate.sites.routes import GITHUB, detect_routes
 # The generator configs ``detect_site`` reads.
 _CONFIGS = frozenset(
     ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "hugo.toml", "hugo.yaml", "hugo.json")
-) | {"config.toml", "book.toml", "_config.yml"}
+) | {"config.toml", "book.toml", "_config.yml", "conf.py"}
 
 
 def sites_of(root: Path, generator_files: Collection[str] | None = None) -> Sites:

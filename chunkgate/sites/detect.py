@@ -80,6 +80,7 @@ _LISTED = (
     *(name for name in GENERATOR_FILES if not name.startswith("astro.config")),
     "astro.config.*",
     "book.toml",
+    "conf.py",
 )
 
 

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from chunkgate.sites.mkdocstrings import Autodoc, handler_settings
 from chunkgate.sites.settings import load_toml, load_yaml
+from chunkgate.sites.sphinx import conf_settings, publishes_markdown
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 _INDEX_NAMES = ("index", "_index", "README", "readme")
@@ -53,7 +54,7 @@ def detect_routes(paths: Collection[str], read: Callable[[str], bytes | None]) -
     Configuration files at the root or one folder down (``docs/mkdocs.yml``)
     count; the first generator found in this order wins: Zensical (which reads a
     ``mkdocs.yml`` too, but ``zensical.toml`` first), MkDocs, Hugo, Starlight, mdBook,
-    Jekyll.
+    Sphinx with MyST (``conf.py``), Jekyll.
     """
     shallow = sorted((p for p in paths if p.count("/") <= 1), key=lambda p: (p.count("/"), p))
     for path in shallow:
@@ -81,6 +82,12 @@ def detect_routes(paths: Collection[str], read: Callable[[str], bytes | None]) -
         if name == "book.toml":
             source = _toml_value(read(path) or b"", "src") or "src"
             return Routes("mdbook", (_join(folder, source),))
+    for path in shallow:
+        folder, _, name = path.rpartition("/")
+        if name == "conf.py":
+            settings = conf_settings(read(path) or b"")
+            if settings is not None and publishes_markdown(settings):
+                return Routes("sphinx", (folder,))
     for path in shallow:
         folder, _, name = path.rpartition("/")
         if name == "_config.yml":
