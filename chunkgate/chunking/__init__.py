@@ -32,7 +32,9 @@ __all__ = [
 #    preamble and sections of a horizontal rule alone are in no chunk
 # 5: a part of template syntax alone (Hugo's `{{% /tab %}}` between two long code blocks)
 #    joins a neighbouring part
-CHUNKING_VERSION = 5
+# 6: a Sphinx site with MyST (conf.py) gives its headings Sphinx's ids: a MyST target's
+#    label, MyST's slug within myst_heading_anchors, else docutils' id of the title
+CHUNKING_VERSION = 6
 
 
 class ChunkedFile(NamedTuple):

@@ -54,6 +54,7 @@ _THEMATIC_BREAK = lazy(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _RULE_MARKS = frozenset("-*_")
 _ATX_OPENING = lazy(r" {0,3}#{1,6}(?=[ \t]|$)")
 _ATX_CLOSING = lazy(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
+_MYST_TARGET = lazy(r"\(([^()\s][^()]*)\)=")
 # The flavours that read a heading's source as well as its rendered text.
 _READ_SOURCE = frozenset({"kramdown", "hugo"})
 
@@ -87,7 +88,7 @@ def _headings(ctx: ChunkContext, style: AnchorStyle) -> tuple[FrontMatter | None
     found = prescan.headings(text, lines)
     read_source = style.flavour in _READ_SOURCE
     sources = []
-    for _, first, last, rendered, nested in found:
+    for level, first, last, rendered, nested in found:
         raw = (
             _source(lines, first, last, nested, rendered) if read_source or "{" in rendered else ""
         )
@@ -95,7 +96,8 @@ def _headings(ctx: ChunkContext, style: AnchorStyle) -> tuple[FrontMatter | None
         if "{" in rendered:
             raw, shown = syntax.strip_inline(raw, rendered)
         below = lines[last] if read_source and last < len(lines) else ""
-        sources.append(HeadingSource(shown, raw, below))
+        above = _label_above(lines, first) if style.flavour == "sphinx" else ""
+        sources.append(HeadingSource(shown, raw, below, level, above))
     made = anchors(sources, style)
     return front, [
         _Heading(level, first - 1, last - 1, _shown(anchor.text), anchor.identity, nested)
@@ -106,6 +108,16 @@ def _headings(ctx: ChunkContext, style: AnchorStyle) -> tuple[FrontMatter | None
 def _shown(text: str) -> str:
     # A setext heading's soft line breaks show as spaces.
     return (text.replace("\n", " ") if "\n" in text else text).strip(" ")
+
+
+def _label_above(lines: Sequence[str], first: int) -> str:
+    """The MyST target ``(label)=`` that labels the heading on 1-based line ``first``:
+    the nearest line above that is not blank."""
+    for line in reversed(lines[: first - 1]):
+        if line.strip():
+            found = _MYST_TARGET.fullmatch(line.strip())
+            return found.group(1) if found else ""
+    return ""
 
 
 def _source(lines: Sequence[str], first: int, last: int, nested: bool, text: str) -> str:

@@ -25,9 +25,9 @@ find nothing else (``broken.check_references`` leaves the rest unverified).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 
+from chunkgate.chunking.anchors.sphinx import docutils_id
 from chunkgate.core.regex import lazy
 
 _LABEL = lazy(r"^[ \t]*\((?P<label>[^()\s][^()]*)\)=[ \t]*$", re.M)
@@ -45,23 +45,8 @@ _GLOSSARY = lazy(r"^(?P<fence>[`:~]{3,})\{glossary\}[^\n]*\n(?P<body>.*?)^(?P=fe
 # Directives that write content the page's text does not hold.
 _OPEN = lazy(r"\{(?:include|auto\w*|autodoc2-\w+|literalinclude-md)\}|^[ \t]*\.\. auto\w+::", re.M)
 
+
 # docutils' transliterations before it drops what is not ASCII (``ß`` is ``sz``).
-# Letters with a stroke or hook have no decomposition to drop it: docutils maps them.
-_DIGRAPHS = str.maketrans({"ß": "sz", "æ": "ae", "œ": "oe", "ȸ": "db", "ȹ": "qp"})
-_SINGLES = str.maketrans("øđħıłŧƀƃƈƌƒƙƚƞƥƫƭƴƶǥȥȴȵȶȷȼȿɀɇɉɋɍɏ", "odhiltbbcdfklnpttyzgzlntjcszejqry")
-_NON_ID = lazy(r"[^a-z0-9]+")
-_NON_ID_AT_ENDS = lazy(r"^[-0-9]+|-+$")
-
-
-def docutils_id(name: str) -> str:
-    """The id docutils makes of a name: lowercase ASCII letters and digits joined by
-    single hyphens, starting with a letter (``2nd try`` is ``nd-try``)."""
-    text = name.lower().translate(_DIGRAPHS).translate(_SINGLES)
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    text = _NON_ID.sub("-", " ".join(text.split()))
-    return _NON_ID_AT_ENDS.sub("", text)
-
-
 def myst_anchors(text: str, headings: Iterable[str]) -> set[str] | None:
     """The anchors the page ``text`` has beyond its headings' slugs; ``headings`` are
     their rendered texts. None when the page is open (module docstring)."""

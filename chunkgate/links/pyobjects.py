@@ -72,7 +72,7 @@ def _has_docstring(body: list[ast.stmt]) -> bool:
 
 # A Google-style section, as Griffe's default parser reads it: its title alone on a line.
 _SECTION = lazy(r"^([ \t]*)(?:Args|Arguments|Params|Parameters):[ \t]*$", re.M)
-_ITEM = lazy(r"([*\w]+)\s*(?:\(.*\))?\s*:")
+_ITEM = lazy(r"(?<![*\w])([*\w]+)(?:[ \t]*\([^()\n]*\))?[ \t]*:")
 
 
 def _documented_parameters(body: list[ast.stmt]) -> tuple[str, ...]:

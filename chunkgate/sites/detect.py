@@ -16,6 +16,8 @@ settings are cached on disk by content like ``.chunkgate.yaml``
 - ``_config.yml`` (Jekyll): ``markdown``, ``kramdown.input``; Liquid always.
 - ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``: ``contentDir``,
   ``markup.goldmark.parser`` (``autoHeadingIDType``, ``attribute.title``).
+- ``conf.py`` (Sphinx, when its extensions publish Markdown through MyST):
+  ``myst_heading_anchors``; read as data, never run.
 - ``docusaurus.config.*``, ``astro.config.*`` (Starlight): nothing to read.
 """
 
@@ -48,6 +50,7 @@ GENERATOR_FILES = (
     "hugo.yaml",
     "hugo.json",
     "config.toml",
+    "conf.py",
     *(f"docusaurus.config{ext}" for ext in _JS),
     *(f"astro.config{ext}" for ext in _JS),
 )
@@ -80,7 +83,6 @@ _LISTED = (
     *(name for name in GENERATOR_FILES if not name.startswith("astro.config")),
     "astro.config.*",
     "book.toml",
-    "conf.py",
 )
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunkgate.core.regex import lazy
+from chunkgate.sites.sphinx import conf_settings, publishes_markdown
 
 Settings = dict[str, Any]
 Reader = Callable[[str], "bytes | None"]
@@ -26,6 +27,8 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
         return _mkdocs(path, raw, read)
     if name == "zensical.toml":
         return _zensical(raw)
+    if name == "conf.py":
+        return _sphinx(raw)
     if name == "_config.yml":
         return _jekyll(raw)
     if name.startswith(("hugo.", "config.")):
@@ -192,6 +195,15 @@ def _slugify(value: Any) -> str:
             parts.append(f"{key}={int(setting) if isinstance(setting, bool) else setting}")
         return "pymdownx:" + ",".join(parts)
     return "toc"  # the default, or a slugify chunkgate does not know
+
+
+def _sphinx(raw: bytes) -> Settings | None:
+    found = conf_settings(raw)
+    if found is None or not publishes_markdown(found):
+        return None
+    depth = found.get("myst_heading_anchors")
+    depth = depth if isinstance(depth, int) and not isinstance(depth, bool) else 0
+    return {"flavour": "sphinx", "variant": str(depth), "attributes": False}
 
 
 def _jekyll(raw: bytes) -> Settings | None:

@@ -14,9 +14,12 @@ from helpers import check_json, committed, write
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chunkgate.chunking import context_for
+from chunkgate.chunking.anchors.sphinx import docutils_id
 from chunkgate.chunking.base import ChunkOptions
+from chunkgate.chunking.markdown import headings
 from chunkgate.links.anchors import file_anchors
-from chunkgate.links.myst import docutils_id
+from chunkgate.sites import detect
 from chunkgate.sites.routes import Routes, detect_routes
 
 CONF = """\
@@ -162,3 +165,43 @@ def test_docutils_id_is_docutils(name: str) -> None:
 def test_docutils_id_is_docutils_for_any_latin_name(name: str) -> None:
     if all(ord(c) < 0x250 for c in name):
         assert docutils_id(name) == make_id(name)
+
+
+HEADINGS = """\
+# Home Page
+
+(my_label)=
+## Labelled Heading
+
+## A/B test: `code` & more
+
+### Deep One
+
+## Repeated
+
+## Repeated
+
+#### Über Straße
+
+(deep_label)=
+
+#### Labelled deep
+"""
+
+
+def test_chunk_ids_are_the_permalinks_sphinx_writes(tmp_path: Path) -> None:
+    write(tmp_path, "conf.py", CONF)
+    write(tmp_path, "index.md", HEADINGS)
+    built, _ = sphinx_build(tmp_path)
+    html = (built / "index.html").read_text()
+    permalinks = re.findall(r'<h[1-6][^>]*>.*?class="headerlink" href="#([^"]+)"', html)
+    ids = set(re.findall(r'\bid="([^"]+)"', html))
+    sites = detect.find_sites(["conf.py"], lambda path: (tmp_path / path).read_bytes())
+    options = ChunkOptions(sites=sites)
+    _, found = headings(context_for(HEADINGS, "index.md", options=options, counter=len))
+    identities = [heading.identity for heading in found]
+    assert all(identity in ids for identity in identities)
+    # The permalink itself, but for the repeat, whose permalink is docutils' #id1.
+    assert permalinks[5] == "id1"
+    assert identities[:5] + identities[6:] == permalinks[:5] + permalinks[6:]
+    assert identities[5] == "repeated-1"
