@@ -3,8 +3,8 @@
 Sphinx gives an element the ids of its names, normalised by docutils
 (``docutils_id``: ``(my_label)=`` gives ``my-label``), and MyST resolves a
 link to a name as written, to the element's first id: so a page has, besides
-its headings' MyST slugs (GitHub's, which chunkgate's IDs already are) and
-docutils' own section ids:
+its headings' ids (``chunking.anchors.sphinx``), their MyST slugs (GitHub's)
+and docutils' ids of their titles:
 
 - each target ``(label)=``, as written and normalised;
 - each ``{#id}`` attribute (``attrs_block``, ``attrs_inline``), directive
@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable
 
 from chunkgate.chunking.anchors.sphinx import docutils_id
+from chunkgate.chunking.slugs import Slugger
 from chunkgate.core.regex import lazy
 
 _LABEL = lazy(r"^[ \t]*\((?P<label>[^()\s][^()]*)\)=[ \t]*$", re.M)
@@ -52,7 +53,8 @@ def myst_anchors(text: str, headings: Iterable[str]) -> set[str] | None:
     their rendered texts. None when the page is open (module docstring)."""
     if "{" in text and _OPEN.search(text):
         return None
-    found = {docutils_id(heading) for heading in headings}
+    slug = Slugger().slug  # MyST's slugs, every heading's: more than the depth is harmless
+    found = {anchor for heading in headings for anchor in (docutils_id(heading), slug(heading))}
     for match in _LABEL.finditer(text):
         found.update(_name_ids(match.group("label")))
     if "{" in text:

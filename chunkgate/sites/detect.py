@@ -57,7 +57,7 @@ GENERATOR_FILES = (
 _GENERATOR_NAMES = frozenset(GENERATOR_FILES)
 # Never a site of the repository's own: dependencies and tool folders.
 _SKIPPED = lazy(r"(?:^|/)(?:node_modules|vendor|\.[^/]*)/")
-_CACHE_KEY = b"chunkgate-site-settings-1\0"
+_CACHE_KEY = b"chunkgate-site-settings-2\0"
 
 
 def find_sites(paths: Iterable[str], read: Reader) -> tuple[Site, ...]:

@@ -203,7 +203,10 @@ def _sphinx(raw: bytes) -> Settings | None:
         return None
     depth = found.get("myst_heading_anchors")
     depth = depth if isinstance(depth, int) and not isinstance(depth, bool) else 0
-    return {"flavour": "sphinx", "variant": str(depth), "attributes": False}
+    enabled = found.get("myst_enable_extensions")
+    quotes = isinstance(enabled, list | tuple | set) and "smartquotes" in enabled
+    variant = f"{depth}+smartquotes" if quotes else str(depth)
+    return {"flavour": "sphinx", "variant": variant, "attributes": False}
 
 
 def _jekyll(raw: bytes) -> Settings | None:

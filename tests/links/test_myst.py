@@ -26,7 +26,7 @@ CONF = """\
 project = "t"
 extensions = ["myst_parser"]
 myst_heading_anchors = 2
-myst_enable_extensions = ["attrs_block", "attrs_inline", "colon_fence", "deflist"]
+myst_enable_extensions = ["attrs_block", "attrs_inline", "colon_fence", "deflist", "smartquotes"]
 """
 
 INDEX = """\
@@ -182,6 +182,8 @@ HEADINGS = """\
 ## Repeated
 
 #### Über Straße
+
+### Why doesn't it "work"
 
 (deep_label)=
 

@@ -8,6 +8,7 @@ unnamed element of the page, which the headings alone do not tell: such a
 heading takes MyST's slug instead (GitHub's, numbered across the headings
 within ``myst_heading_anchors`` levels, the flavour's variant), which the
 page has as a second id, or past those levels the title's id with ``-1``.
+The variant is the depth, and ``+smartquotes`` when MyST's extension is on.
 """
 
 from __future__ import annotations
@@ -36,13 +37,17 @@ def docutils_id(name: str) -> str:
 
 
 def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Anchor]:
-    depth = int(style.variant) if style.variant.isdigit() else 0
+    levels, _, quotes = style.variant.partition("+")
+    depth = int(levels) if levels.isdigit() else 0
+    # MyST's smartquotes turn quotes into curly ones as it parses, before docutils makes
+    # the title's id, and docutils drops those: "doesn't" is "doesnt", not "doesn-t".
+    unquoted = str.maketrans("", "", "'\"") if quotes == "smartquotes" else {}
     slug = Slugger().slug
     seen: dict[str, int] = {}
     out = []
     for heading in headings:
         slugged = slug(heading.text) if heading.level <= depth else ""
-        titled = docutils_id(heading.text)
+        titled = docutils_id(heading.text.translate(unquoted))
         count = seen.get(titled, 0)
         seen[titled] = count + 1
         if heading.above:
