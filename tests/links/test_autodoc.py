@@ -12,7 +12,11 @@ from pathlib import Path
 import pytest
 from helpers import check_json, committed, write
 
+from chunkgate.chunking import context_for
+from chunkgate.chunking.base import ChunkOptions
+from chunkgate.chunking.markdown import headings
 from chunkgate.links.autodoc import Sources, autodoc_anchors, has_autodoc
+from chunkgate.sites import detect
 from chunkgate.sites.mkdocstrings import Autodoc, handler_settings
 
 INIT = '''"""The package."""
@@ -265,3 +269,16 @@ def test_links_to_documented_objects_pass_and_a_missing_one_fails(autodoc_repo: 
         "link api.md#pkg.shapes.Square.nothing: docs/api.md has no anchor "
         "#pkg.shapes.Square.nothing"
     ]
+
+
+def test_a_heading_block_s_chunk_id_is_the_object_s_id(tmp_path: Path) -> None:
+    _package(tmp_path)
+    page = "# API\n\n## ::: pkg.shapes.Circle\n    options:\n      show_root_heading: true\n"
+    write(tmp_path, "docs/index.md", page)
+    write(tmp_path, "mkdocs.yml", MKDOCS + "          paths: [src]\n")
+    built = built_ids(mkdocs_build(tmp_path), "index.html", "")
+    files = {"mkdocs.yml": (tmp_path / "mkdocs.yml").read_bytes()}
+    options = ChunkOptions(sites=detect.find_sites(files, files.get))
+    _, found = headings(context_for(page, "docs/index.md", options=options, counter=len))
+    assert [heading.identity for heading in found] == ["api", "pkg.shapes.Circle"]
+    assert {"api", "pkg.shapes.Circle"} <= built
