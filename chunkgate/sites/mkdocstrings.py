@@ -34,10 +34,16 @@ def _join(folder: str, name: str) -> str:
     return f"{folder}/{name}" if folder else name
 
 
-def handler_settings(folder: str, plugins: Any) -> Autodoc | None:
-    """The Python handler of ``plugins`` (MkDocs' list or mapping, Zensical's table) for a
-    config in ``folder``; None when mkdocstrings is not among them."""
+def handler_settings(folder: str, plugins: Any, extensions: Any = None) -> Autodoc | None:
+    """The Python handler of ``plugins`` (MkDocs' list or mapping, Zensical's table), or
+    of Zensical's own Markdown extension among ``extensions``
+    (``[project.markdown_extensions.zensical.extensions.mkdocstrings]``), for a config
+    in ``folder``; None when mkdocstrings is not among them."""
     found = _plugin(plugins)
+    if found is None and isinstance(extensions, dict):
+        zensical = extensions.get("zensical")
+        inner = zensical.get("extensions") if isinstance(zensical, dict) else None
+        found = inner.get("mkdocstrings") if isinstance(inner, dict) else None
     if found is None:
         return None
     handlers = found.get("handlers") if isinstance(found, dict) else None

@@ -167,7 +167,7 @@ def _mkdocs(folder: str, config: dict[str, Any]) -> Routes:
     docs = docs.strip().strip("/") if isinstance(docs, str) and docs.strip() else "docs"
     directory_urls = config.get("use_directory_urls")
     directory_urls = directory_urls if isinstance(directory_urls, bool) else True
-    autodoc = handler_settings(folder, config.get("plugins"))
+    autodoc = handler_settings(folder, config.get("plugins"), config.get("markdown_extensions"))
     return Routes("mkdocs", (_join(folder, docs),), directory_urls, autodoc=autodoc)
 
 

@@ -244,6 +244,8 @@ def test_the_handler_paths_are_relative_to_the_config() -> None:
     assert handler_settings("docs", plugins) == Autodoc(("docs", "docs/lib", "docs/src"), "{}")
     assert handler_settings("", ["mkdocstrings"]) == Autodoc(("", "src"), "{}")
     assert handler_settings("", ["search"]) is None
+    extension = {"zensical": {"extensions": {"mkdocstrings": {"handlers": {}}}}}
+    assert handler_settings("", None, extension) == Autodoc(("", "src"), "{}")
 
 
 @pytest.fixture
