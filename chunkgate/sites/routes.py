@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import sys
 from collections.abc import Callable, Collection
 from typing import Any, NamedTuple
 
@@ -174,15 +173,7 @@ def _mkdocs(folder: str, config: dict[str, Any]) -> Routes:
 def _hugo(folder: str, path: str, data: bytes) -> Routes:
     roots: list[str] = []
     if path.endswith(".toml"):
-        if sys.version_info >= (3, 11):
-            import tomllib  # deferred: only a Hugo TOML config needs it
-        else:  # pragma: no cover - Python 3.10
-            import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-
-        try:
-            config = tomllib.loads(data.decode("utf-8", "replace"))
-        except tomllib.TOMLDecodeError:
-            config = {}
+        config = load_toml(data.decode("utf-8", "replace").encode("utf-8")) or {}
         module = config.get("module")
         mounts = module.get("mounts", []) if isinstance(module, dict) else []
         for mount in mounts if isinstance(mounts, list) else []:

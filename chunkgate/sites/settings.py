@@ -237,15 +237,10 @@ def _lower_keys(value: Any) -> Any:
 def _hugo(name: str, raw: bytes) -> Settings | None:
     data: Any
     try:
-        text = raw.decode("utf-8")
         if name.endswith(".toml"):
-            if sys.version_info >= (3, 11):
-                import tomllib  # deferred: only a TOML config needs it
-            else:  # pragma: no cover - Python 3.10
-                import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-            data = tomllib.loads(text)
+            data = load_toml(raw)
         elif name.endswith(".json"):
-            data = json.loads(text)
+            data = json.loads(raw.decode("utf-8"))
         else:
             data = load_yaml(raw)
     except (ValueError, UnicodeDecodeError):
