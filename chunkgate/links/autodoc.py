@@ -103,12 +103,10 @@ def autodoc_anchors(text: str, sources: Sources, handler: Autodoc) -> AutodocAnc
             continue
         found = modules.find(identifier)
         render = _Render(modules, options, anchors)
-        if found is None or any(options.get(key) for key in _UNMODELLED):
-            unresolved.append(identifier)
         if found is not None:
             render.root(found, identifier)
-            if render.open:
-                unresolved.append(identifier)
+        if found is None or render.open or any(options.get(key) for key in _UNMODELLED):
+            unresolved.append(identifier)
     return AutodocAnchors(frozenset(anchors), tuple(dict.fromkeys(unresolved)))
 
 
@@ -131,11 +129,14 @@ class _Modules:
         self._sources = sources
         self._parsed: dict[str, PyObject] = {}
         self._folders: dict[str, str] = {}  # a package's name -> its folder
+        self._located: dict[str, tuple[str, str] | None] = {}
 
     def find(self, dotted: str, depth: int = 0) -> PyObject | None:
         """The object at ``dotted``, through the imports that name it; None when it is
         not in the repository."""
-        located = find_module(dotted, self._roots, self._sources.read)
+        if dotted not in self._located:  # each look reads the file: look once
+            self._located[dotted] = find_module(dotted, self._roots, self._sources.read)
+        located = self._located[dotted]
         if located is None or depth > _MAX_DEPTH:
             return None
         path, name = located
@@ -180,7 +181,14 @@ class _Render:
         filters = options.get("filters", _DEFAULT_FILTERS)
         self.public = filters == "public"
         patterns = filters if isinstance(filters, list | tuple) else ()
-        self.filters = [(re.compile(f.removeprefix("!")), f.startswith("!")) for f in patterns]
+        self.filters = []
+        for pattern in patterns:
+            try:
+                compiled = re.compile(str(pattern).removeprefix("!"))
+            except re.error:  # mkdocstrings fails the build on it: what it shows is unknown
+                self.open = True
+                continue
+            self.filters.append((compiled, str(pattern).startswith("!")))
 
     def root(self, found: PyObject, identifier: str) -> None:
         shown = self.options.get("show_root_heading", False)

@@ -58,8 +58,8 @@ def parse_module(name: str, source: str, package: bool) -> PyObject:
     """The module ``name`` (``package``: read from an ``__init__.py``) and its members."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return PyObject(name, "module", wildcard=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return PyObject(name, "module", wildcard=True)  # unreadable: its members are unknown
     module = PyObject(name, "module", docstring=_has_docstring(tree.body))
     package_name = name if package else name.rpartition(".")[0]
     _read_body(module, tree.body, package_name, name)

@@ -22,7 +22,7 @@ def conf_settings(raw: bytes) -> dict[str, Any] | None:
     Sphinx configuration (or not Python)."""
     try:
         tree = ast.parse(raw.decode("utf-8"))
-    except (SyntaxError, ValueError, UnicodeDecodeError):
+    except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
         return None
     found: dict[str, Any] = {}
     for node in tree.body:

@@ -284,3 +284,10 @@ def test_a_heading_block_s_chunk_id_is_the_object_s_id(tmp_path: Path) -> None:
     _, found = headings(context_for(page, "docs/index.md", options=options, counter=len))
     assert [heading.identity for heading in found] == ["api", "pkg.shapes.Circle"]
     assert {"api", "pkg.shapes.Circle"} <= built
+
+
+def test_a_filter_that_is_no_pattern_leaves_the_page_open(tmp_path: Path) -> None:
+    _package(tmp_path)
+    page = "# API\n\n::: pkg.top\n    options:\n      filters: ['![unclosed']\n"
+    found = autodoc_anchors(page, _sources(tmp_path), Autodoc(("src",)))
+    assert found.unresolved == ("pkg.top",)
