@@ -160,6 +160,8 @@ def _function(owner: PyObject, node: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     known = owner.members.get(node.name)
     # Overloads and a property's setter are one object; any of them documents it.
     documented = _has_docstring(node.body) or (known is not None and known.docstring)
+    if known is not None and known.kind == "attribute" and decorators & {"setter", "deleter"}:
+        kind = "attribute"
     owner.members[node.name] = PyObject(
         node.name,
         kind,

@@ -102,6 +102,15 @@ class Circle:
         radius = 1
         """The radius."""
 
+    @property
+    def size(self) -> int:
+        """The size."""
+        return 1
+
+    @size.setter
+    def size(self, value: int) -> None:
+        pass
+
 def helper():
     """Help."""
 
