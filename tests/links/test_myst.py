@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from chunkgate.chunking import context_for
 from chunkgate.chunking.anchors.sphinx import docutils_id
 from chunkgate.chunking.base import ChunkOptions
-from chunkgate.chunking.markdown import headings
+from chunkgate.chunking.markdown import chunk_markdown, headings
 from chunkgate.links.anchors import file_anchors
 from chunkgate.sites import detect
 from chunkgate.sites.routes import Routes, detect_routes
@@ -207,3 +207,15 @@ def test_chunk_ids_are_the_permalinks_sphinx_writes(tmp_path: Path) -> None:
     assert permalinks[5] == "id1"
     assert identities[:5] + identities[6:] == permalinks[:5] + permalinks[6:]
     assert identities[5] == "repeated-1"
+
+
+def test_a_target_opens_the_chunk_of_the_heading_it_labels(tmp_path: Path) -> None:
+    write(tmp_path, "conf.py", CONF)
+    text = "(top)=\n# Top\n\nSome words about the top.\n\n(next_one)=\n\n## Next\n\nMore words.\n"
+    sites = detect.find_sites(["conf.py"], lambda path: (tmp_path / path).read_bytes())
+    options = ChunkOptions(sites=sites)
+    chunks = chunk_markdown(context_for(text, "index.md", options=options, counter=len))
+    assert [(c.id, c.start_line, c.end_line) for c in chunks] == [
+        ("index.md#top", 1, 4),
+        ("index.md#next-one", 6, 10),
+    ]
