@@ -26,14 +26,13 @@ from chunkgate.chunking.sizes import estimate_tokens
 from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
 from chunkgate.chunking.spans import without_inline_markup
 from chunkgate.core.regex import lazy
-from chunkgate.links.autodoc import Sources, autodoc_anchors, has_autodoc
 from chunkgate.links.broken import Sites, as_sites
-from chunkgate.links.myst import myst_anchors
 from chunkgate.sites.routes import GITHUB, Routes
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
     from chunkgate.chunking.markdown import _Heading
+    from chunkgate.sites.mkdocstrings import Sources
 
 _HTML_ID = lazy(r"""<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*["']([^"'<>]+)["']""")
 _INCLUDE = lazy(
@@ -83,11 +82,15 @@ def file_anchors(
     if "=" in text and "<" in text:
         anchors.update(_HTML_ID.findall(text))
     if site.generator == "sphinx":
+        from chunkgate.links.myst import myst_anchors  # deferred: the hook's start-up time
+
         targets = myst_anchors(text, (heading.text for heading in found))
         if targets is None:
             return None
         anchors.update(targets)
-    if site.autodoc is not None and source is not None and has_autodoc(text):
+    if site.autodoc is not None and source is not None and has_includes(text, site):
+        from chunkgate.links.autodoc import autodoc_anchors  # deferred: the hook's start-up
+
         documented = autodoc_anchors(text, source, site.autodoc)
         if documented.unresolved:
             return None
@@ -98,8 +101,11 @@ def file_anchors(
 def has_includes(text: str, site: Routes = GITHUB) -> bool:
     """Whether ``text`` has an include line or, on a site with mkdocstrings, an autodoc
     block (its anchors then depend on other files)."""
-    if site.autodoc is not None and has_autodoc(text):
-        return True
+    if site.autodoc is not None and ":::" in text:
+        from chunkgate.links.autodoc import has_autodoc  # deferred: the hook's start-up time
+
+        if has_autodoc(text):
+            return True
     return ("include" in text or "--8<--" in text) and _INCLUDE.search(text) is not None
 
 

@@ -23,24 +23,16 @@ why, and a link into it whose anchor is not found is not an error.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from chunkgate.core.regex import lazy
 from chunkgate.links.pyobjects import PyObject, find_module, parse_module
-from chunkgate.sites.mkdocstrings import Autodoc
+from chunkgate.sites.mkdocstrings import Autodoc, Sources
 from chunkgate.sites.settings import load_yaml
 
 Reader = Callable[[str], "str | None"]
-
-
-class Sources(NamedTuple):
-    """The repository's files as an autodoc block reads them: ``read(path)`` a file's
-    text (or None), ``listing(folder)`` the names in a folder (a package's submodules)."""
-
-    read: Reader
-    listing: Callable[[str], Iterable[str]]
 
 
 # mkdocstrings' own block syntax: an optional heading mark, then the identifier.

@@ -26,12 +26,12 @@ from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.source import decode
 from chunkgate.git import objects, search
 from chunkgate.links.anchors import file_anchors, has_includes, include_graph
-from chunkgate.links.autodoc import Sources
 from chunkgate.links.broken import BrokenLink, Sites, check_references
 from chunkgate.links.cache import FileLinks, LinkCache
 from chunkgate.links.corpus import read_text
 from chunkgate.links.extract import extract_links
 from chunkgate.manifest import FileEntry
+from chunkgate.sites.mkdocstrings import Sources
 from chunkgate.sites.routes import MARKDOWN_SUFFIXES
 
 if TYPE_CHECKING:

@@ -48,11 +48,11 @@ from typing import TYPE_CHECKING
 from chunkgate.core.model import Violation
 from chunkgate.links import gate as links
 from chunkgate.links.anchors import file_anchors, include_graph
-from chunkgate.links.autodoc import Sources
 from chunkgate.links.broken import BrokenLink, Sites, as_sites, check_references
 from chunkgate.links.corpus import sites_of
 from chunkgate.links.extract import extract_links
 from chunkgate.rules.base import CorpusContext, Rule
+from chunkgate.sites.mkdocstrings import Sources
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
 
 if TYPE_CHECKING:

@@ -11,6 +11,7 @@ layout installs ``src/`` in development mode, so ``src`` is looked in last.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 
@@ -25,6 +26,14 @@ class Autodoc(NamedTuple):
     def options_dict(self) -> dict[str, Any]:
         loaded = json.loads(self.options)
         return loaded if isinstance(loaded, dict) else {}
+
+
+class Sources(NamedTuple):
+    """The repository's files as an autodoc block reads them: ``read(path)`` a file's
+    text (or None), ``listing(folder)`` the names in a folder (a package's submodules)."""
+
+    read: Callable[[str], str | None]
+    listing: Callable[[str], Iterable[str]]
 
 
 def _join(folder: str, name: str) -> str:

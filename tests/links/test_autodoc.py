@@ -15,9 +15,9 @@ from helpers import check_json, committed, write
 from chunkgate.chunking import context_for
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.markdown import headings
-from chunkgate.links.autodoc import Sources, autodoc_anchors, has_autodoc
+from chunkgate.links.autodoc import autodoc_anchors, has_autodoc
 from chunkgate.sites import detect
-from chunkgate.sites.mkdocstrings import Autodoc, handler_settings
+from chunkgate.sites.mkdocstrings import Autodoc, Sources, handler_settings
 
 INIT = '''"""The package."""
 from pkg.shapes import Square

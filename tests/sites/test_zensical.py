@@ -15,9 +15,8 @@ from helpers import check_json, committed, write
 from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.links.anchors import file_anchors
-from chunkgate.links.autodoc import Sources
 from chunkgate.sites import detect
-from chunkgate.sites.mkdocstrings import Autodoc
+from chunkgate.sites.mkdocstrings import Autodoc, Sources
 from chunkgate.sites.model import Site
 from chunkgate.sites.routes import candidates, detect_routes
 
