@@ -35,8 +35,13 @@ from chunkgate.sites.settings import load_yaml
 Reader = Callable[[str], "str | None"]
 
 
-# mkdocstrings' own block syntax: an optional heading mark, then the identifier.
-_BLOCK = lazy(r"^(?:#{1,6} *|)::: ?(?P<name>\S.*?) *\n(?P<options>(?:[ \t]+\S.*\n?)*)", re.M)
+# mkdocstrings' own block syntax: an optional heading mark, then the identifier, then its
+# options indented below it; indented as a whole inside an admonition or a tab.
+_BLOCK = lazy(
+    r"^(?P<indent>[ \t]*)(?:#{1,6} *|)::: ?(?P<name>\S.*?) *\n"
+    r"(?P<options>(?:(?P=indent)[ \t]+\S.*\n?)*)",
+    re.M,
+)
 _FENCE = lazy(r"^[ \t]*(`{3,}|~{3,})")
 _DEFAULT_FILTERS = ("!^_[^_]",)
 _CATEGORIES = {

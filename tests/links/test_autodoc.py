@@ -300,3 +300,17 @@ def test_a_filter_that_is_no_pattern_leaves_the_page_open(tmp_path: Path) -> Non
     page = "# API\n\n::: pkg.top\n    options:\n      filters: ['![unclosed']\n"
     found = autodoc_anchors(page, _sources(tmp_path), Autodoc(("src",)))
     assert found.unresolved == ("pkg.top",)
+
+
+def test_a_block_inside_an_admonition_is_read(tmp_path: Path) -> None:
+    _package(tmp_path)
+    page = (
+        "# API\n\n!!! note\n\n    ::: pkg.top\n        options:\n"
+        "          show_root_heading: true\n\n    Some words.\n"
+    )
+    write(tmp_path, "docs/index.md", page)
+    config = f"{MKDOCS}          paths: [src]\nmarkdown_extensions: [admonition]\n"
+    write(tmp_path, "mkdocs.yml", config)
+    built = built_ids(mkdocs_build(tmp_path), "index.html", "pkg")
+    found = autodoc_anchors(page, _sources(tmp_path), Autodoc(("src",)))
+    assert found.anchors == built == {"pkg.top"}
