@@ -33,7 +33,10 @@ __all__ = [
 # 5: a part of template syntax alone (Hugo's `{{% /tab %}}` between two long code blocks)
 #    joins a neighbouring part
 # 6: heading ids in attr_list's key form (`{ id=x }`), MkDocs headings' class-only lists
-#    dropped, admonition/details/tab bodies read as Markdown (issue 39)
+#    dropped, admonition/details/tab bodies read as Markdown (issue 39); a Sphinx site with
+#    MyST (conf.py) gives its headings Sphinx's ids: a MyST target's label, MyST's slug
+#    within myst_heading_anchors, else docutils' id of the title; an MkDocs heading
+#    `## ::: pkg.mod` (mkdocstrings) is #pkg.mod; VitePress' own slugs
 CHUNKING_VERSION = 6
 
 

@@ -24,7 +24,7 @@ the file (``anchors``, ``ChunkOptions.anchors`` and ``sites``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunkgate.chunking import blocks, prescan, syntax
@@ -54,6 +54,7 @@ _THEMATIC_BREAK = lazy(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _RULE_MARKS = frozenset("-*_")
 _ATX_OPENING = lazy(r" {0,3}#{1,6}(?=[ \t]|$)")
 _ATX_CLOSING = lazy(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
+_MYST_TARGET = lazy(r"\(([^()\s][^()]*)\)=")
 # The flavours that read a heading's source as well as its rendered text.
 _READ_SOURCE = frozenset({"kramdown", "hugo", "vitepress"})
 
@@ -100,7 +101,7 @@ def _headings(
         ]
     read_source = style.flavour in _READ_SOURCE
     sources = []
-    for _, first, last, rendered, nested in found:
+    for level, first, last, rendered, nested in found:
         raw = (
             _source(lines, first, last, nested, rendered) if read_source or "{" in rendered else ""
         )
@@ -108,7 +109,8 @@ def _headings(
         if "{" in rendered:
             raw, shown = syntax.strip_inline(raw, rendered)
         below = lines[last] if read_source and last < len(lines) else ""
-        sources.append(HeadingSource(shown, raw, below))
+        above = _label_above(lines, first) if style.flavour == "sphinx" else ""
+        sources.append(HeadingSource(shown, raw, below, level, above))
     made = anchors(sources, style)
     return (
         front,
@@ -123,6 +125,30 @@ def _headings(
 def _shown(text: str) -> str:
     # A setext heading's soft line breaks show as spaces.
     return (text.replace("\n", " ") if "\n" in text else text).strip(" ")
+
+
+def _label_above(lines: Sequence[str], first: int) -> str:
+    """The MyST target ``(label)=`` that labels the heading on 1-based line ``first``:
+    the nearest line above that is not blank."""
+    for line in reversed(lines[: first - 1]):
+        if line.strip():
+            found = _MYST_TARGET.fullmatch(line.strip())
+            return found.group(1) if found else ""
+    return ""
+
+
+def _targets_above(lines: Sequence[str], first: int) -> int:
+    """The 0-based line of the topmost MyST target in the run of targets (and blank lines)
+    right above the heading on 0-based line ``first``; ``first`` when there is none."""
+    opening = index = first
+    while index > 0:
+        index -= 1
+        line = lines[index].strip()
+        if _MYST_TARGET.fullmatch(line):
+            opening = index
+        elif line:
+            break
+    return opening
 
 
 def _source(lines: Sequence[str], first: int, last: int, nested: bool, text: str) -> str:
@@ -171,7 +197,11 @@ def chunk_markdown(ctx: ChunkContext) -> list[Chunk]:
     front, found, parsed = _headings(ctx, style, dialect)
     split_level = ctx.options.split_level
     sections = [h for h in found if not h.nested and h.level <= split_level]
-    return _chunks(ctx, front, sections, dialect, parsed)
+    # A MyST target ``(label)=`` names the heading below it: it opens that heading's
+    # chunk rather than closing the one before.
+    sphinx = style.flavour == "sphinx"
+    opens = {h.first: _targets_above(ctx.lines, h.first) for h in sections} if sphinx else {}
+    return _chunks(ctx, front, sections, dialect, parsed=parsed, opens=opens)
 
 
 class _Span(NamedTuple):
@@ -184,11 +214,20 @@ class _Span(NamedTuple):
 
 
 def _spans(
-    lines: Sequence[str], start: int, sections: list[_Heading], dialect: Dialect
+    lines: Sequence[str],
+    start: int,
+    sections: list[_Heading],
+    dialect: Dialect,
+    opens: Mapping[int, int],
 ) -> list[_Span]:
-    """Group lines into chunks; headings with no body of their own join the next chunk."""
+    """Group lines into chunks; headings with no body of their own join the next chunk.
+    ``opens`` maps a heading's line to the line its chunk opens at, when above it."""
     spans: list[_Span] = []
-    preamble = _trim(lines, start, sections[0].first if sections else len(lines))
+
+    def opens_at(heading: _Heading) -> int:
+        return opens.get(heading.first, heading.first)
+
+    preamble = _trim(lines, start, opens_at(sections[0]) if sections else len(lines))
     if preamble and dialect.mdx:
         preamble = syntax.without_esm(lines, *preamble)
     waiting: list[_Heading] = []  # body-less headings, to open the next chunk
@@ -201,7 +240,7 @@ def _spans(
     levels: list[int] = []  # the heading path: levels and titles of the open sections
     titles: list[str] = []
     for index, heading in enumerate(sections):
-        end = sections[index + 1].first if index + 1 < len(sections) else len(lines)
+        end = opens_at(sections[index + 1]) if index + 1 < len(sections) else len(lines)
         while levels and levels[-1] >= heading.level:
             levels.pop()
             titles.pop()
@@ -212,7 +251,7 @@ def _spans(
             waiting.append(heading)
             waiting_end = heading.last if body is None else body[1]
             continue
-        first = waiting[0].first if waiting else heading.first
+        first = opens_at(waiting[0] if waiting else heading)
         if opening is not None:
             first, opening = opening, None
         spans.append(_Span(heading, first, body[1], tuple(titles)))
@@ -229,7 +268,9 @@ def _chunks(
     front: FrontMatter | None,
     sections: list[_Heading],
     dialect: Dialect,
+    *,
     parsed: Sequence[str],
+    opens: Mapping[int, int],
 ) -> list[Chunk]:
     lines = ctx.lines
     make = ctx.make
@@ -240,7 +281,8 @@ def _chunks(
     split = ctx.options.split
     limit = ctx.options.max
     chunks: list[Chunk] = []
-    for heading, first, last, path in _spans(lines, front.lines if front else 0, sections, dialect):
+    start = front.lines if front else 0
+    for heading, first, last, path in _spans(lines, start, sections, dialect, opens):
         if heading is None:
             chunk = make(
                 PREAMBLE_IDENTITY,

@@ -42,6 +42,7 @@ from chunkgate.sites.routes import GITHUB, Routes
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
     from chunkgate.chunking.markdown import _Heading
+    from chunkgate.sites.mkdocstrings import Sources
 
 _HTML_ID = lazy(r"""<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*["']([^"'<>]+)["']""")
 _INCLUDE = lazy(
@@ -71,13 +72,21 @@ def file_anchors(
     options: ChunkOptions,
     declared: Sequence[DeclaredAnchor] = (),
     shortcodes: Collection[str] = (),
+    source: Sources | None = None,
 ) -> PageAnchors:
     """The anchors of the page ``path`` whose source is ``text``; ``read(path)`` gives
-    another corpus file's text (or None), for the files it includes. ``options`` are the
-    configuration's chunking options (with the site generators found): the headings get
-    the anchors their chunk IDs have, in the flavour of the site that publishes them.
-    ``declared`` are the ``links.anchors`` patterns: the anchors a site's own hooks or
-    macros make; ``shortcodes`` the site's shortcodes whose templates write no id.
+    another corpus file's text (or None), for the files it includes, ``source`` any
+    repository file's, for the Python modules its autodoc blocks document. ``options``
+    are the configuration's chunking options (with the site generators found): the
+    headings get the anchors their chunk IDs have, in the flavour of the site that
+    publishes them. ``declared`` are the ``links.anchors`` patterns: the anchors a
+    site's own hooks or macros make; ``shortcodes`` the site's shortcodes whose
+    templates write no id.
+
+    The page is open (``PageAnchors.open`` says why) when something makes anchors its
+    text does not show: autodoc blocks documenting what is not in the repository
+    (``links.autodoc``), MyST directives (``links.myst``), template calls
+    (``links.openings``).
     """
 
     if read is not None and ("include" in text or "--8<--" in text):
@@ -100,7 +109,28 @@ def file_anchors(
         for match in rule.pattern.finditer(text):
             anchors.add(match.expand(rule.anchor))
             lines.add(text.count("\n", 0, match.start()))
-    reason = open_reason(
+    opened: str | None = None
+    if site.generator == "sphinx":
+        from chunkgate.links.myst import myst_anchors  # deferred: the hook's start-up time
+
+        targets = myst_anchors(text, (heading.text for heading in found))
+        if targets is None:
+            opened = "a MyST directive writes what the page's text does not hold"
+        else:
+            anchors.update(targets)
+    if site.autodoc is not None and source is not None and has_includes(text, site):
+        from chunkgate.links.autodoc import autodoc_anchors  # deferred: the hook's start-up
+
+        documented = autodoc_anchors(text, source, site.autodoc)
+        anchors.update(documented.anchors)
+        if documented.unresolved:
+            opened = opened or (
+                f"an autodoc block `::: {documented.unresolved[0]}` documents what is not "
+                "in the repository"
+            )
+        else:  # every block's anchors are known
+            lines.update(_autodoc_lines(text))
+    reason = opened or open_reason(
         text,
         [(heading.first, heading.last) for heading in found],
         dialect_of(path, options),
@@ -109,6 +139,10 @@ def file_anchors(
         shortcodes=shortcodes,
     )
     return PageAnchors(frozenset(anchors), reason)
+
+
+def _autodoc_lines(text: str) -> list[int]:
+    return [n for n, line in enumerate(text.split("\n")) if line.lstrip().startswith(":::")]
 
 
 def _unexpanded(text: str) -> list[tuple[int, str]]:
@@ -138,8 +172,14 @@ def _body_ids(text: str, path: str, options: ChunkOptions) -> set[str]:
     return found
 
 
-def has_includes(text: str) -> bool:
-    """Whether ``text`` has an include line (its anchors then depend on other files)."""
+def has_includes(text: str, site: Routes = GITHUB) -> bool:
+    """Whether ``text`` has an include line or, on a site with mkdocstrings, an autodoc
+    block (its anchors then depend on other files)."""
+    if site.autodoc is not None and ":::" in text:
+        from chunkgate.links.autodoc import has_autodoc  # deferred: the hook's start-up time
+
+        if has_autodoc(text):
+            return True
     return ("include" in text or "--8<--" in text) and _INCLUDE.search(text) is not None
 
 

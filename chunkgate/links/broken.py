@@ -22,6 +22,11 @@ _EXTERNAL = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 # A destination a template writes (`{{ site.baseurl }}/x/`, `{% link x.md %}`): not checkable.
 _TEMPLATED = lazy(r"\{\{|\{%|%7B%7B|%7B%25", re.I)
 NO_URLS = PageUrls()
+# Why a MyST `[text](#x)` on a Sphinx site is not judged by its page alone.
+_CROSS_REFERENCE = (
+    "on a Sphinx site, `#x` is a cross-reference: it may name a target on any page "
+    "or, through intersphinx, in another project"
+)
 
 
 class Sites(NamedTuple):
@@ -127,6 +132,8 @@ def targets(
     """Every corpus file ``destination`` may name, most likely first: where a site's
     routes leave a choice (Hugo's link hook, or the browser, resolving a relative URL),
     the link works when one of them has the anchor."""
+    if site.generator == "sphinx" and destination.startswith("project:"):
+        destination = destination.removeprefix("project:")  # MyST's link into the project
     if _EXTERNAL.match(destination) or _TEMPLATED.search(destination):
         return []
     path, _, fragment = destination.partition("#")
@@ -266,6 +273,8 @@ def check_references(
                     continue  # acknowledged: the section moved there
             closest = _closest(target.fragment, known.anchors if known else ())
             opened = known.open if known else None
+            if link.destination.startswith("#") and routes.generator == "sphinx":
+                opened = opened or _CROSS_REFERENCE
             yield BrokenLink(path, link.line, link, target, redirect, closest, opened)
 
 

@@ -16,8 +16,8 @@ from chunkgate.sites.routes import GITHUB, Routes, detect_routes, hugo_routes, v
 
 # The generator configs ``detect_site`` reads.
 _CONFIGS = frozenset(
-    ("mkdocs.yml", "mkdocs.yaml", "hugo.toml", "hugo.yaml", "hugo.json", "config.toml")
-) | {"book.toml", "_config.yml"}
+    ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "hugo.toml", "hugo.yaml", "hugo.json")
+) | {"config.toml", "book.toml", "_config.yml", "conf.py"}
 
 
 def sites_of(root: Path, generator_files: Collection[str] | None = None) -> Sites:

@@ -33,6 +33,7 @@ from chunkgate.links.corpus import read_text
 from chunkgate.links.extract import page_links
 from chunkgate.links.openings import PageAnchors
 from chunkgate.manifest import FileEntry
+from chunkgate.sites.mkdocstrings import Sources
 from chunkgate.sites.routes import MARKDOWN_SUFFIXES
 from chunkgate.sites.urls import Route, page_urls
 
@@ -95,6 +96,7 @@ def whole_corpus(
             options=config.chunking,
             declared=settings.anchors,
             shortcodes=settings.shortcodes,
+            source=disk.sources(),
         )
 
     broken = check_references(
@@ -121,12 +123,13 @@ def _links_of(config: Config, path: str, *, sites: Sites, markup: LinkSettings) 
     if text is None:
         return None
     links = tuple(page_links(text, path, config.chunking))
-    if has_includes(text):
+    site = sites.of(path)
+    if has_includes(text, site):
         return FileLinks(links, None, True, None, route_of(text))
     page = file_anchors(
         text,
         path,
-        sites.of(path),
+        site,
         options=config.chunking,
         declared=markup.anchors,
         shortcodes=markup.shortcodes,
@@ -178,6 +181,7 @@ def committed_files(
             options=config.chunking,
             declared=settings.anchors,
             shortcodes=settings.shortcodes,
+            source=files.sources(),
         )
 
     lost: set[tuple[str, str]] = set()
@@ -268,6 +272,19 @@ class _CorpusFiles:
                 else None
             )
         return self._texts[path]
+
+    def sources(self) -> Sources:
+        """Every file of the work tree (an autodoc block's Python modules), read when
+        asked: few pages have autodoc blocks, and each reads its modules once."""
+        root = self._config.root
+
+        def listing(folder: str) -> list[str]:
+            try:
+                return os.listdir(root / folder)
+            except OSError:
+                return []
+
+        return Sources(functools.partial(read_text, root), listing)
 
     def __contains__(self, path: object) -> bool:
         return isinstance(path, str) and self.text(path) is not None

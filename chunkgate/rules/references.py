@@ -81,6 +81,7 @@ Read [the setup guide](setup/install.md) first; [the API](/api/) is generated.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
@@ -102,6 +103,7 @@ from chunkgate.links.openings import PageAnchors
 from chunkgate.links.shortcodes import quiet_shortcodes
 from chunkgate.rules.base import CorpusContext, Option, Rule
 from chunkgate.sites.built import read_site
+from chunkgate.sites.mkdocstrings import Sources
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
 from chunkgate.sites.urls import page_urls
 
@@ -186,6 +188,8 @@ def reference_violations(
     markdown = {p: t for p, t in texts.items() if p.lower().endswith(MARKDOWN_SUFFIXES)}
     found = {path: page_links(text, path, config.chunking) for path, text in markdown.items()}
 
+    sources = Sources(texts.get, functools.partial(_names_in, texts))
+
     def anchors_of(path: str) -> PageAnchors | None:
         text = markdown.get(path)
         if text is None:
@@ -198,6 +202,7 @@ def reference_violations(
             options=config.chunking,
             declared=settings.anchors,
             shortcodes=settings.shortcodes,
+            source=sources,
         )
 
     broken = check_references(
@@ -251,3 +256,9 @@ def judged(
                 )
             )
     return out
+
+
+def _names_in(texts: Mapping[str, str], folder: str) -> set[str]:
+    """The file and folder names directly in ``folder`` among the paths of ``texts``."""
+    prefix = f"{folder}/" if folder else ""
+    return {path[len(prefix) :].partition("/")[0] for path in texts if path.startswith(prefix)}

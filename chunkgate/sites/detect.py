@@ -12,6 +12,8 @@ settings are cached on disk by content like ``.chunkgate.yaml``
   ``toc``'s ``slugify`` and ``separator``, ``attr_list`` (or ``extra``),
   ``footnotes``, ``admonition``, ``pymdownx.details``, ``pymdownx.tabbed``; the
   ``macros`` plugin (Jinja); ``INHERIT``.
+- ``zensical.toml`` (Zensical): the same settings in its ``[project]`` table, and
+  Zensical's default extensions when it names none.
 - ``_config.yml`` (Jekyll): ``markdown``, ``kramdown.input``; Liquid and footnotes always.
 - ``hugo.toml``/``.yaml``/``.json``, a Hugo ``config.toml``, either also in Hugo's
   config directory (``config/_default/``): ``contentDir``,
@@ -19,6 +21,8 @@ settings are cached on disk by content like ``.chunkgate.yaml``
   ``.block``), ``markup.goldmark.extensions.footnote``.
 - ``.vitepress/config.*`` (VitePress): ``srcDir``; the site publishes the folder
   holding ``.vitepress`` (or its ``srcDir``).
+- ``conf.py`` (Sphinx, when its extensions publish Markdown through MyST):
+  ``myst_heading_anchors``; read as data, never run.
 - ``docusaurus.config.*``, ``astro.config.*`` (Starlight): nothing to read.
 """
 
@@ -45,11 +49,13 @@ _JS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 GENERATOR_FILES = (
     "mkdocs.yml",
     "mkdocs.yaml",
+    "zensical.toml",
     "_config.yml",
     "hugo.toml",
     "hugo.yaml",
     "hugo.json",
     "config.toml",
+    "conf.py",
     *(f"docusaurus.config{ext}" for ext in _JS),
     *(f"astro.config{ext}" for ext in _JS),
     *(f"config{ext}" for ext in _JS),  # VitePress's, in a .vitepress folder (``is_vitepress``)
@@ -57,7 +63,7 @@ GENERATOR_FILES = (
 _GENERATOR_NAMES = frozenset(GENERATOR_FILES)
 # Never a site of the repository's own: dependencies and tool folders (but .vitepress).
 _SKIPPED = lazy(r"(?:^|/)(?:node_modules|vendor|\.(?!vitepress/)[^/]*)/")
-_CACHE_KEY = b"chunkgate-site-settings-3\0"
+_CACHE_KEY = b"chunkgate-site-settings-4\0"
 _ENVIRONMENT = lazy(r"(?:^|/)config/(?!_default/)[^/]+/(?:hugo|config)\.[a-z]+$")
 
 

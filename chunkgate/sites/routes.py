@@ -17,11 +17,13 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Collection
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from chunkgate.core.regex import lazy
-from chunkgate.sites.settings import hugo_config, load_yaml, vitepress_source
+from chunkgate.sites.mkdocstrings import Autodoc, handler_settings
+from chunkgate.sites.settings import hugo_config, load_toml, load_yaml, vitepress_source
+from chunkgate.sites.sphinx import conf_settings, publishes_markdown
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 _INDEX_NAMES = ("index", "_index", "README", "readme")
@@ -34,7 +36,8 @@ class Routes(NamedTuple):
     ``/``-absolute links start from; ``directory_urls``: pages are published as
     folders (``a/page/``); ``term_ids``: definition-list terms get anchors too
     (Hugo's ``autoDefinitionTermID``); ``prefix``: a ``/``-absolute link may start with
-    it (``/docs/a/page/`` on a site published at ``https://x.org/docs/``).
+    it (``/docs/a/page/`` on a site published at ``https://x.org/docs/``); ``autodoc``:
+    mkdocstrings' Python handler, when the site has it.
     """
 
     generator: str
@@ -44,6 +47,7 @@ class Routes(NamedTuple):
     prefix: str = ""  # the path the site is published under (Hugo's baseURL, Jekyll's baseurl)
     base: str = ""  # the URL folder of its pages (Docusaurus' routeBasePath)
     mounted: tuple[str, ...] = ()  # pages mounted from elsewhere, under a root (Hugo's mounts)
+    autodoc: Autodoc | None = None
 
 
 GITHUB = Routes("github")
@@ -53,14 +57,21 @@ def detect_routes(paths: Collection[str], read: Callable[[str], bytes | None]) -
     """The site of a repository from its files (``read`` gives a file's bytes or None).
 
     Configuration files at the root or one folder down (``docs/mkdocs.yml``)
-    count; the first generator found in this order wins: MkDocs, Hugo,
-    Starlight, mdBook, Docusaurus, Jekyll.
+    count; the first generator found in this order wins: Zensical (which reads a
+    ``mkdocs.yml`` too, but ``zensical.toml`` first), MkDocs, Hugo, Starlight, mdBook,
+    Docusaurus, Sphinx with MyST (``conf.py``), Jekyll.
     """
     shallow = sorted((p for p in paths if p.count("/") <= 1), key=lambda p: (p.count("/"), p))
     for path in shallow:
         folder, _, name = path.rpartition("/")
+        if name == "zensical.toml":
+            project = (load_toml(read(path) or b"") or {}).get("project")
+            return _mkdocs(folder, project if isinstance(project, dict) else {})
+    for path in shallow:
+        folder, _, name = path.rpartition("/")
         if name in ("mkdocs.yml", "mkdocs.yaml"):
-            return _mkdocs(folder, read(path) or b"")
+            config = load_yaml(read(path) or b"")
+            return _mkdocs(folder, config if isinstance(config, dict) else {})
     for path in shallow:
         folder, _, name = path.rpartition("/")
         if name in ("hugo.toml", "hugo.yaml", "hugo.json") or (
@@ -82,6 +93,12 @@ def detect_routes(paths: Collection[str], read: Callable[[str], bytes | None]) -
         folder, _, name = path.rpartition("/")
         if name.startswith("docusaurus.config."):
             return _docusaurus(folder, read(path) or b"")
+    for path in shallow:
+        folder, _, name = path.rpartition("/")
+        if name == "conf.py":
+            settings = conf_settings(read(path) or b"")
+            if settings is not None and publishes_markdown(settings):
+                return Routes("sphinx", (folder,))
     for path in shallow:
         folder, _, name = path.rpartition("/")
         if name == "_config.yml":
@@ -202,17 +219,17 @@ def _has(paths: Collection[str], folder: str, child: str) -> bool:
     return any(p.startswith(prefix) for p in paths)
 
 
-def _mkdocs(folder: str, data: bytes) -> Routes:
-    """Read as YAML, as MkDocs reads it (``use_directory_urls: !!bool false`` is false);
-    a value of the wrong type, or a tag MkDocs resolves at build time (``!ENV``), leaves
-    the default."""
-    config = load_yaml(data)
-    config = config if isinstance(config, dict) else {}
+def _mkdocs(folder: str, config: dict[str, Any]) -> Routes:
+    """An ``mkdocs.yml`` read as YAML, as MkDocs reads it (``use_directory_urls: !!bool
+    false`` is false), or a ``zensical.toml``'s ``[project]`` table, which has the same
+    keys and defaults; a value of the wrong type, or a tag MkDocs resolves at build time
+    (``!ENV``), leaves the default."""
     docs = config.get("docs_dir")
     docs = docs.strip().strip("/") if isinstance(docs, str) and docs.strip() else "docs"
     directory_urls = config.get("use_directory_urls")
     directory_urls = directory_urls if isinstance(directory_urls, bool) else True
-    return Routes("mkdocs", (_join(folder, docs),), directory_urls)
+    autodoc = handler_settings(folder, config.get("plugins"), config.get("markdown_extensions"))
+    return Routes("mkdocs", (_join(folder, docs),), directory_urls, autodoc=autodoc)
 
 
 def hugo_routes(folder: str, path: str, data: bytes) -> Routes | None:

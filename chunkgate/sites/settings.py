@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunkgate.core.regex import lazy
+from chunkgate.sites.sphinx import conf_settings, publishes_markdown
 
 Settings = dict[str, Any]
 Reader = Callable[[str], "bytes | None"]
@@ -26,6 +27,10 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
     name = path.rpartition("/")[2]
     if name.startswith("mkdocs."):
         return _mkdocs(path, raw, read)
+    if name == "zensical.toml":
+        return _zensical(raw)
+    if name == "conf.py":
+        return _sphinx(raw)
     if name == "_config.yml":
         return _jekyll(raw)
     if path.rpartition("/")[0].endswith(".vitepress") and not name.endswith(".toml"):
@@ -80,6 +85,18 @@ def load_yaml(raw: bytes) -> Any:
         return None
 
 
+def load_toml(raw: bytes) -> dict[str, Any] | None:
+    """A TOML file's table; None when it is not TOML."""
+    if sys.version_info >= (3, 11):
+        import tomllib  # deferred: only a TOML config needs it
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
 def _items(extensions: Any) -> dict[str, Any]:
     """MkDocs' ``markdown_extensions``: a list of names or one-key mappings, or a mapping."""
     out: dict[str, Any] = {}
@@ -111,6 +128,12 @@ def _mkdocs(path: str, raw: bytes, read: Reader) -> Settings | None:
         if isinstance(inherited, dict):
             extensions = _items(inherited.get("markdown_extensions"))
         found["INHERIT"] = target
+    found.update(_python_markdown(data, extensions))
+    return found
+
+
+def _python_markdown(data: dict[str, Any], extensions: dict[str, Any]) -> Settings:
+    """The settings of an MkDocs or Zensical project (``data``) with these extensions."""
     names = {_short(name) for name in extensions}
     toc = next((v for k, v in extensions.items() if _short(k) == "toc"), None)
     toc = toc if isinstance(toc, dict) else {}
@@ -118,19 +141,72 @@ def _mkdocs(path: str, raw: bytes, read: Reader) -> Settings | None:
     plugin_names = set(_items(plugins)) if plugins is not None else set()
     docs_dir = data.get("docs_dir", "docs")
     extra = bool(names & {"extra", "pymdownx.extra"})  # footnotes and attr_list among others
-    found.update(
-        flavour="mkdocs",
-        variant=_slugify(toc.get("slugify")),
-        separator=str(toc.get("separator", "-")),
-        attributes=extra or "attr_list" in names,
-        liquid=bool(plugin_names & {"macros", "mkdocs-macros"}),
-        folder=docs_dir if isinstance(docs_dir, str) else "docs",
-        markdown=sorted(
+    return {
+        "flavour": "mkdocs",
+        "variant": _slugify(toc.get("slugify")),
+        "separator": str(toc.get("separator", "-")),
+        "attributes": extra or "attr_list" in names,
+        "liquid": bool(plugin_names & {"macros", "mkdocs-macros"}),
+        "folder": docs_dir if isinstance(docs_dir, str) else "docs",
+        "markdown": sorted(
             feature
             for feature, extension in _MKDOCS_FEATURES.items()
             if extension in names or (feature == "footnotes" and extra)
         ),
+    }
+
+
+# What Zensical enables when its config names no Markdown extension (zensical/config.py's
+# DEFAULT_MARKDOWN_EXTENSIONS; of them, what changes anchors, chunks or links; its ``toc``
+# has MkDocs' default slugify).
+_ZENSICAL_DEFAULT_EXTENSIONS: dict[str, Any] = {
+    name: {}
+    for name in (
+        "admonition",
+        "attr_list",
+        "footnotes",
+        "toc",
+        "pymdownx.details",
+        "pymdownx.tabbed",
     )
+}
+
+
+def _zensical(raw: bytes) -> Settings | None:
+    """``zensical.toml``: MkDocs' settings in its ``[project]`` table. A dotted TOML table
+    (``[project.markdown_extensions.pymdownx.tabbed]``) nests, so extension names are
+    joined back; ``toc.slugify`` is a table naming the function
+    (``{object = "pymdownx.slugs.slugify", kwds = {...}}``)."""
+    project = (load_toml(raw) or {}).get("project")
+    if not isinstance(project, dict):
+        return None
+    table = project.get("markdown_extensions")
+    extensions = _flatten(table) if isinstance(table, dict) else _ZENSICAL_DEFAULT_EXTENSIONS
+    toc = extensions.get("toc")
+    toc = toc if isinstance(toc, dict) else {}
+    slugify = toc.get("slugify")
+    if isinstance(slugify, dict):
+        target = slugify.get("object", "pymdownx.slugs.slugify")
+        tag = f"tag:yaml.org,2002:python/object/apply:{target}"
+        toc = {**toc, "slugify": {"!tag": tag, "value": {"kwds": slugify.get("kwds", {})}}}
+        extensions = {**extensions, "toc": toc}
+    return _python_markdown(project, extensions)
+
+
+_NAMESPACES = ("pymdownx", "zensical", "zensical.extensions", "markdown", "markdown.extensions")
+
+
+def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"pymdownx": {"tabbed": {...}}}`` as ``{"pymdownx.tabbed": {...}}``: a key is an
+    extension when it is a module Python-Markdown knows by that name (``toc``), or when
+    its value holds settings rather than more extensions (the leaves)."""
+    found: dict[str, Any] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value and name in _NAMESPACES:
+            found.update(_flatten(value, f"{name}."))
+        else:
+            found[name] = value
     return found
 
 
@@ -165,6 +241,18 @@ def _slugify(value: Any) -> str:
     return "toc"  # the default, or a slugify chunkgate does not know
 
 
+def _sphinx(raw: bytes) -> Settings | None:
+    found = conf_settings(raw)
+    if found is None or not publishes_markdown(found):
+        return None
+    depth = found.get("myst_heading_anchors")
+    depth = depth if isinstance(depth, int) and not isinstance(depth, bool) else 0
+    enabled = found.get("myst_enable_extensions")
+    quotes = isinstance(enabled, list | tuple | set) and "smartquotes" in enabled
+    variant = f"{depth}+smartquotes" if quotes else str(depth)
+    return {"flavour": "sphinx", "variant": variant, "attributes": False}
+
+
 def _jekyll(raw: bytes) -> Settings | None:
     data = load_yaml(raw)
     if not isinstance(data, dict):
@@ -195,15 +283,10 @@ def hugo_config(name: str, raw: bytes) -> dict[str, Any] | None:
     lower case as Hugo reads them; None when it is none (or another tool's ``config.*``)."""
     data: Any
     try:
-        text = raw.decode("utf-8")
         if name.endswith(".toml"):
-            if sys.version_info >= (3, 11):
-                import tomllib  # deferred: only a TOML config needs it
-            else:  # pragma: no cover - Python 3.10
-                import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-            data = tomllib.loads(text)
+            data = load_toml(raw)
         elif name.endswith(".json"):
-            data = json.loads(text)
+            data = json.loads(raw.decode("utf-8"))
         else:
             data = load_yaml(raw)
     except (ValueError, UnicodeDecodeError):

@@ -30,6 +30,8 @@ class AnchorStyle(NamedTuple):
     def explicit(self, identity: str) -> str | None:
         """How an author pins this ID on a heading so that the site keeps it, as a fix
         says it; None where the site has no explicit IDs (GitHub, Starlight)."""
+        if self.flavour == "sphinx":
+            return f"a target `({identity})=` on the line above the heading"
         if not self.attributes or self.flavour in ("github", "starlight"):
             return None
         if self.flavour == "mkdocs":
@@ -54,6 +56,8 @@ class HeadingSource(NamedTuple):
     text: str  # rendered plain text (markup removed, entities decoded, soft breaks kept)
     raw: str  # the source text: ATX markers or setext underline removed, lines joined by "\n"
     below: str = ""  # the line below the heading (kramdown's block attribute list)
+    level: int = 0  # 1 to 6 (MyST slugs headings down to a configured level)
+    above: str = ""  # the label of a MyST target ``(label)=`` right above the heading
 
 
 class Anchor(NamedTuple):
@@ -64,7 +68,7 @@ class Anchor(NamedTuple):
 Flavour = Callable[[Sequence[HeadingSource], AnchorStyle], list[Anchor]]
 
 DEFAULT_STYLE = AnchorStyle()
-DEFAULT_VARIANTS = {"mkdocs": "toc", "hugo": "github", "kramdown": "gfm"}
+DEFAULT_VARIANTS = {"mkdocs": "toc", "hugo": "github", "kramdown": "gfm", "sphinx": "0"}
 _MODULES = {
     "github": "github",
     "mkdocs": "mkdocs",
@@ -73,6 +77,7 @@ _MODULES = {
     "docusaurus": "slugger",
     "starlight": "slugger",
     "vitepress": "vitepress",
+    "sphinx": "sphinx",
 }
 FLAVOURS = tuple(_MODULES)
 _loaded: dict[str, Flavour] = {}

@@ -7,7 +7,8 @@ spaces and separators made one separator. Before it numbers anything it
 reserves the page's explicit IDs (``{: #id}``, ``{ id=x }``, with ``attr_list``,
 which also takes a list of classes or keys alone off the text); a repeat
 then gets ``_1``, ``_2`` (a slug already ending in ``_N`` counts on from N),
-and a heading that slugs to nothing is ``_1``.
+and a heading that slugs to nothing is ``_1``. A heading ``::: pkg.mod``
+(mkdocstrings) is replaced by the object's, whose id is ``pkg.mod``.
 
 ``pymdownx.slugs.slugify(case=..., normalize=..., percent_encode=...)`` keeps
 Unicode: it normalises (NFC), strips, applies the case (``none``, ``lower``,
@@ -32,6 +33,7 @@ _NOT_PYMDOWNX_SLUG = lazy(r"[^\w\- ]")
 _ASCII_UPPER = lazy(r"[A-Z]")
 # attr_list's list at the end of a heading (after a space), from its "{".
 _TRAILING_LIST = lazy(r"\{:? *([^{}\n ][^{}\n]*)\} *")
+_AUTODOC_HEADING = lazy(r"::: ?(\S+)")
 
 
 def toc_slug(text: str, separator: str = "-", *, unicode: bool = False) -> str:
@@ -84,10 +86,18 @@ def split_attributes(text: str) -> tuple[str, str | None]:
     return text, explicit
 
 
+def _autodoc(text: str) -> str | None:
+    found = _AUTODOC_HEADING.fullmatch(text)
+    return found.group(1) if found else None
+
+
 def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Anchor]:
     # toc reads the text with its whitespace collapsed (toc.strip_tags).
     texts = [" ".join(h.text.split()) for h in headings]
     split = [split_attributes(text) if style.attributes else (text, None) for text in texts]
+    # ``## ::: pkg.mod`` is mkdocstrings' heading form: the object's heading takes its place,
+    # with the object's path as its id (``links.autodoc``).
+    split = [(text, explicit or _autodoc(text)) for text, explicit in split]
     used = {explicit for _, explicit in split if explicit}
     return [
         Anchor(text, explicit if explicit else unique(slug(text, style), used))
