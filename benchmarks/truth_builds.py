@@ -59,7 +59,12 @@ class _Work:
 
 def _run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(
-        command, cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True, text=True
+        command,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise BuildFailed(f"{' '.join(command)}: {done.stderr or done.stdout}")
@@ -101,7 +106,7 @@ def _importable(name: str) -> bool:
     if name in {point.name for point in entry_points(group="markdown.extensions")}:
         return True
     try:
-        return importlib.util.find_spec(name.split(":")[0]) is not None
+        return importlib.util.find_spec(name.split(":", maxsplit=1)[0]) is not None
     except (ImportError, ValueError):
         return False
 
@@ -129,9 +134,9 @@ def mkdocs(config_name: str, private: tuple[str, ...] = ()) -> Callable[[_Work],
         config_path = work.copy / config_name
         config = _load_yaml(config_path)
         theme = config.get("theme")
-        if isinstance(theme, dict) and "custom_dir" in theme:
-            if not (config_path.parent / theme["custom_dir"]).is_dir():
-                work.trim(f"theme.custom_dir {theme.pop('custom_dir')} (not in the corpus)")
+        custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+        if custom is not None and not (config_path.parent / custom).is_dir():
+            work.trim(f"theme.custom_dir {theme.pop('custom_dir')} (not in the corpus)")
         extensions = config.get("markdown_extensions") or []
         items = list(extensions.items()) if isinstance(extensions, dict) else list(extensions)
         kept = []
@@ -162,7 +167,17 @@ def mkdocs(config_name: str, private: tuple[str, ...] = ()) -> Callable[[_Work],
         urls_file = work.copy / "truth_urls.json"
         start = time.perf_counter()
         _run(
-            [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config_path), "-d", str(work.out)],
+            [
+                sys.executable,
+                "-m",
+                "mkdocs",
+                "build",
+                "-q",
+                "-f",
+                str(config_path),
+                "-d",
+                str(work.out),
+            ],
             work.copy,
             {"TRUTH_URLS": str(urls_file), "NO_MKDOCS_2_WARNING": "1"},
         )
@@ -212,7 +227,8 @@ def hugo(folder: str = "", config_edit: Callable[[_Work, Path], None] | None = N
         for name in stubs:
             path = layouts / "_shortcodes" / f"{name}.html"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("{{ .Inner }}\n" if name in closed else "\n")
+            # No newline: a {{% %}} shortcode's output is Markdown, a heading's line included.
+            path.write_text("{{ .Inner }}" if name in closed else "")
         if "include" in stubs:
             (layouts / "_shortcodes" / "include.html").write_text(
                 "{{ with .Page.GetPage (.Get 0) }}{{ .RenderShortcodes }}{{ end }}\n"
@@ -296,9 +312,7 @@ def jekyll(stubs: tuple[str, ...] = ()) -> Callable[[_Work], Built]:
 
 
 def _gem_installed(name: str) -> bool:
-    done = subprocess.run(
-        ["ruby", "-e", f"require '{name}'"], capture_output=True, check=False
-    )
+    done = subprocess.run(["ruby", "-e", f"require '{name}'"], capture_output=True, check=False)
     return done.returncode == 0
 
 
@@ -345,7 +359,15 @@ def sphinx(folder: str) -> Callable[[_Work], Built]:
         urls_file = work.out.parent / "truth_urls.json"
         start = time.perf_counter()
         _run(
-            [sys.executable, "-c", _SPHINX, str(src), str(work.out), json.dumps(overrides), str(urls_file)],
+            [
+                sys.executable,
+                "-c",
+                _SPHINX,
+                str(src),
+                str(work.out),
+                json.dumps(overrides),
+                str(urls_file),
+            ],
             src,
         )
         seconds = time.perf_counter() - start
@@ -376,8 +398,11 @@ export default {{
 """
 
 
-_STUBS = {".vue": "<template><div></div></template>\n", ".ts": "export default {}\n",
-          ".js": "export default {}\n"}
+_STUBS = {
+    ".vue": "<template><div></div></template>\n",
+    ".ts": "export default {}\n",
+    ".js": "export default {}\n",
+}
 _IMAGE = re.compile(r"""(?:!\[[^\]]*\]\(\s*<?|<img[^>]*\ssrc=")([^)\s>"{]+)""")
 _SCRIPT_SETUP = re.compile(r"^<script setup[^>]*>.*?^</script>\n?", re.M | re.S)
 _RENDER_FAILED = re.compile(r"at _sfc_ssrRender \(file://\S*/\.vitepress/\.temp/(\S+?\.md)\.js")
@@ -391,17 +416,27 @@ def vitepress(folder: str, clean_urls: bool, exclude: tuple[str, ...] = ()):
     def build(work: _Work) -> Built:
         src = work.copy / folder
         shutil.rmtree(src / ".vitepress")
-        work.trim(".vitepress/ config and theme (imports packages of the monorepo): default theme, "
-                  f"cleanUrls {clean_urls} and srcExclude kept")
+        work.trim(
+            ".vitepress/ config and theme (imports packages of the monorepo): default theme, "
+            f"cleanUrls {clean_urls} and srcExclude kept"
+        )
         (src / ".vitepress").mkdir()
         (src / ".vitepress" / "config.mts").write_text(
-            _VITEPRESS_CONFIG.format(clean=json.dumps(clean_urls), exclude=json.dumps(list(exclude)))
+            _VITEPRESS_CONFIG.format(
+                clean=json.dumps(clean_urls), exclude=json.dumps(list(exclude))
+            )
         )
         modules = Path(os.environ.get("TRUTH_NODE_MODULES", "node_modules")).resolve()
         (work.copy / "node_modules").symlink_to(modules)
         urls_file = work.out.parent / "truth_urls.json"
-        command = ["node", str(modules / "vitepress" / "bin" / "vitepress.js"), "build", folder,
-                   "--outDir", str(work.out)]
+        command = [
+            "node",
+            str(modules / "vitepress" / "bin" / "vitepress.js"),
+            "build",
+            folder,
+            "--outDir",
+            str(work.out),
+        ]
         stubbed = scripts = 0
         unbuilt: list[str] = []
         for page in src.rglob("*.md"):
@@ -445,7 +480,9 @@ def vitepress(folder: str, clean_urls: bool, exclude: tuple[str, ...] = ()):
         if scripts:
             work.trim(f"the <script setup> of {scripts} pages (imports the monorepo's data)")
         if stubbed:
-            work.trim(f"{stubbed} files the pages import (images, theme components) written as stubs")
+            work.trim(
+                f"{stubbed} files the pages import (images, theme components) written as stubs"
+            )
         urls = {}
         for page, html in json.loads(urls_file.read_text()).items():
             path = "/" + html
