@@ -34,12 +34,12 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from truth_builds import RECIPES, Built, BuildFailed, build  # noqa: E402
+from truth_builds import RECIPES, BuildFailed, Built, build  # noqa: E402
 from verdict import default_corpora  # noqa: E402
 
 from chunkgate.sites.built import BuiltSite, read_site  # noqa: E402
@@ -101,29 +101,18 @@ class Truth:
         if "{{" in destination or "{%" in destination:
             return "unknown: a template expression in the destination"
         path, _, fragment = destination.partition("#")
-        path, fragment = unquote(path.partition("?")[0]), unquote(fragment)
-        if not path:
-            url = page_url
-        elif path.lower().endswith(_MARKDOWN):
-            target = self._target_file(source, path)
+        href = destination
+        if unquote(path.partition("?")[0]).lower().endswith(_MARKDOWN):
+            target = self._target_file(source, unquote(path.partition("?")[0]))
             if target in self.built.unbuilt:
                 return "unknown: the linked page was left out of the build"
             if target is None or target not in self.built.urls:
                 return "broken"  # no such page
-            url = self.built.urls[target]
-        else:
-            url = urlsplit(urljoin("http://site" + page_url, path)).path
-        served = self.site.served(url)
-        if served is None:
-            suffix = posixpath.splitext(url.rstrip("/"))[1].lower()
-            if suffix not in ("", ".html", ".htm"):
-                return "unknown: not a page (a file of another type)"
-            return "broken"
-        page = self.site.pages[served]
-        if page.redirect is not None:
-            followed = self.site.served(urlsplit(urljoin("http://site" + served, page.redirect)).path)
-            page = self.site.pages[followed] if followed is not None else page
-        return "ok" if fragment in page.ids or fragment.lower() == "top" else "broken"
+            href = f"{self.built.urls[target]}#{fragment}"
+        lands = self.site.lands(page_url, href)
+        if lands is None:
+            return "unknown: not a page of the site (a file of another type, another site)"
+        return "ok" if lands else "broken"
 
 
 def chunkgate_view(corpus: Path, checkout: Path) -> dict:

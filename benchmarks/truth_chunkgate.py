@@ -98,7 +98,10 @@ def _judgements(config: object, repo: Path) -> dict[str, object]:
                         None
                         if page is None
                         else file_anchors(
-                            page, target.path, sites.of(target.path), texts.get,
+                            page,
+                            target.path,
+                            sites.of(target.path),
+                            texts.get,
                             options=config.chunking,  # type: ignore[attr-defined]
                         )
                     )
