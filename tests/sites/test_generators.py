@@ -9,10 +9,13 @@ when the built page it lands on lacks that id (or there is no such page).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from helpers import commit_all, make_repo, write
 from sitebuild import (
+    Built,
     build_hugo,
     build_jekyll,
     build_mkdocs,
@@ -20,15 +23,6 @@ from sitebuild import (
     build_vitepress,
     differences,
 )
-
-
-def _repo(tmp_path: Path, files: dict[str, str]) -> Path:
-    repo = make_repo(tmp_path)
-    for path, text in files.items():
-        write(repo, path, text)
-    commit_all(repo)
-    return repo
-
 
 MKDOCS_YML = """\
 site_name: Fixture
@@ -92,16 +86,6 @@ Text.
 """
 
 
-def test_mkdocs_material(tmp_path: Path) -> None:
-    repo = _repo(
-        tmp_path,
-        {"mkdocs.yml": MKDOCS_YML, "docs/index.md": MKDOCS_INDEX, "docs/other.md": MKDOCS_OTHER},
-    )
-    built = build_mkdocs(repo, tmp_path / "site")
-    found = differences(repo, built)
-    assert not found, "\n".join(found)
-
-
 HUGO_TOML = """\
 baseURL = "/"
 title = "Fixture"
@@ -160,25 +144,6 @@ title: Z
 """
 
 
-def test_hugo(tmp_path: Path) -> None:
-    repo = _repo(
-        tmp_path,
-        {
-            "hugo.toml": HUGO_TOML,
-            "layouts/_default/single.html": "{{ .Content }}\n",
-            "layouts/_default/list.html": "{{ .Content }}\n",
-            "content/_index.md": "---\ntitle: Home\n---\n\n## Welcome\n",
-            "content/docs/_index.md": HUGO_DOCS_INDEX,
-            "content/docs/x.md": HUGO_X,
-            "content/docs/y.md": HUGO_Y,
-            "content/docs/z/index.md": HUGO_BUNDLE,
-        },
-    )
-    built = build_hugo(repo, tmp_path / "site")
-    found = differences(repo, built)
-    assert not found, "\n".join(found)
-
-
 JEKYLL_CONFIG = """\
 title: Fixture
 permalink: pretty
@@ -224,21 +189,6 @@ Text.
 """
 
 
-def test_jekyll_permalinks(tmp_path: Path) -> None:
-    repo = _repo(
-        tmp_path,
-        {
-            "_config.yml": JEKYLL_CONFIG,
-            "index.md": JEKYLL_INDEX,
-            "docs/ruby-101.md": JEKYLL_RUBY,
-            "pages/guide.md": JEKYLL_GUIDE,
-        },
-    )
-    built = build_jekyll(repo, tmp_path / "site")
-    found = differences(repo, built)
-    assert not found, "\n".join(found)
-
-
 SPHINX_CONF = """\
 project = "Fixture"
 extensions = ["myst_parser"]
@@ -269,16 +219,6 @@ Text.
 """
 
 
-def test_sphinx_myst(tmp_path: Path) -> None:
-    repo = _repo(
-        tmp_path,
-        {"docs/conf.py": SPHINX_CONF, "docs/index.md": SPHINX_INDEX, "docs/other.md": SPHINX_OTHER},
-    )
-    built = build_sphinx(repo, tmp_path / "site")
-    found = differences(repo, built)
-    assert not found, "\n".join(found)
-
-
 VITEPRESS_CONFIG = """\
 import { truth } from './truth.mjs'
 
@@ -303,15 +243,70 @@ VITEPRESS_GUIDE = """\
 """
 
 
-def test_vitepress(tmp_path: Path) -> None:
-    repo = _repo(
-        tmp_path,
-        {
-            "docs/.vitepress/config.mts": VITEPRESS_CONFIG,
-            "docs/index.md": "# Home\n\n## Start\n\n[guide](./guide.md#custom)\n",
-            "docs/guide.md": VITEPRESS_GUIDE,
-        },
-    )
-    built = build_vitepress(repo, tmp_path / "site")
-    found = differences(repo, built)
+@pytest.mark.parametrize(
+    ("build", "files"),
+    [
+        pytest.param(
+            build_mkdocs,
+            {
+                "mkdocs.yml": MKDOCS_YML,
+                "docs/index.md": MKDOCS_INDEX,
+                "docs/other.md": MKDOCS_OTHER,
+            },
+            id="mkdocs-material",
+        ),
+        pytest.param(
+            build_hugo,
+            {
+                "hugo.toml": HUGO_TOML,
+                "layouts/_default/single.html": "{{ .Content }}\n",
+                "layouts/_default/list.html": "{{ .Content }}\n",
+                "content/_index.md": "---\ntitle: Home\n---\n\n## Welcome\n",
+                "content/docs/_index.md": HUGO_DOCS_INDEX,
+                "content/docs/x.md": HUGO_X,
+                "content/docs/y.md": HUGO_Y,
+                "content/docs/z/index.md": HUGO_BUNDLE,
+            },
+            id="hugo",
+        ),
+        pytest.param(
+            build_jekyll,
+            {
+                "_config.yml": JEKYLL_CONFIG,
+                "index.md": JEKYLL_INDEX,
+                "docs/ruby-101.md": JEKYLL_RUBY,
+                "pages/guide.md": JEKYLL_GUIDE,
+            },
+            id="jekyll-permalinks",
+        ),
+        pytest.param(
+            build_sphinx,
+            {
+                "docs/conf.py": SPHINX_CONF,
+                "docs/index.md": SPHINX_INDEX,
+                "docs/other.md": SPHINX_OTHER,
+            },
+            id="sphinx-myst",
+        ),
+        pytest.param(
+            build_vitepress,
+            {
+                "docs/.vitepress/config.mts": VITEPRESS_CONFIG,
+                "docs/index.md": "# Home\n\n## Start\n\n[guide](./guide.md#custom)\n",
+                "docs/guide.md": VITEPRESS_GUIDE,
+            },
+            id="vitepress",
+        ),
+    ],
+)
+def test_chunkgate_agrees_with_the_built_site(
+    tmp_path: Path, build: Callable[[Path, Path], Built], files: dict[str, str]
+) -> None:
+    """Each generator's fixture site, committed to a repository and built: chunkgate's
+    anchors and CG404s are what the site has (the failure lists every difference)."""
+    repo = make_repo(tmp_path)
+    for path, text in files.items():
+        write(repo, path, text)
+    commit_all(repo)
+    found = differences(repo, build(repo, tmp_path / "site"))
     assert not found, "\n".join(found)
