@@ -15,6 +15,7 @@ its generator, which also says each source file's URL; the built HTML is read
 
     python benchmarks/groundtruth.py [--chunkgate CHECKOUT] [--only a,b] [--json OUT]
         [--corpora DIR] [--show N] [--keep DIR]
+    python benchmarks/groundtruth.py --table OUT   # the table of a saved run
 
 Needs the generators (see ``truth_builds``). Links are counted once per (file,
 destination): a judgement depends on nothing else.
@@ -83,8 +84,8 @@ def _destination_of(message: str) -> str:
 class Truth:
     """What the built site says of a link: "ok", "broken", or a reason it cannot say."""
 
-    def __init__(self, built: Built, site: BuiltSite) -> None:
-        self.built, self.site = built, site
+    def __init__(self, corpus: Path, built: Built, site: BuiltSite) -> None:
+        self.corpus, self.built, self.site = corpus, built, site
         self.sources = set(built.urls)
 
     def _target_file(self, source: str, path: str) -> str | None:
@@ -93,10 +94,18 @@ class Truth:
             return ends[0] if len(ends) == 1 else None
         return posixpath.normpath(posixpath.join(posixpath.dirname(source), path))
 
-    def judge(self, source: str, destination: str) -> str:
+    def judge(self, source: str, destination: str, lines: list[int]) -> str:
         page_url = self.built.urls.get(source)
         if page_url is None:
             return "unknown: the linking file is not a page of the site"
+        path = destination.partition("#")[0]
+        unresolved = self.built.unresolved
+        if unresolved is not None and (not path or path.lower().endswith(_MARKDOWN)):
+            # The generator resolved the reference itself, on whichever page its target is.
+            text = (self.corpus / source).read_text(encoding="utf-8", errors="replace")
+            fragment = unquote(destination.partition("#")[2])
+            lost = any(unresolved.lost(source, text, line, fragment) for line in lines)
+            return "broken" if lost else "ok"
         destination = _BASEURL.sub("", destination)
         if "{{" in destination or "{%" in destination:
             return "unknown: a template expression in the destination"
@@ -140,11 +149,13 @@ def compare(corpus: Path, built: Built, site: BuiltSite, view: dict) -> dict:
             anchor_misses.append(f"{path}#{identity} (page {url})")
     # (b) links: the scan's, and any CG404 names that the scan missed
     links: dict[tuple[str, str], int] = {}
+    lines: dict[tuple[str, str], list[int]] = {}
     for file in sorted(corpus.rglob("*")):
         if file.suffix.lower() in _MARKDOWN and file.is_file():
             path = file.relative_to(corpus).as_posix()
             for line, destination in scan_links(file.read_text(encoding="utf-8", errors="replace")):
                 links.setdefault((path, destination), line)
+                lines.setdefault((path, destination), []).append(line)
     flagged = {(p, unquote(_destination_of(m))) for p, _, m in view["cg404"]}
     by_key = {(p, unquote(d)): (p, d) for p, d in links}
     for key in flagged - by_key.keys():
@@ -155,7 +166,7 @@ def compare(corpus: Path, built: Built, site: BuiltSite, view: dict) -> dict:
     rows = view["links"].get("rows", []) if isinstance(view["links"], dict) else []
     for path, _line, destination, judged in rows:
         status[(path, unquote(destination))] = judged
-    truth = Truth(built, site)
+    truth = Truth(corpus, built, site)
     unjudged: Counter[str] = Counter()
     counts: Counter[str] = Counter()
     misses: list[str] = []
@@ -163,7 +174,7 @@ def compare(corpus: Path, built: Built, site: BuiltSite, view: dict) -> dict:
         if _SCHEME.match(destination) or "#" not in destination or destination.endswith("#"):
             continue
         key = (path, unquote(destination))
-        verdict = truth.judge(path, destination)
+        verdict = truth.judge(path, destination, lines.get((path, destination), [line]))
         said = key in flagged
         where = f"{path}:{line} {destination}"
         if verdict.startswith("unknown"):
@@ -209,9 +220,9 @@ def _pct(value: float | None) -> str:
 
 def table(results: dict[str, dict]) -> str:
     lines = [
-        "| site | generator | build s | read s | pages | anchors equal | CG404 | truth broken "
-        "| precision | recall | unjudged |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| site | generator | build s | read s | pages | anchors equal | links | CG404 "
+        "| truth broken | precision | recall | unjudged |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, r in results.items():
         if "error" in r:
@@ -221,7 +232,8 @@ def table(results: dict[str, dict]) -> str:
         lines.append(
             f"| {name} | {r['generator']} | {r['build_seconds']:.1f} | {r['read_seconds']:.2f} "
             f"| {r['pages']} | {r['anchors_equal_pct']:.1f}% ({r['anchors_equal']}/"
-            f"{r['anchors_compared']}) | {r['cg404']} | {r['truth_broken']} "
+            f"{r['anchors_compared']}) | {r['links_with_fragment']} | {r['cg404']} "
+            f"| {r['truth_broken']} "
             f"| {_pct(r['precision'])} | {_pct(r['recall'])} | {unjudged} |"
         )
     return "\n".join(lines)
@@ -233,9 +245,13 @@ def main() -> int:
     parser.add_argument("--corpora", type=Path)
     parser.add_argument("--only", help="comma-separated corpus names")
     parser.add_argument("--json", type=Path, help="write every figure and mismatch here")
+    parser.add_argument("--table", type=Path, help="only print the table of a --json file")
     parser.add_argument("--keep", type=Path, help="build the sites in DIR/NAME and keep them")
     parser.add_argument("--show", type=int, default=0, help="print N mismatches per site")
     args = parser.parse_args()
+    if args.table:
+        print(table(json.loads(args.table.read_text())))
+        return 0
     names = args.only.split(",") if args.only else list(RECIPES)
     args.corpora = args.corpora or default_corpora()
     results: dict[str, dict] = {}
@@ -243,15 +259,13 @@ def main() -> int:
         corpus = args.corpora / name
         if not corpus.is_dir():
             continue
-        if args.keep:
-            (args.keep / name).mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(
-            prefix=f"truth_{name}_", dir=args.keep / name if args.keep else None
-        ) as scratch:
-            if args.keep:
-                scratch = str(args.keep / name)  # the build stays there, to look at
+        with tempfile.TemporaryDirectory(prefix=f"truth_{name}_") as temporary:
+            scratch = Path(temporary)
+            if args.keep:  # the build stays there, to look at
+                scratch = args.keep / name
+                scratch.mkdir(parents=True, exist_ok=True)
             try:
-                built = build(corpus, Path(scratch))
+                built = build(corpus, scratch)
             except BuildFailed as failed:
                 results[name] = {"error": str(failed)[-2000:]}
                 print(f"{name}: build failed", file=sys.stderr)

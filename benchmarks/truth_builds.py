@@ -35,7 +35,14 @@ from urllib.parse import urlsplit
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from sitebuild import JEKYLL_HOOK, MKDOCS_HOOK, SPHINX_SCRIPT, VITEPRESS_HOOKS  # noqa: E402
+from sitebuild import (
+    JEKYLL_HOOK,
+    MKDOCS_HOOK,
+    SPHINX_SCRIPT,
+    VITEPRESS_HOOKS,
+    Unresolved,
+    unresolved_references,
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +53,9 @@ class Built:
     seconds: float
     trimmed: tuple[str, ...]
     unbuilt: frozenset[str] = frozenset()  # sources left out of the build: no truth for them
+    # A generator that resolves links itself (Sphinx: a MyST `#label` names a target on any
+    # page) says which it could not: (source, line) of each; None for the others.
+    unresolved: Unresolved | None = None
 
 
 class BuildFailed(Exception):
@@ -63,7 +73,9 @@ class _Work:
         self.trimmed.append(what)
 
 
-def _run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+def _run(
+    command: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
         command,
         cwd=cwd,
@@ -74,7 +86,7 @@ def _run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> st
     )
     if done.returncode != 0:
         raise BuildFailed(f"{' '.join(command)}: {done.stderr or done.stdout}")
-    return done.stdout
+    return done
 
 
 # YAML with a generator's own tags (``!!python/name:``, ``!ENV``) kept as written.
@@ -112,7 +124,7 @@ def _importable(name: str) -> bool:
     if name in {point.name for point in entry_points(group="markdown.extensions")}:
         return True
     extra = [p for p in os.environ.get("TRUTH_PYTHONPATH", "").split(os.pathsep) if p]
-    if any((Path(p) / name.split(".")[0]).exists() for p in extra):
+    if any((Path(p) / name.split(".", maxsplit=1)[0]).exists() for p in extra):
         return True
     try:
         return importlib.util.find_spec(name.split(":", maxsplit=1)[0]) is not None
@@ -216,7 +228,7 @@ def _trim_mkdocstrings(work: _Work, plugin: dict, folder: Path) -> None:
     for key in ("extensions", "preload_modules"):
         if key in options:
             names = [_extension_name(e) for e in options[key]]
-            kept = [e for e, name in zip(options[key], names) if _importable(name)]
+            kept = [e for e, name in zip(options[key], names, strict=True) if _importable(name)]
             if len(kept) < len(names):
                 gone = sorted(set(names) - {_extension_name(e) for e in kept})
                 work.trim(f"mkdocstrings {key} {', '.join(gone)} (not installed)")
@@ -232,7 +244,10 @@ def _installed_plugins() -> set[str]:
 # --------------------------------------------------------------------------- Hugo
 
 _HUGO_BUILTIN = frozenset(
-    "highlight figure youtube vimeo instagram x details qr param ref relref comment".split()
+    [
+        *("highlight", "figure", "youtube", "vimeo", "instagram", "x", "details", "qr"),
+        *("param", "ref", "relref", "comment"),
+    ]
 )
 _SHORTCODE = re.compile(r"\{\{[<%]\s*(/?)([A-Za-z_][\w/-]*)")
 
@@ -274,7 +289,7 @@ def hugo(folder: str = "", config_edit: Callable[[_Work, Path], None] | None = N
         start = time.perf_counter()
         _run([exe, "--quiet", "-d", str(work.out)], root, base)
         seconds = time.perf_counter() - start
-        listing = _run([exe, "list", "all"], root, base)
+        listing = _run([exe, "list", "all"], root, base).stdout
         urls: dict[str, str] = {}
         for row in csv.DictReader(io.StringIO(listing)):
             source = f"{folder}/{row['path']}" if folder else row["path"]
@@ -370,7 +385,7 @@ def sphinx(folder: str) -> Callable[[_Work], Built]:
             work.trim("myst extension linkify (linkify-it-py not installed)")
         urls_file = work.out.parent / "truth_urls.json"
         start = time.perf_counter()
-        _run(
+        done = _run(
             [
                 sys.executable,
                 "-c",
@@ -384,7 +399,8 @@ def sphinx(folder: str) -> Callable[[_Work], Built]:
         )
         seconds = time.perf_counter() - start
         urls = {f"{folder}/{p}": u for p, u in json.loads(urls_file.read_text()).items()}
-        return Built("sphinx", work.out, urls, seconds, tuple(work.trimmed))
+        unresolved = unresolved_references(done.stderr, work.copy)
+        return Built("sphinx", work.out, urls, seconds, tuple(work.trimmed), unresolved=unresolved)
 
     return build
 

@@ -33,17 +33,43 @@ NODE_MODULES = Path(__file__).parent / "sites" / "node_modules"
 _MARKDOWN = (".md", ".markdown", ".mdx")
 
 
+class Unresolved(NamedTuple):
+    """The references a Sphinx build could not resolve: (source, line, warning) each, the
+    line being the first of the paragraph that holds the reference."""
+
+    warnings: frozenset[tuple[str, int, str]]
+
+    def lost(self, source: str, text: str, line: int, fragment: str) -> bool:
+        """Whether the reference to ``fragment`` on ``line`` of ``source`` is one of them."""
+        first = paragraph_start(text, line)
+        return any(
+            path == source and at in (line, first) and f"'{fragment}'" in warning
+            for path, at, warning in self.warnings
+        )
+
+
+def paragraph_start(text: str, line: int) -> int:
+    """The first line of the paragraph that holds ``line`` (1-based)."""
+    lines = text.splitlines()
+    while line > 1 and lines[line - 2].strip():
+        line -= 1
+    return line
+
+
 class Built(NamedTuple):
     site: BuiltSite
     urls: dict[str, str]  # repository-relative source path -> URL path
+    # A generator that resolves references itself (Sphinx: a MyST `#label` names a target
+    # on any page) says which it could not; None for the others.
+    unresolved: Unresolved | None = None
 
 
-def _run(command: list[str], cwd: Path, **env: str) -> str:
+def _run(command: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
         command, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, f"{command}:\n{done.stdout}\n{done.stderr}"
-    return done.stdout
+    return done
 
 
 MKDOCS_HOOK = """\
@@ -75,7 +101,7 @@ def build_mkdocs(root: Path, out: Path, docs: str = "docs") -> Built:
 def build_hugo(root: Path, out: Path) -> Built:
     """A Hugo site with ``baseURL = "/"``; pages listed by ``hugo list all``."""
     _run(["hugo", "--quiet", "-d", str(out)], root)
-    listing = _run(["hugo", "list", "all"], root)
+    listing = _run(["hugo", "list", "all"], root).stdout
     urls = {
         row["path"]: urlsplit(row["permalink"]).path for row in csv.DictReader(io.StringIO(listing))
     }
@@ -109,7 +135,7 @@ from sphinx.application import Sphinx
 src, out, urls = sys.argv[1:4]
 overrides = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
 app = Sphinx(src, src, out, out + "/.doctrees", "html", confoverrides=overrides,
-             status=None, warning=None, freshenv=True)
+             status=None, warning=sys.stderr, freshenv=True)
 app.build()
 json.dump({str(app.env.doc2path(d, False)): "/" + app.builder.get_target_uri(d)
            for d in app.env.found_docs}, open(urls, "w"))
@@ -119,9 +145,32 @@ json.dump({str(app.env.doc2path(d, False)): "/" + app.builder.get_target_uri(d)
 def build_sphinx(root: Path, out: Path, folder: str = "docs") -> Built:
     """The Sphinx project in ``root/folder`` (its ``conf.py``), built as HTML."""
     urls = out.parent / "urls.json"
-    _run([sys.executable, "-c", SPHINX_SCRIPT, str(root / folder), str(out), str(urls)], root)
+    done = _run(
+        [sys.executable, "-c", SPHINX_SCRIPT, str(root / folder), str(out), str(urls)], root
+    )
     pages = json.loads(urls.read_text())
-    return Built(read_site(out), {f"{folder}/{src}": url for src, url in pages.items()})
+    return Built(
+        read_site(out),
+        {f"{folder}/{src}": url for src, url in pages.items()},
+        unresolved_references(done.stderr, root),
+    )
+
+
+# A reference Sphinx could not resolve, as its warning names it (colours and all).
+_XREF_MISSING = re.compile(
+    r"^(?:\x1b\[[\d;]*m)?(/\S+?):(\d+): WARNING: (.*\[myst\.xref_missing\])", re.M
+)
+
+
+def unresolved_references(warnings: str, root: Path) -> Unresolved:
+    """The references a Sphinx build under ``root`` reported it could not resolve."""
+    return Unresolved(
+        frozenset(
+            (Path(path).relative_to(root).as_posix(), int(line), warning)
+            for path, line, warning in _XREF_MISSING.findall(warnings)
+            if Path(path).is_relative_to(root)
+        )
+    )
 
 
 VITEPRESS_HOOKS = """\
@@ -161,19 +210,28 @@ def build_vitepress(root: Path, out: Path, folder: str = "docs") -> Built:
     return Built(read_site(out), pages)
 
 
-_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)|^[ \t]*\[[^\]]+\]:[ \t]*<?([^\s>]+)", re.M)
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)|^[ \t]*\[[^\]]+\]:[ \t]*<?([^\s>]+)")
 
 
-def _links(text: str) -> set[str]:
-    """The fixtures' link destinations (they hold no code blocks with links in them)."""
-    return {match.group(1) or match.group(2) for match in _LINK.finditer(text)}
+def _links(text: str) -> dict[str, list[int]]:
+    """The fixtures' link destinations and their lines (no code blocks hold links)."""
+    found: dict[str, list[int]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        for match in _LINK.finditer(line):
+            found.setdefault(match.group(1) or match.group(2), []).append(number)
+    return found
 
 
-def _broken(built: Built, source: str, destination: str) -> bool | None:
+def _broken(
+    built: Built, root: Path, source: str, destination: str, lines: list[int]
+) -> bool | None:
     """Whether the built site lacks what ``destination`` (in ``source``) names; a link to
     a Markdown file lands on that file's page, as every generator here rewrites it."""
     path, _, fragment = destination.partition("#")
     file = unquote(path)
+    if built.unresolved is not None and (not file or file.lower().endswith(_MARKDOWN)):
+        text = (root / source).read_text(encoding="utf-8")
+        return any(built.unresolved.lost(source, text, line, fragment) for line in lines)
     if file.lower().endswith(_MARKDOWN):
         target = posixpath.normpath(posixpath.join(posixpath.dirname(source), file))
         if target not in built.urls:
@@ -200,10 +258,11 @@ def differences(repo: Path, built: Built) -> list[str]:
         if v.rule == "CG404" and (m := re.match(r"link (\S+): ", v.message))
     }
     for source in sorted(built.urls):
-        for destination in sorted(_links((repo / source).read_text(encoding="utf-8"))):
+        links = _links((repo / source).read_text(encoding="utf-8"))
+        for destination, lines in sorted(links.items()):
             if "#" not in destination or "://" in destination:
                 continue
-            broken = _broken(built, source, destination)
+            broken = _broken(built, repo, source, destination, lines)
             said = (source, destination) in flagged
             if broken is not None and broken != said:
                 verdict = "broken" if broken else "fine"

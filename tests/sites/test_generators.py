@@ -207,6 +207,7 @@ other
 ## Introduction
 
 [target](#intro-label) [other](other.md#details) [gone](other.md#nothing-here)
+[a label on another page](#details) [no such label](#nowhere)
 """
 
 SPHINX_OTHER = """\
