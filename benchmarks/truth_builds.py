@@ -241,6 +241,74 @@ def _installed_plugins() -> set[str]:
     return {point.name for point in entry_points(group="mkdocs.plugins")}
 
 
+# --------------------------------------------------------------------------- Zensical
+
+_EDIT_LINK = re.compile(r'href="[^"]*/edit/[^/"]+/([^"]+)"')
+
+
+def zensical(work: _Work) -> Built:
+    """A Zensical site (``zensical.toml``), built from its ``[project]`` written as the
+    ``mkdocs.yml`` Zensical also reads (no TOML writer here). Zensical runs no MkDocs
+    hooks: each page's source is the one its "edit this page" link names."""
+    import tomllib  # deferred: Python 3.11+, only this recipe reads TOML
+
+    project = tomllib.loads((work.copy / "zensical.toml").read_text())["project"]
+    extensions: dict[str, object] = {}
+
+    def flatten(prefix: str, tree: dict) -> None:
+        # TOML's [a.pymdownx.superfences] is a table in a table: the name is dotted.
+        for key, value in tree.items():
+            name = prefix + key
+            if name in _builtin_extensions() or _makes_extension(name):
+                extensions[name] = value
+            elif isinstance(value, dict):
+                flatten(name + ".", value)
+            else:
+                work.trim(f"markdown extension {name} (not installed)")
+
+    flatten("", project.get("markdown_extensions", {}))
+    fences = extensions.get("pymdownx.superfences") or {}
+    for fence in list(fences.get("custom_fences", [])):  # type: ignore[union-attr]
+        if not _importable(fence["format"].rpartition(".")[0]):
+            fences["custom_fences"].remove(fence)  # type: ignore[index]
+            work.trim(f"superfences fence {fence['name']} ({fence['format']} not installed)")
+    if "pymdownx.snippets" in extensions:
+        extensions["pymdownx.snippets"] = {
+            **(extensions["pymdownx.snippets"] or {}),
+            "check_paths": False,
+        }
+        work.trim("snippets check_paths (the snippets outside docs/ are not in the corpus)")
+    project["markdown_extensions"] = extensions
+    out = work.copy / "truth_site"  # Zensical writes only inside the project
+    project["site_dir"] = out.name
+    _dump_yaml(work.copy / "mkdocs.yml", project)
+    start = time.perf_counter()
+    _run([sys.executable, "-m", "zensical", "build", "-f", "mkdocs.yml"], work.copy)
+    seconds = time.perf_counter() - start
+    docs = project.get("docs_dir", "docs")
+    urls: dict[str, str] = {}
+    for page in sorted(out.rglob("*.html")):
+        edit = _EDIT_LINK.search(page.read_text(encoding="utf-8", errors="replace"))
+        if edit is not None and edit.group(1).startswith(f"{docs}/"):
+            relative = page.relative_to(out).as_posix()
+            url = "/" + relative.removesuffix("index.html")
+            urls.setdefault(edit.group(1), url)
+    return Built("zensical", out, urls, seconds, tuple(work.trimmed))
+
+
+def _makes_extension(name: str) -> bool:
+    try:
+        return hasattr(importlib.import_module(name), "makeExtension")
+    except ImportError:
+        return False
+
+
+def _builtin_extensions() -> set[str]:
+    from importlib.metadata import entry_points  # deferred: only the recipes ask
+
+    return {point.name for point in entry_points(group="markdown.extensions")}
+
+
 # --------------------------------------------------------------------------- Hugo
 
 _HUGO_BUILTIN = frozenset(
@@ -527,6 +595,7 @@ RECIPES: dict[str, Callable[[_Work], Built]] = {
             f"docs/en/docs/{page}.md" for page in ("index", "fastapi-people", "external-links")
         ),
     ),
+    "mkdocstrings-docs": zensical,
     "hugo-docs": hugo(),
     "docsy-docs": hugo("docsy.dev", _docsy_config),
     "just-the-docs": jekyll(stubs=("CHANGELOG.md",)),
