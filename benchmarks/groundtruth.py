@@ -167,6 +167,8 @@ def compare(corpus: Path, built: Built, site: BuiltSite, view: dict) -> dict:
     for path, _line, destination, judged in rows:
         status[(path, unquote(destination))] = judged
     truth = Truth(corpus, built, site)
+    # Why a link chunkgate is silent on was not judged needs 10fad8d's internals.
+    silent = "not extracted by chunkgate" if rows else "not judged (no internals to ask why)"
     unjudged: Counter[str] = Counter()
     counts: Counter[str] = Counter()
     misses: list[str] = []
@@ -189,9 +191,9 @@ def compare(corpus: Path, built: Built, site: BuiltSite, view: dict) -> dict:
             misses.append(f"FP {where}")
         elif verdict == "broken":
             counts["fn"] += 1
-            misses.append(f"FN {where}: {status.get(key, 'not extracted by chunkgate')}")
+            misses.append(f"FN {where}: {status.get(key, silent)}")
         if not said:
-            reason = status.get(key, "not extracted by chunkgate")
+            reason = status.get(key, silent)
             if (path, line) in unverified:
                 reason = "listed as unverified"
             if reason != "judged":
