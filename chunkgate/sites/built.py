@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import html
 import os
+import posixpath
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin, urlsplit
 
 _PAGE_SUFFIXES = (".html", ".htm")
 
@@ -73,6 +74,23 @@ class BuiltSite:
         """The ids on the page served at ``url_path``; None when no page is served there."""
         served = self.served(url_path)
         return None if served is None else self.pages[served].ids
+
+    def lands(self, page_url: str, href: str) -> bool | None:
+        """Whether ``href``, written on the page at ``page_url``, lands where it says:
+        a page is served at its URL (a redirect followed) and holds its fragment (``top``
+        and an empty one are the page's top). None when it leaves the site or names a
+        file that is no page (``app.py``, ``logo.svg``)."""
+        url = urlsplit(urljoin("http://site" + page_url, href))
+        if url.netloc != "site":
+            return None
+        served = self.served(url.path)
+        if served is not None and self.pages[served].redirect is not None:
+            redirect = urljoin("http://site" + served, self.pages[served].redirect)
+            served = self.served(urlsplit(redirect).path) or served
+        if served is None:
+            return None if posixpath.splitext(url.path)[1] not in ("", ".html", ".htm") else False
+        fragment = unquote(url.fragment)
+        return fragment in ("", "top") or fragment in self.pages[served].ids
 
 
 def read_site(root: Path) -> BuiltSite:

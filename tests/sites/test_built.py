@@ -103,22 +103,20 @@ def html_escape(value: str) -> str:
     return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
+SITE = {
+    "index.html": '<h1 id="home">',
+    "a/b/index.html": '<h2 id="in-folder">',
+    "a/c.html": '<h2 id="flat">',
+    "a/d/index.html": '<h2 id="folder-wins">',
+    "a/d.html": '<h2 id="file-loses">',
+    "sp ace/index.html": '<h2 id="s">',
+    "old/index.html": '<meta http-equiv="refresh" content="0; url=/a/c.html">',
+    "style.css": "#x{}",
+}
+
+
 def test_read_site_and_serve_as_a_static_server(tmp_path: Path) -> None:
-    site = read_site(
-        write(
-            tmp_path,
-            {
-                "index.html": '<h1 id="home">',
-                "a/b/index.html": '<h2 id="in-folder">',
-                "a/c.html": '<h2 id="flat">',
-                "a/d/index.html": '<h2 id="folder-wins">',
-                "a/d.html": '<h2 id="file-loses">',
-                "sp ace/index.html": '<h2 id="s">',
-                "old/index.html": '<meta http-equiv="refresh" content="0; url=/a/c.html">',
-                "style.css": "#x{}",
-            },
-        )
-    )
+    site = read_site(write(tmp_path, SITE))
     assert sorted(site.pages) == [
         *("/", "/a/b/", "/a/c.html", "/a/d.html", "/a/d/", "/old/", "/sp ace/")
     ]
@@ -131,3 +129,23 @@ def test_read_site_and_serve_as_a_static_server(tmp_path: Path) -> None:
     assert site.pages["/old/"] == BuiltPage(frozenset(), "/a/c.html")
     for missing in ("/a/c/", "/a/b.html", "/nope", "/style.css"):
         assert site.page(missing) is None
+
+
+@pytest.mark.parametrize(
+    ("page_url", "href", "lands"),
+    [
+        ("/a/b/", "#in-folder", True),
+        ("/a/b/", "#nope", False),
+        ("/a/b/", "../c#flat", True),
+        ("/a/b/", "/a/c.html#in-folder", False),
+        ("/a/b/", "../../#home", True),
+        ("/a/b/", "../../#top", True),
+        ("/a/b/", "../gone/#x", False),
+        ("/a/b/", "/old/#flat", True),
+        ("/a/b/", "../app.py#L3", None),
+        ("/a/b/", "https://example.com/#x", None),
+    ],
+)
+def test_lands(tmp_path: Path, page_url: str, href: str, lands: bool | None) -> None:
+    site = read_site(write(tmp_path, SITE))
+    assert site.lands(page_url, href) is lands
