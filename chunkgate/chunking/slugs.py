@@ -21,7 +21,9 @@ EMPTY_SLUG_IDENTITY = "~section"
 # `{#id}`, `{ #id }`, `{: #id .class key=value }` at the very end of a heading.
 # The common case, `{#id}` or `{: #id }`, matched from the last "{" in one step.
 _SIMPLE_ID = lazy(r"\{:?[ \t]*#([^\s#.{}=]+)[ \t]*\}")
-_ATTRIBUTE_TOKEN = lazy(r"""#[^\s#{}=]+|\.[^\s#.{}=]+|[^\s#.{}=]+=(?:"[^"]*"|'[^']*'|\S+)""")
+_ATTRIBUTE_TOKEN = lazy(
+    r"""#[^\s#{}=]+|\.[^\s#.{}=]+|(?<![^\s#.{}=])[^\s#.{}=]+=(?:"[^"]*"|'[^']*'|\S+)"""
+)
 
 
 class _SlugTable(dict[int, "int | None"]):

@@ -18,7 +18,7 @@ from chunkgate.sites.built import BuiltSite
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes, candidates, page_urls
 from chunkgate.sites.urls import PageUrls
 
-_EXTERNAL = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+_EXTERNAL = lazy(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:|//")
 # A destination a template writes (`{{ site.baseurl }}/x/`, `{% link x.md %}`): not checkable.
 _TEMPLATED = lazy(r"\{\{|\{%|%7B%7B|%7B%25", re.I)
 NO_URLS = PageUrls()

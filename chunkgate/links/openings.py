@@ -38,7 +38,7 @@ from chunkgate.core.regex import lazy
 _CONTAINER = lazy(r":{3,}[ \t]*(.*)")  # fullmatched against a stripped line
 _AUTODOC = lazy(r"(?<![ \t])[ \t]+([A-Za-z_][\w.:/-]*)")
 _SHORTCODE = lazy(r"\{\{[<%]-?\s*(/?)([\w./-]+)")
-_TAG = lazy(r"\{%-?\s*(\w+)\s*([^%]*?)-?%\}")
+_TAG = lazy(r"\{%-?\s*(\w+)(?!\w)\s*([^%]*?)-?%\}")
 _OUTPUT = lazy(r"\{\{(?![<%])")
 _COMPONENT = lazy(r"<([A-Z][\w.]*)")
 _DIRECTIVE = lazy(r"^[ \t]*(?:`{3,}|~{3,}|:{3,})\{(include|eval-rst|auto\w+)\}[ \t]*(\S*)", re.M)
@@ -47,7 +47,8 @@ _ID_EXPRESSION = lazy(
     r"""(?:\{|["'][^"'<>]*(?:\{\{|\{%|\$\{)))"""
 )
 _FENCE = lazy(r"[ \t]{0,3}(`{3,}|~{3,})(.*)")
-_EXPLICIT_ID = lazy(r"\{:?[^{}]*(?:#|\bid=)[^{}]*\}[ \t]*$")
+_LAST_LIST = lazy(r"\{:?([^{}]*)\}[ \t]*$")  # an attribute list closing a heading
+_SETS_ID = lazy(r"#|\bid=")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -193,7 +194,8 @@ def _in_headings(lines: list[str], headings: Sequence[tuple[int, int]]) -> list[
     found: list[tuple[int, str]] = []
     for first, last in headings:
         source = "\n".join(lines[first : last + 1])
-        if _EXPLICIT_ID.search(source):
+        closing = _LAST_LIST.search(source)
+        if closing is not None and _SETS_ID.search(closing.group(1)):
             continue  # `## {{% param x %}} {#x}`: the explicit ID is the anchor
         if "<!--" in source:
             found.append((first, "a heading holds an HTML comment a site hook may make an id of"))
