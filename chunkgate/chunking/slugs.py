@@ -22,7 +22,7 @@ EMPTY_SLUG_IDENTITY = "~section"
 # The common case, `{#id}` or `{: #id }`, matched from the last "{" in one step.
 _SIMPLE_ID = lazy(r"\{:?[ \t]*#([^\s#.{}=]+)[ \t]*\}")
 _ATTRIBUTE_TOKEN = lazy(
-    r"""#[^\s#{}=]+|\.[^\s#.{}=]+|(?<![^\s#.{}=])[^\s#.{}=]+=(?:"[^"]*"|'[^']*'|\S+)"""
+    r"""#[^\s#{}=]+|\.[^\s#.{}=]+|(?<![^\s#.{}="'])[^\s#.{}=]+=(?:"[^"]*"|'[^']*'|\S+)"""
 )
 
 

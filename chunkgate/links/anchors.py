@@ -102,7 +102,8 @@ def file_anchors(
         anchors.update(hugo_slug(heading.text, "github") for heading in found)
     if "=" in text and "<" in text:
         anchors.update(_HTML_ID.findall(text))
-    if "{" in text or "[^" in text:
+    # A Sphinx page's footnotes and targets are MyST's (``links.myst``).
+    if ("{" in text or "[^" in text) and site.generator != "sphinx":
         anchors |= _body_ids(text, path, options)
     lines: set[int] = set()
     for rule in declared:
@@ -167,7 +168,10 @@ def _body_ids(text: str, path: str, options: ChunkOptions) -> set[str]:
         syntax = None
     if syntax is not None and (flavour != "mkdocs" or style.attributes):
         found |= attribute_ids(text, syntax)
-    if flavour not in _OPTIONAL_FOOTNOTES or on is None or "footnotes" in on:
+    # MyST's footnotes are among a Sphinx page's targets (``links.myst``).
+    if flavour != "sphinx" and (
+        flavour not in _OPTIONAL_FOOTNOTES or on is None or "footnotes" in on
+    ):
         found |= footnote_ids(text, flavour)
     return found
 

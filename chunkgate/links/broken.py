@@ -22,10 +22,10 @@ _EXTERNAL = lazy(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:|//")
 # A destination a template writes (`{{ site.baseurl }}/x/`, `{% link x.md %}`): not checkable.
 _TEMPLATED = lazy(r"\{\{|\{%|%7B%7B|%7B%25", re.I)
 NO_URLS = PageUrls()
-# Why a MyST `[text](#x)` on a Sphinx site is not judged by its page alone.
+# Why a MyST `[text](#x)` no page has is unverified on a Sphinx site with intersphinx.
 _CROSS_REFERENCE = (
-    "on a Sphinx site, `#x` is a cross-reference: it may name a target on any page "
-    "or, through intersphinx, in another project"
+    "on a Sphinx site, `#x` is a cross-reference: no page here has it, but through "
+    "intersphinx it may name a target in another project"
 )
 
 
@@ -219,6 +219,13 @@ def check_references(
             cache[path] = anchors_of(path)
         return cache[path]
 
+    union: list[frozenset[str]] = []
+
+    def everywhere() -> frozenset[str]:
+        if not union:
+            union.append(frozenset().union(*(anchors(each) for each in paths)))
+        return union[0]
+
     def anchors(path: str) -> Collection[str]:
         found = page(path)
         return () if found is None else found.anchors
@@ -261,6 +268,9 @@ def check_references(
             if any(_lands(each, page(each.path)) for each in found):
                 continue
             target = found[0]
+            cross_reference = link.destination.startswith("#") and routes.generator == "sphinx"
+            if cross_reference and target.fragment in everywhere():
+                continue  # a Sphinx cross-reference finds its target on any page
             known = page(target.path)
             if target.path == path and any(
                 target.fragment in anchors(parent) for parent in includers.get(path, ())
@@ -273,7 +283,7 @@ def check_references(
                     continue  # acknowledged: the section moved there
             closest = _closest(target.fragment, known.anchors if known else ())
             opened = known.open if known else None
-            if link.destination.startswith("#") and routes.generator == "sphinx":
+            if cross_reference and routes.other_projects:
                 opened = opened or _CROSS_REFERENCE
             yield BrokenLink(path, link.line, link, target, redirect, closest, opened)
 

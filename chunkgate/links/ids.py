@@ -34,6 +34,7 @@ definition).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Literal
 
@@ -45,6 +46,7 @@ from chunkgate.core.regex import lazy
 _LIST = lazy(r"\{(:?)([^{}\n]*)\}")
 _DEFINITION = lazy(r"[ ]{0,3}\[\^([^\[\]\n]+)\]:")
 _REFERENCE = lazy(r"\[\^([^\[\]\n]+)\](?!:)")
+_INLINE_ENDS = frozenset(")]*_`^~=")  # the characters an inline element ends with
 _KRAMDOWN_LABEL = lazy(r"[A-Za-z0-9_-]+")  # kramdown's ALD_ID_NAME
 # Whose attribute lists: Python-Markdown's, kramdown's IALs, goldmark's block attributes.
 AttributeSyntax = Literal["attr_list", "kramdown", "goldmark"]
@@ -75,10 +77,25 @@ def attribute_ids(text: str, syntax: AttributeSyntax) -> set[str]:
                 continue
             if syntax == "goldmark" and (colon or line.strip() != match[0]):
                 continue
+            if syntax != "goldmark" and not _placed(line, match):
+                continue
             identity = attribute_id(inner.strip(" \t"))
             if identity is not None:
                 found.add(identity)
     return found
+
+
+def _placed(line: str, match: re.Match[str]) -> bool:
+    """Whether an attribute list sits where Python-Markdown's ``attr_list`` (and kramdown)
+    takes it: alone on its line (the block's), right after an inline element
+    (``[](){#x}``, ``*a*{#x}``), or closing a table cell; after a space at the end of a
+    paragraph's or list item's line it is text."""
+    if line.strip() == match[0]:
+        return True
+    before = line[match.start() - 1] if match.start() else ""
+    if before in _INLINE_ENDS:
+        return True
+    return "|" in line and line[match.end() :].lstrip().startswith("|")
 
 
 def _footnotes(text: str) -> tuple[list[str], list[str]]:

@@ -28,13 +28,15 @@ from urllib.parse import unquote, urljoin, urlsplit
 _PAGE_SUFFIXES = (".html", ".htm")
 
 # One pass, leftmost first: what holds no elements is matched whole and passed over.
-_ATTRS = r"""((?:[^>"']|"[^"]*"|'[^']*')*)"""
+# A tag ends at the next "<" outside quotes, and a comment or raw-text element left open
+# runs to the end (as a browser reads it): no match can rescan what a later one reads.
+_ATTRS = r"""((?:[^<>"']|"[^"]*"|'[^']*')*)"""
 _MARKUP = re.compile(
-    r"<!--.*?-->"
+    r"<!--(?:.*?-->|.*)"
     r"|<(script|style|template|textarea|title|xmp|iframe|noembed|noframes|noscript)\b"
     + _ATTRS
-    + r">.*?</\1\s*>"
-    r"|<([a-zA-Z][^\s/>]*)" + _ATTRS + ">",
+    + r">(?:.*?</\1\s*>|.*)"
+    r"|<([a-zA-Z][^\s/<>]*)(?![^\s/<>])" + _ATTRS + ">",
     re.DOTALL | re.IGNORECASE,
 )
 # Most tags are spans with a class only: their attributes are not worth splitting.

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from chunkgate.core.regex import lazy
 from chunkgate.sites.mkdocstrings import Autodoc, handler_settings
 from chunkgate.sites.settings import hugo_config, load_toml, load_yaml, vitepress_source
-from chunkgate.sites.sphinx import conf_settings, publishes_markdown
+from chunkgate.sites.sphinx import conf_settings, other_projects, publishes_markdown
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 _INDEX_NAMES = ("index", "_index", "README", "readme")
@@ -48,6 +48,7 @@ class Routes(NamedTuple):
     base: str = ""  # the URL folder of its pages (Docusaurus' routeBasePath)
     mounted: tuple[str, ...] = ()  # pages mounted from elsewhere, under a root (Hugo's mounts)
     autodoc: Autodoc | None = None
+    other_projects: bool = False  # Sphinx's intersphinx: a `#label` may be another project's
 
 
 GITHUB = Routes("github")
@@ -98,7 +99,7 @@ def detect_routes(paths: Collection[str], read: Callable[[str], bytes | None]) -
         if name == "conf.py":
             settings = conf_settings(read(path) or b"")
             if settings is not None and publishes_markdown(settings):
-                return Routes("sphinx", (folder,))
+                return Routes("sphinx", (folder,), other_projects=other_projects(settings))
     for path in shallow:
         folder, _, name = path.rpartition("/")
         if name == "_config.yml":

@@ -44,7 +44,7 @@ def settings(path: str, raw: bytes, read: Reader) -> Settings | None:
     return None
 
 
-_SRC_DIR = lazy(r"""^\s*srcDir\s*:\s*['"`]([^'"`]+)['"`]""", re.M)
+_SRC_DIR = lazy(r"""^[ \t]*srcDir[ \t]*:[ \t]*['"`]([^'"`\n]+)['"`]""", re.M)
 
 
 def vitepress_source(raw: bytes) -> str:

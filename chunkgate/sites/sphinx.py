@@ -47,3 +47,13 @@ def publishes_markdown(settings: dict[str, Any]) -> bool:
         return "extensions" in settings  # computed when Sphinx runs: it may well be MyST
     names = extensions if isinstance(extensions, list | tuple) else ()
     return any(str(name).partition(".")[0] in _MYST for name in names)
+
+
+def other_projects(settings: dict[str, Any]) -> bool:
+    """Whether a ``#label`` may name a target of another project: intersphinx is on (or
+    the extensions are computed when Sphinx runs, so it may be)."""
+    extensions = settings.get("extensions")
+    if extensions is None:
+        return "extensions" in settings
+    names = extensions if isinstance(extensions, list | tuple) else ()
+    return "sphinx.ext.intersphinx" in map(str, names)

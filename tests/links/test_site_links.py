@@ -109,8 +109,8 @@ def test_a_page_the_site_does_not_serve_keeps_chunkgate_s_anchors(tmp_path: Path
 def test_a_permalink_only_the_built_site_knows_is_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Jekyll publishes ruby.md at its front matter's permalink: the sources cannot
-    resolve `/docs/ruby-101/`, the built site can."""
+    """Jekyll publishes ruby.md at its front matter's permalink: the sources resolve
+    `/docs/ruby-101/` through it (``sites.urls``), and the built site agrees."""
     pin_git_env(monkeypatch)
     repo = make_repo(tmp_path)
     monkeypatch.chdir(repo)
@@ -126,14 +126,15 @@ def test_a_permalink_only_the_built_site_knows_is_checked(
         check=True,
         capture_output=True,
     )
-    _, report = check_json("--select", "CG404")
-    assert _cg404(report) == []  # unresolvable from the sources: not checked
-    code, report = check_json("--select", "CG404", "--site", str(built))
-    assert _cg404(report) == [
-        (5, "link /docs/ruby-101/#gem: /docs/ruby-101/ has no anchor #gem"),
-        (5, "link docs/ruby-101/#nope: /docs/ruby-101/ has no anchor #nope"),
+    broken = [
+        (5, "link /docs/ruby-101/#gem: ruby.md has no anchor #gem"),
+        (5, "link docs/ruby-101/#nope: ruby.md has no anchor #nope"),
     ]
-    assert report["violations"][0]["fix"] == "link to #gems (the closest anchor of /docs/ruby-101/)"
+    _, report = check_json("--select", "CG404")
+    assert _cg404(report) == broken
+    code, report = check_json("--select", "CG404", "--site", str(built))
+    assert _cg404(report) == broken
+    assert report["violations"][0]["fix"] == "link to #gems (the closest anchor of ruby.md)"
     assert code == 1
 
 

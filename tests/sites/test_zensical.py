@@ -72,16 +72,19 @@ See [the second](#templates_1) and [the other page](other.html#other).
 
 
 @pytest.mark.parametrize(
-    ("text", "style"),
+    ("text", "style", "markdown"),
     [
         pytest.param(
             '[project]\nsite_name = "x"\n',
             AnchorStyle("mkdocs", "toc", "-", True, "zensical.toml"),
+            # Zensical's own defaults (zensical/config.py's DEFAULT_MARKDOWN_EXTENSIONS).
+            {"admonition", "details", "footnotes", "tabbed"},
             id="default-extensions",
         ),
         pytest.param(
             '[project]\ndocs_dir = "pages"\n[project.markdown_extensions.toc]\n',
             AnchorStyle("mkdocs", "toc", "-", False, "zensical.toml"),
+            set(),
             id="no-attr-list",
         ),
         pytest.param(
@@ -95,15 +98,16 @@ See [the second](#templates_1) and [the other page](other.html#other).
                 True,
                 "zensical.toml",
             ),
+            {"footnotes"},  # pymdownx.extra has them
             id="pymdownx-slugify",
         ),
     ],
 )
-def test_zensical_toml_is_read_as_a_site(text: str, style: AnchorStyle) -> None:
+def test_zensical_toml_is_read_as_a_site(text: str, style: AnchorStyle, markdown: set[str]) -> None:
     files = {"zensical.toml": text.encode()}
     (site,) = detect.find_sites(files, files.get)
     folder = "pages/" if "pages" in text else "docs/"
-    assert site == Site(folder, style)
+    assert site == Site(folder, style, markdown=frozenset(markdown))
 
 
 def test_a_zensical_toml_that_is_not_toml_is_no_site() -> None:
@@ -148,7 +152,7 @@ def test_anchors_and_routes_are_those_zensical_builds(tmp_path: Path) -> None:
     )
     anchors = file_anchors(
         PAGE, "pages/index.md", routes, options=ChunkOptions(sites=sites), source=sources
-    )
+    ).anchors
     assert anchors == content
     assert {"templates_1", "pkg.C.m", "cross-references-to-other-projects-inventories"} <= content
 
