@@ -46,6 +46,7 @@ from chunkgate.core.regex import lazy
 _LIST = lazy(r"\{(:?)([^{}\n]*)\}")
 _DEFINITION = lazy(r"[ ]{0,3}\[\^([^\[\]\n]+)\]:")
 _REFERENCE = lazy(r"\[\^([^\[\]\n]+)\](?!:)")
+_ESCAPE = lazy(r"\\([!-/:-@\[-`{-~])")  # CommonMark's escapable ASCII punctuation
 _INLINE_ENDS = frozenset(")]*_`^~=")  # the characters an inline element ends with
 _KRAMDOWN_LABEL = lazy(r"[A-Za-z0-9_-]+")  # kramdown's ALD_ID_NAME
 # Whose attribute lists: Python-Markdown's, kramdown's IALs, goldmark's block attributes.
@@ -81,7 +82,8 @@ def attribute_ids(text: str, syntax: AttributeSyntax) -> set[str]:
                 continue
             identity = attribute_id(inner.strip(" \t"))
             if identity is not None:
-                found.add(identity)
+                # A backslash escape is the character (`{#\_fn_1}` is `_fn_1`).
+                found.add(_ESCAPE.sub(r"\1", identity) if "\\" in identity else identity)
     return found
 
 

@@ -197,3 +197,10 @@ def test_links_to_them_are_not_broken(git_repo: Path, monkeypatch: pytest.Monkey
     result = CliRunner().invoke(cli, ["check", "--format", "json"])
     broken = [v for v in json.loads(result.output)["violations"] if v["rule"] == "CG404"]
     assert [v["message"].partition(":")[0] for v in broken] == ["link notes.md#nope"]
+
+
+def test_an_escaped_character_in_an_attribute_list_is_the_character() -> None:
+    # pymdown-extensions' magiclink page: `^†^{#\_fn_1}` makes the id `_fn_1`.
+    page = "With CSS^[†](#_fn_1)^, icons.\n\n^†^{#\\_fn_1} _CSS is not included._\n"
+    html = markdown.markdown(page, extensions=["attr_list", "pymdownx.caret"])
+    assert _ids(html) == {"_fn_1"} == attribute_ids(page, "attr_list")
