@@ -220,6 +220,7 @@ def check_references(
         return cache[path]
 
     union: list[frozenset[str]] = []
+    folders: dict[str, set[str]] = {}  # filled on the first link to a missing page
 
     def everywhere() -> frozenset[str]:
         if not union:
@@ -251,7 +252,9 @@ def check_references(
                     page_gone = _missing(link.destination, path, routes, absent)
                     # A translation's link to a page only another language has: the
                     # site may fall back to it (MkDocs i18n, fastapi's language sites).
-                    if page_gone and _translated(page_gone, paths, absent):
+                    if not folders:
+                        folders.update(_folders(paths))
+                    if page_gone and _translated(page_gone, folders, absent):
                         page_gone = None
                 if page_gone is not None:
                     went = _renamed(moved, page_gone)
@@ -366,21 +369,27 @@ def _closest_page(page: str, paths: Collection[str]) -> str | None:
     return _closest(page, near)
 
 
-def _translated(page: str, paths: Collection[str], absent: Callable[[str], bool]) -> bool:
+def _translated(page: str, folders: Mapping[str, set[str]], absent: Callable[[str], bool]) -> bool:
     """Whether a file exists that differs from ``page`` in one folder name alone, one of
-    the folders the corpus has there (``docs/en/`` for ``docs/de/``)."""
+    the folders the corpus has there (``docs/en/`` for ``docs/de/``); ``folders`` maps a
+    folder ("" the root) to the names of the folders in it (``_folders``)."""
     parts = page.split("/")
     for depth in range(len(parts) - 1):
-        above = "/".join(parts[:depth])
-        names = {
-            path.split("/")[depth]
-            for path in paths
-            if path.startswith(f"{above}/" if above else "") and path.count("/") > depth
-        }
+        names = folders.get("/".join(parts[:depth]), set())
         for name in names - {parts[depth]}:
             if not absent("/".join([*parts[:depth], name, *parts[depth + 1 :]])):
                 return True
     return False
+
+
+def _folders(paths: Collection[str]) -> dict[str, set[str]]:
+    """Each folder of ``paths`` ("" the root) and the names of the folders in it."""
+    found: dict[str, set[str]] = {}
+    for path in paths:
+        parts = path.split("/")
+        for depth in range(len(parts) - 1):
+            found.setdefault("/".join(parts[:depth]), set()).add(parts[depth])
+    return found
 
 
 def _renamed(moved: Mapping[str, str], page: str) -> str | None:
