@@ -60,6 +60,13 @@ _IMPORT = lazy(r"(?:import|export)[ \t{*]")
 _JSX = lazy(r"</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>|<>|</>|\{/\*.*\*/\}")
 _OPEN_JSX = lazy(r"<[A-Z][\w.]*(?:[ \t][^<>]*)?")
 # A syntax line starts with one of these; most lines start otherwise.
+# A line that includes another file: MkDocs snippets, Jekyll, Hugo, reST and MyST.
+_INCLUDE_LINE = lazy(
+    r"""^[ \t]*(?:--8<--|\{%-?\s*include(?:_relative)?|\{\{[<%]\s*include|"""
+    r"""\.\.\s+(?:literal)?include::|[`:]{3}\s*\{(?:literal)?include\})"""
+    r"""\s*["']?([^"'\s%}>]+)""",
+    re.M,
+)
 _STARTS = frozenset("{:!?=")
 _MDX_STARTS = frozenset("{:!?=<ie")
 
@@ -229,3 +236,12 @@ def dialect_of(path: str, options: ChunkOptions) -> Dialect:
     if site is None:
         return Dialect(mdx=path.endswith(".mdx"))
     return Dialect(site.liquid, path.endswith(".mdx"), site.markdown & blocks.KINDS)
+
+
+def included_files(text: str) -> list[str]:
+    """The files ``text`` includes, as its include lines name them (MkDocs' ``--8<--``,
+    Jekyll's and Hugo's ``include``, reST's and MyST's include directives): on the site,
+    its text there is theirs."""
+    if "include" not in text and "--8<--" not in text:
+        return []
+    return _INCLUDE_LINE.findall(text)

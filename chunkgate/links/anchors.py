@@ -31,9 +31,8 @@ from chunkgate.chunking.sizes import estimate_tokens
 from chunkgate.chunking.slugs import Slugger, github_slug, split_explicit_id
 from chunkgate.chunking.spans import without_inline_markup
 from chunkgate.chunking.syntax import dialect_of
-from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
-from chunkgate.links.broken import Sites, as_sites
+from chunkgate.links.broken import NO_SETTINGS, LinkSettings, Sites, as_sites
 from chunkgate.links.ids import AttributeSyntax, attribute_ids, footnote_ids
 from chunkgate.links.openings import PageAnchors, open_reason
 from chunkgate.sites.model import style_of
@@ -70,8 +69,7 @@ def file_anchors(
     read: Callable[[str], str | None] | None = None,
     *,
     options: ChunkOptions,
-    declared: Sequence[DeclaredAnchor] = (),
-    shortcodes: Collection[str] = (),
+    settings: LinkSettings = NO_SETTINGS,
     source: Sources | None = None,
 ) -> PageAnchors:
     """The anchors of the page ``path`` whose source is ``text``; ``read(path)`` gives
@@ -79,8 +77,8 @@ def file_anchors(
     repository file's, for the Python modules its autodoc blocks document. ``options``
     are the configuration's chunking options (with the site generators found): the
     headings get the anchors their chunk IDs have, in the flavour of the site that
-    publishes them. ``declared`` are the ``links.anchors`` patterns: the anchors a
-    site's own hooks or macros make; ``shortcodes`` the site's shortcodes whose
+    publishes them. ``settings`` are the configuration's ``links``: the anchors a
+    site's own hooks or macros make (``links.anchors``) and its shortcodes whose
     templates write no id.
 
     The page is open (``PageAnchors.open`` says why) when something makes anchors its
@@ -106,7 +104,7 @@ def file_anchors(
     if ("{" in text or "[^" in text) and site.generator != "sphinx":
         anchors |= _body_ids(text, path, options)
     lines: set[int] = set()
-    for rule in declared:
+    for rule in settings.anchors:
         for match in rule.pattern.finditer(text):
             anchors.add(match.expand(rule.anchor))
             lines.add(text.count("\n", 0, match.start()))
@@ -137,7 +135,7 @@ def file_anchors(
         dialect_of(path, options),
         declared=lines,
         includes=_unexpanded(text),
-        shortcodes=shortcodes,
+        shortcodes=settings.shortcodes,
     )
     return PageAnchors(frozenset(anchors), reason)
 

@@ -66,6 +66,9 @@ class LinkSettings(NamedTuple):
         return f"{declared}\0{ignore}\0{','.join(sorted(self.shortcodes))}"
 
 
+NO_SETTINGS = LinkSettings()
+
+
 def as_sites(site: Routes | Sites) -> Sites:
     return site if isinstance(site, Sites) else Sites((site,))
 

@@ -94,8 +94,7 @@ def whole_corpus(
             sites.of(path),
             disk.text,
             options=config.chunking,
-            declared=settings.anchors,
-            shortcodes=settings.shortcodes,
+            settings=settings,
             source=disk.sources(),
         )
 
@@ -131,8 +130,7 @@ def _links_of(config: Config, path: str, *, sites: Sites, markup: LinkSettings) 
         path,
         site,
         options=config.chunking,
-        declared=markup.anchors,
-        shortcodes=markup.shortcodes,
+        settings=markup,
     )
     return FileLinks(links, tuple(sorted(page.anchors)), False, page.open, route_of(text))
 
@@ -179,8 +177,7 @@ def committed_files(
             sites.of(path),
             files.text,
             options=config.chunking,
-            declared=settings.anchors,
-            shortcodes=settings.shortcodes,
+            settings=settings,
             source=files.sources(),
         )
 

@@ -63,6 +63,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from chunkgate.chunking import languages
+from chunkgate.chunking.syntax import included_files
 from chunkgate.core.model import Chunk
 from chunkgate.core.regex import lazy
 from chunkgate.diff.moves import unit_id
@@ -113,13 +114,6 @@ _LICENSE_NAME = lazy(
 )
 # Names a page may have: `license.md` may be the page about a `license` command.
 _PAGE_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".html", ".htm")
-# A line that includes another file, as MkDocs snippets, Jekyll, Hugo, reST and MyST write it.
-_INCLUDE = lazy(
-    r"""^[ \t]*(?:--8<--|\{%-?\s*include(?:_relative)?|\{\{[<%]\s*include|"""
-    r"""\.\.\s+(?:literal)?include::|[`:]{3}\s*\{(?:literal)?include\})"""
-    r"""\s*["']?([^"'\s%}>]+)""",
-    re.M,
-)
 
 
 class _Index(NamedTuple):
@@ -244,7 +238,7 @@ def is_license_file(name: str, text: str | None) -> bool:
         words = _words(text)
         if _whole_license(_shingles(words), len(words)) is not None:
             return True
-    return any(is_license_name(found.rpartition("/")[2]) for found in _INCLUDE.findall(text))
+    return any(is_license_name(name.rpartition("/")[2]) for name in included_files(text))
 
 
 def _whole_license(shingles: set[int], words: int) -> _Match | None:

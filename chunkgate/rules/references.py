@@ -200,8 +200,7 @@ def reference_violations(
             sites.of(path),
             markdown.get,
             options=config.chunking,
-            declared=settings.anchors,
-            shortcodes=settings.shortcodes,
+            settings=settings,
             source=sources,
         )
 

@@ -90,7 +90,7 @@ from collections.abc import Iterator
 
 from chunkgate.chunking import languages
 from chunkgate.chunking.sizes import make_counter
-from chunkgate.chunking.syntax import Dialect, dialect_of, may_hold_syntax, prose
+from chunkgate.chunking.syntax import Dialect, dialect_of, included_files, may_hold_syntax, prose
 from chunkgate.core.model import Chunk
 from chunkgate.core.regex import lazy
 from chunkgate.rules.base import (
@@ -114,12 +114,6 @@ OVERSIZED, UNDERSIZED = (rule.code for rule in RULES)
 # a subheading (a fence is never split), so the fix names the code block.
 _CODE_HEAVY = 0.5
 _FENCE = lazy(r"^[ \t]{0,3}(`{3,}|~{3,})")
-# A line that includes another file: MkDocs snippets, Jekyll, Hugo, reST and MyST.
-_INCLUDE = lazy(
-    r"^[ \t]*(?:--8<--|\{%-?\s*include(?:_relative)?\s|\{\{[<%]\s*include\s"
-    r"|\.\.\s+include::|[`:]{3}\s*\{include\})",
-    re.M,
-)
 # What renders nothing to read: a MyST target line, HTML tags and entities.
 _NO_TEXT = lazy(r"^[ \t]*\([^()\n]+\)=[ \t]*$|<[^<>\n]*>|&#?\w+;", re.M)
 _WORD = lazy(r"\w")
@@ -164,7 +158,7 @@ def _unknowable(chunk: Chunk) -> bool:
     """A small chunk whose size says nothing: it includes another file (its text is the
     file's, on the site), or it is a preamble of markup a reader never reads as text
     (``&nbsp;``, a MyST target ``(label)=``), which no author would fill."""
-    if _INCLUDE.search(chunk.text):
+    if included_files(chunk.text):
         return True
     return chunk.kind == "preamble" and not _WORD.search(_NO_TEXT.sub("", chunk.text))
 

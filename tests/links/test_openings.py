@@ -11,6 +11,7 @@ from chunkgate.chunking import ChunkOptions
 from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.core.model import DeclaredAnchor
 from chunkgate.links.anchors import file_anchors
+from chunkgate.links.broken import LinkSettings
 from chunkgate.sites.model import Site
 
 LIQUID = ChunkOptions(sites=(Site("", AnchorStyle("kramdown", "gfm"), liquid=True),))
@@ -145,7 +146,9 @@ def test_what_cannot_write_an_id_leaves_the_page_complete(text: str, path: str) 
 def test_a_declared_pattern_makes_its_anchor_and_opens_nothing() -> None:
     text = "# A\n\n#### <!-- md:setting config.blog_dir -->\n\nText.\n"
     declared = (DeclaredAnchor(re.compile(r"<!-- md:setting (\S+) -->", re.M), r"\1"),)
-    page = file_anchors(text, "page.md", options=ChunkOptions(), declared=declared)
+    page = file_anchors(
+        text, "page.md", options=ChunkOptions(), settings=LinkSettings(anchors=tuple(declared))
+    )
     assert page.open is None
     assert "config.blog_dir" in page.anchors
 

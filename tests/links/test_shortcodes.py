@@ -9,7 +9,7 @@ from helpers import write
 
 from chunkgate.chunking import ChunkOptions
 from chunkgate.links.anchors import file_anchors
-from chunkgate.links.broken import Sites
+from chunkgate.links.broken import LinkSettings, Sites
 from chunkgate.links.shortcodes import quiet_shortcodes, writes_ids
 from chunkgate.sites.routes import Routes
 
@@ -47,5 +47,7 @@ def test_the_site_s_own_and_its_themes_templates_are_found(tmp_path: Path) -> No
 def test_a_quiet_shortcode_leaves_its_page_complete() -> None:
     text = "# A\n\n{{< note >}}\nText.\n{{< /note >}}\n"
     assert file_anchors(text, "a.md", options=ChunkOptions()).open is not None
-    page = file_anchors(text, "a.md", options=ChunkOptions(), shortcodes={"note"})
+    page = file_anchors(
+        text, "a.md", options=ChunkOptions(), settings=LinkSettings(shortcodes=frozenset({"note"}))
+    )
     assert page.open is None
