@@ -61,10 +61,15 @@ def expected_header(config: Config) -> Header:
 
 
 def load(
-    config: Config, stack: ExitStack, *, baseline: str = "HEAD", known_from: str | None = None
+    config: Config,
+    stack: ExitStack,
+    *,
+    baseline: str = "HEAD",
+    known_from: str | None = None,
+    writing: bool = False,
 ) -> Loaded:
     in_git = (config.root / ".git").exists() and process.installed()
-    current = WorkTreeManifest(config.root, config.manifest, in_git=in_git)
+    current = WorkTreeManifest(config.root, config.manifest, in_git=in_git, writing=writing)
     header: Header | None = None
     problem: ManifestError | None = None
     try:

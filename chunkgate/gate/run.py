@@ -53,7 +53,7 @@ def checked(
             folder = manifest_folder(config.root, config.manifest, writing=True)
             folder.parent.mkdir(parents=True, exist_ok=True)  # the lock sits beside it
             stack.enter_context(manifest_lock(folder))
-        loaded = load(config, stack, baseline=baseline, known_from=known_from)
+        loaded = load(config, stack, baseline=baseline, known_from=known_from, writing=writing)
         expected = expected_header(config)
         state = assess(config, loaded, expected, writing=writing)
         explicit = paths is not None and not state.rebuild

@@ -19,7 +19,7 @@ from chunkgate.corpus.paths import manifest_folder
 from chunkgate.git import listings, objects
 from chunkgate.manifest import journal
 from chunkgate.manifest.codec import parse_block, parse_header, render_block, render_header
-from chunkgate.manifest.journal import remove_shard
+from chunkgate.manifest.confined import Confined
 from chunkgate.manifest.layout import HEADER, SUFFIX, shard_name, source_name
 from chunkgate.manifest.lines import ManifestSyntaxError
 from chunkgate.manifest.lock import LOCK_TIMEOUT, lock_held
@@ -98,11 +98,13 @@ class _Manifest:
         others = [(path, shard) for path, shard in unknown if not (shard.blob and reader)]
         stream = reader.read_many([shard.blob or "" for _, shard in in_git]) if reader else iter(())
         contents = zip(in_git, stream, strict=False)
-        read = ((item, self._read(item[1].name, None)) for item in others)
+        read = ((item, self._read_or_error(item[1].name)) for item in others)
         for (path, shard), data in (*contents, *read):
             if data is None:
                 continue
             try:
+                if isinstance(data, ManifestSyntaxError):
+                    raise data  # a symlink where the shard is
                 summary = summarise(data, self.label(shard.name))
             except ManifestSyntaxError as exc:
                 broken[path] = exc
@@ -110,6 +112,12 @@ class _Manifest:
             cache.put(shard.blob or objects.hash_bytes(data), summary)
             self._take(path, shard, summary, found, broken)
         return Summaries(found, broken)
+
+    def _read_or_error(self, name: str) -> bytes | ManifestSyntaxError | None:
+        try:
+            return self._read(name, None)
+        except ManifestSyntaxError as exc:
+            return exc
 
     def _take(
         self,
@@ -130,10 +138,12 @@ class _Manifest:
 class WorkTreeManifest(_Manifest):
     """The manifest folder in the work tree: what ``check`` compares and ``update`` writes."""
 
-    def __init__(self, root: Path, folder: str, *, in_git: bool) -> None:
+    def __init__(self, root: Path, folder: str, *, in_git: bool, writing: bool = False) -> None:
         super().__init__()
         self.root, self.folder, self.in_git = root, folder, in_git
         self.path = manifest_folder(root, folder)
+        # A writer (holding the lock) replaces a symlink it meets; a reader reports it.
+        self.files = Confined(self.path, folder, writing=writing)
         self._listing: dict[str, Shard] | None = None
         # Between ``begin`` and ``commit``: the temporary file of each changed target
         # (None: removed), renamed all together by ``commit``.
@@ -148,28 +158,15 @@ class WorkTreeManifest(_Manifest):
             journal.wait_or_report(
                 self.path, self.folder, writer=lambda: lock_held(self.path), wait=LOCK_TIMEOUT
             )
-        try:
-            data = (self.path / HEADER).read_bytes()
-        except FileNotFoundError:
+        data = self.files.read(HEADER)
+        if data is None:
             if self.exists():
-                missing = f"{self.label(HEADER)}: missing (run `chunkgate update`)"
-                raise ManifestError(missing) from None
+                raise ManifestError(f"{self.label(HEADER)}: missing (run `chunkgate update`)")
             return None
-        except OSError as exc:
-            raise ManifestError(f"{self.label(HEADER)}: cannot read: {exc.strerror}") from None
         return parse_header(data, self.label(HEADER))
 
     def _read(self, name: str, blob: str | None) -> bytes | None:
-        try:
-            with open(self.path / name, "rb") as file:
-                return file.read()
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        except OSError as exc:
-            raise ManifestError(
-                f"{self.label(name)}: cannot read: {exc.strerror} (remove it, or make it a "
-                "readable file, and run `chunkgate update`)"
-            ) from None
+        return self.files.read(name)
 
     def listing(self) -> dict[str, Shard]:
         """Every shard in the folder, by the corpus path it stands for."""
@@ -229,7 +226,7 @@ class WorkTreeManifest(_Manifest):
         durable = len(entries) <= _SYNC_EACH
         # A writer killed between writing a shard's temporary file and renaming it left
         # the file behind; it must not be committed with the folder (`git add -A`).
-        folders = {(self.path / self.shard_of(path)).parent for path in entries}
+        folders = {self.files.path(self.shard_of(path), create=True).parent for path in entries}
         remove_temporaries(sorted(folders | {self.path}))
         changed = [
             path
@@ -245,13 +242,9 @@ class WorkTreeManifest(_Manifest):
         whether it changed. Not ``durable``: the caller calls ``sync()`` when done."""
         if data == self.raw(path):
             return False
-        target = self.path / self.shard_of(path)
+        self._replace(self.shard_of(path), data, durable=durable)
         if data is None:
-            self._replace(target, None)
             self._names.pop(path, None)
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._replace(target, data, durable=durable)
         self._raw[path] = data
         self._entries.pop(path, None)
         self._listing = None
@@ -263,12 +256,11 @@ class WorkTreeManifest(_Manifest):
 
     def write_header(self, header: Header) -> bool:
         data = render_header(header)
-        target = self.path / HEADER
-        with contextlib.suppress(OSError):
-            if target.read_bytes() == data:
+        with contextlib.suppress(ManifestError):
+            if self.files.read(HEADER) == data:
                 return False
         self.path.mkdir(parents=True, exist_ok=True)
-        self._replace(target, data)
+        self._replace(HEADER, data)
         return True
 
     @contextlib.contextmanager
@@ -283,23 +275,24 @@ class WorkTreeManifest(_Manifest):
             for temp in staged.values():
                 if temp is not None:
                     with contextlib.suppress(OSError):
-                        os.unlink(self.path / temp)
+                        os.unlink(self.files.path(temp))
             raise
         staged, self._staged = self._staged, None
         if staged:
-            journal.commit(self.path, list(staged.items()))
+            journal.commit(self.files, list(staged.items()))
 
-    def _replace(self, target: Path, data: bytes | None, *, durable: bool = True) -> None:
+    def _replace(self, name: str, data: bytes | None, *, durable: bool = True) -> None:
+        # A writer's path: a symlinked folder on the way is replaced by a real one.
+        target = self.files.path(name, create=True)
         if self._staged is None:
             if data is None:
-                remove_shard(target, self.path)
+                self.files.remove(name)
             else:
                 write_atomic(target, data, durable=durable)
             return
-        name = target.relative_to(self.path).as_posix()
         earlier = self._staged.pop(name, None)
         if earlier is not None:  # written twice in one run: the last one counts
-            os.unlink(self.path / earlier)
+            os.unlink(self.files.path(earlier))
         temp = None if data is None else write_temporary(target, data, durable=False)
         self._staged[name] = None if temp is None else temp.relative_to(self.path).as_posix()
 

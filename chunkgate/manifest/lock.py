@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from chunkgate.core.errors import ManifestError
+from chunkgate.manifest.confined import Confined
 from chunkgate.manifest.journal import roll_forward
 from chunkgate.manifest.storage import random_hex
 
@@ -35,7 +36,7 @@ def manifest_lock(
     token = _acquire(lock, timeout, stale_after)
     try:
         if path.is_dir():
-            roll_forward(path)  # what a killed writer's journal left to rename
+            roll_forward(Confined(path, path.name))  # what a killed writer's journal left to rename
         yield
     finally:
         _release(lock, token)

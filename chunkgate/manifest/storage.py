@@ -36,9 +36,10 @@ def write_temporary(path: Path, data: bytes | Iterable[bytes], *, durable: bool 
     """The temporary file beside ``path`` that holds ``data`` (with ``path``'s permission
     bits), to be renamed over it; nothing is left when writing it fails."""
     try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+        found = os.lstat(path).st_mode  # a symlink's target is not ours to copy from
     except FileNotFoundError:
-        mode = None
+        found = 0
+    mode = stat.S_IMODE(found) if stat.S_ISREG(found) else None
     temp = path.with_name(f".{path.name}.{random_hex(6)}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     try:
@@ -70,7 +71,7 @@ def naming(exc: BaseException, path: Path) -> BaseException:
 
 
 # What write_atomic names its temporary file: ".NAME.<12 hex digits>.tmp".
-_TEMPORARY = lazy(r"\..+\.[0-9a-f]{12}\.tmp")
+TEMPORARY = lazy(r"\..+\.[0-9a-f]{12}\.tmp")
 
 
 def remove_temporaries(folders: Iterable[Path], *, recursive: bool = False) -> int:
@@ -82,7 +83,7 @@ def remove_temporaries(folders: Iterable[Path], *, recursive: bool = False) -> i
         walk = os.walk(folder) if recursive else [(str(folder), [], _names(folder))]
         for parent, _, names in walk:
             for name in names:
-                if _TEMPORARY.fullmatch(name):
+                if TEMPORARY.fullmatch(name):
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(os.path.join(parent, name))
                         removed += 1

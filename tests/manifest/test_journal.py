@@ -18,6 +18,7 @@ from helpers import MANIFEST, adopted_repo, git_env, manifest_snapshot, run_cli,
 
 from chunkgate.cli import cli
 from chunkgate.manifest import journal
+from chunkgate.manifest.confined import Confined
 
 PAGE = "# {title}\n\n## Part\n\n{title}: text long enough to pass the minimum chunk size.\n"
 FILES = [f"docs/p{n}.md" for n in range(6)]
@@ -111,12 +112,12 @@ def test_ctrl_c_between_renames_finishes_them(
     apply = journal._apply
     signals: list[int] = []
 
-    def interrupted(folder: Path, changes: list[journal.Change]) -> None:
-        if journal.pending(folder) and not signals:  # once, between the 2nd and 3rd rename
+    def interrupted(files: Confined, changes: list[journal.Change]) -> None:
+        if journal.pending(files.top) and not signals:  # once, between the 2nd and 3rd rename
             signals.append(2)
-            apply(folder, changes[:2])
+            apply(files, changes[:2])
             raise KeyboardInterrupt
-        apply(folder, changes)
+        apply(files, changes)
 
     monkeypatch.setattr(journal, "_apply", interrupted)
     assert run("update") == 130
@@ -136,12 +137,33 @@ def test_one_changed_file_needs_no_journal(repo: Path, monkeypatch: pytest.Monke
     assert [name for name in after if after[name] != before.get(name)] == [f"{FILES[0]}.jsonl"]
 
 
-def test_a_journal_that_names_a_file_outside_is_refused(repo: Path) -> None:
-    folder = repo / MANIFEST
-    (folder / journal.JOURNAL).write_text('[["../../x", null]]\n')
+@pytest.mark.parametrize(
+    "record",
+    [
+        '[["../../x", null]]',
+        '[["/etc/passwd", null]]',
+        '[["a.md.jsonl", "../../id_rsa"]]',
+        '[["a.md.jsonl", "b.md.jsonl"]]',  # not a temporary file of chunkgate's
+        '[["notes.txt", null]]',  # not a shard
+    ],
+)
+def test_a_journal_that_names_anything_but_the_folders_own_files_is_refused(
+    repo: Path, record: str
+) -> None:
+    before = manifest_snapshot(repo)
+    (journal.location(repo / MANIFEST)).parent.mkdir(exist_ok=True)
+    journal.location(repo / MANIFEST).write_text(record + "\n")
     result = CliRunner().invoke(cli, ["update"], catch_exceptions=False)
     assert result.exit_code == 2
-    assert "names a file outside the manifest folder" in result.output
+    assert "not a shard of chunkgate.manifest and its temporary file" in result.output
+    assert result.output.count("\n") == 1
+    assert manifest_snapshot(repo) == before
+
+
+def test_the_journal_lives_in_the_git_directory(repo: Path) -> None:
+    assert journal.location(repo / MANIFEST) == repo / ".git" / "chunkgate" / f"{MANIFEST}.journal"
+    nested = repo / "docs" / "m"
+    assert journal.location(nested) == repo / ".git" / "chunkgate" / "docs%2Fm.journal"
 
 
 @pytest.mark.parametrize("count", [1, 3])
@@ -155,8 +177,8 @@ def test_ctrl_c_before_the_journal_leaves_the_folder_old_and_no_temporary_file(
     changes: list[journal.Change] = []
     for index in range(count):
         (folder / f"{index}.jsonl").write_bytes(b"old")
-        (folder / f".{index}.tmp").write_bytes(b"new")
-        changes.append((f"{index}.jsonl", f".{index}.tmp"))
+        (folder / f".{index}.jsonl.{index:012x}.tmp").write_bytes(b"new")
+        changes.append((f"{index}.jsonl", f".{index}.jsonl.{index:012x}.tmp"))
 
     def interrupted(*_: object) -> None:
         raise KeyboardInterrupt
@@ -164,6 +186,6 @@ def test_ctrl_c_before_the_journal_leaves_the_folder_old_and_no_temporary_file(
     monkeypatch.setattr(journal, "sync_all", interrupted)
     monkeypatch.setattr(journal, "_flush", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        journal.commit(folder, changes)
+        journal.commit(Confined(folder, "m"), changes)
     assert sorted(p.name for p in folder.iterdir()) == [f"{i}.jsonl" for i in range(count)]
     assert {(folder / f"{i}.jsonl").read_bytes() for i in range(count)} == {b"old"}
