@@ -123,7 +123,8 @@ def test_a_symlinked_folder_of_shards_is_replaced_never_written_through(
     assert done.returncode in (0, 1), done.stdout + done.stderr
     assert _snapshot(outside) == before
     folder = clone / MANIFEST / "docs"
-    assert folder.is_dir() and not folder.is_symlink()
+    assert folder.is_dir()
+    assert not folder.is_symlink()
     assert (folder / "b.md.jsonl").is_file()
 
 
@@ -157,7 +158,8 @@ def test_a_symlinked_shard_is_replaced_by_a_file(tmp_path: Path) -> None:
     assert hook.returncode == 1  # the manifest changed: staged by the user, as always
     assert b"updated chunkgate.manifest/" in hook.stdout
     assert _snapshot(outside) == before
-    assert not shard.is_symlink() and b"a.md#alpha" in shard.read_bytes()
+    assert not shard.is_symlink()
+    assert b"a.md#alpha" in shard.read_bytes()
 
 
 def test_the_action_touches_nothing_outside(
