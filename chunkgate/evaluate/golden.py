@@ -176,7 +176,7 @@ def evaluate(
     index = index_chunks(chunks, embed)
     results = []
     for item in golden:
-        retrieved = tuple(ids[hit.index] for hit in index.top(item.query, k))
+        retrieved = tuple(ids[hit.position] for hit in index.top(item.query, k))
         wanted = {key(e): e for e in item.expected}
         found: list[str] = []
         rank = None

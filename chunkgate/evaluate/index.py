@@ -25,7 +25,7 @@ STOPWORDS = "en"
 
 
 class Ranked(NamedTuple):
-    index: int  # the chunk's position in the indexed sequence
+    position: int  # the chunk's position in the indexed sequence
     score: float
 
 
