@@ -45,7 +45,7 @@ def search_command(
     snippet with the query's words marked. Needs the eval extra (bm25s)."""
     # imported per command: the index and the corpus's chunks, which the hook never needs
     from chunkgate.evaluate.search import run_search
-    from chunkgate.report.search import write_search
+    from chunkgate.report.search import write_search  # with it: writing it needs the result
 
     result = run_search(
         load(config_path),

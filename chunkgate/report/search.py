@@ -50,7 +50,7 @@ def write_text(result: SearchResult, stream: IO[str]) -> None:
 def write_rich(result: SearchResult, stream: IO[str]) -> None:
     # rich takes tens of ms to import: only terminal output needs it
     from rich.padding import Padding
-    from rich.text import Text
+    from rich.text import Text  # rich: terminal output only
 
     console = make_console(stream)
     width = max(console.width, 40)
