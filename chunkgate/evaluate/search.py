@@ -68,7 +68,7 @@ class SearchResult(NamedTuple):
     k: int
     terms: tuple[str, ...]  # the query's tokens, as the index reads it
     hits: tuple[Hit, ...]
-    explain: int | None  # the rank whose terms to show (``--explain``), or None
+    explain: int | None  # the rank whose terms to show (``--explain``; maybe past the hits)
     skipped: tuple[str, ...] = ()  # files that give no chunks, with why
 
     def to_dict(self) -> dict[str, object]:
@@ -134,9 +134,8 @@ def search(corpus: Corpus, query: str, *, k: int = 8, explain: int | None = None
         for rank, found in enumerate(ranked, 1)
         for chunk in (chunks[found.position],)
     )
-    shown = explain if explain is not None and explain <= len(hits) else None
     return SearchResult(
-        query, corpus.name, len(chunks), k, tuple(terms), hits, shown, corpus.skipped
+        query, corpus.name, len(chunks), k, tuple(terms), hits, explain, corpus.skipped
     )
 
 

@@ -113,6 +113,8 @@ def middle(text: str, width: int) -> str:
 def _explained(result: SearchResult) -> list[str]:
     if result.explain is None:
         return []
+    if result.explain > len(result.hits):
+        return [f"nothing ranked {result.explain} to explain"]
     hit = result.hits[result.explain - 1]
     lines = [f"why {hit.rank} ranked: score {_score(hit)} = the sum of its terms' BM25 weights"]
     lines += [f"{INDENT}{term:<24} {weight:8.2f}" for term, weight in hit.terms]

@@ -111,6 +111,8 @@ def test_explain_weighs_the_terms_and_names_the_rules_findings(cli_repo: Path) -
     assert "why 1 ranked" in shown.output
     assert "CG201 oversized" in shown.output
     assert "LICENSE.md" in shown.output
+    past = CliRunner().invoke(cli, ["search", "cats purr", "--explain", "9", "--format", "text"])
+    assert "nothing ranked 9 to explain" in past.output
 
 
 def test_without_bm25s_the_error_is_one_line(
