@@ -9,8 +9,8 @@ give the same top k.
 
 Each result carries the terms it matched with their weights, and the findings the
 file-level rules make for it that say it should not be embedded as it is: a size
-finding (CG2xx) on the chunk, a never-embed one (CG3xx) on the chunk or its whole
-file. Only the files of the results are checked, with the rule run ``check``
+finding (CG2xx) on the chunk, a never-embed one (CG3xx: a license, a lockfile, a
+link farm) on the chunk or its whole file. Only the files of the results are checked, with the rule run ``check``
 makes (``gate.filecheck.file_findings``).
 """
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from chunkgate import rules
 from chunkgate.config.model import Config
 from chunkgate.core.model import Chunk, Violation
 from chunkgate.evaluate.index import Index, index_chunks
@@ -28,6 +27,11 @@ from chunkgate.gate.filecheck import file_findings, to_violations
 from chunkgate.git.attributes import gitattributes_flags
 from chunkgate.ingest.records import ExportPlan, Skipped, close_readers, plan_export, read_source
 from chunkgate.rules import FileContext
+
+
+# The families whose findings say a chunk should not be embedded as it is: sizes and
+# never-embed content (SPEC §4).
+_FAMILIES = ("CG2", "CG3")
 
 
 class Hit(NamedTuple):
@@ -159,7 +163,8 @@ def run_search(
 def _findings(plan: ExportPlan, paths: Iterable[str]) -> dict[str, list[Violation]]:
     """The size and never-embed findings ``check`` makes in each of ``paths``."""
     config = plan.config
-    sources = [source for source in plan.sources if source.path in set(paths)]
+    wanted = set(paths)
+    sources = [source for source in plan.sources if source.path in wanted]
     flags = gitattributes_flags(config.root, [s.path for s in sources]) if plan.in_git else {}
     found: dict[str, list[Violation]] = {}
     try:
@@ -182,6 +187,6 @@ def _findings(plan: ExportPlan, paths: Iterable[str]) -> dict[str, list[Violatio
         found[source.path] = [
             v
             for v in to_violations(config, source.path, file_findings(context))
-            if v.rule.startswith("CG2") or v.rule in rules.NEVER_EMBED
+            if v.rule.startswith(_FAMILIES)
         ]
     return found
