@@ -10,8 +10,8 @@ give the same top k.
 Each result carries the terms it matched with their weights, and the findings the
 file-level rules make for it that say it should not be embedded as it is: a size
 finding (CG2xx) on the chunk, a never-embed one (CG3xx: a license, a lockfile, a
-link farm) on the chunk or its whole file. Only the files of the results are checked, with the rule run ``check``
-makes (``gate.filecheck.file_findings``).
+link farm) on the chunk or its whole file. Only the files of the results are
+checked, with the rule run ``check`` makes (``gate.filecheck.file_findings``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from chunkgate.gate.filecheck import file_findings, to_violations
 from chunkgate.git.attributes import gitattributes_flags
 from chunkgate.ingest.records import ExportPlan, Skipped, close_readers, plan_export, read_source
 from chunkgate.rules import FileContext
-
 
 # The families whose findings say a chunk should not be embedded as it is: sizes and
 # never-embed content (SPEC §4).
