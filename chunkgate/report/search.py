@@ -71,7 +71,8 @@ def write_rich(result: SearchResult, stream: IO[str]) -> None:
 
 
 def _headline(result: SearchResult) -> str:
-    where = f"{result.chunks:,} chunks ({result.name})"
+    noun = "chunk" if result.chunks == 1 else "chunks"
+    where = f"{result.chunks:,} {noun} ({result.name})"
     if not result.terms:
         return f"no words to search for in {result.query!r} (all stopwords?), {where}"
     if not result.hits:

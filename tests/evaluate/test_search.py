@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import check_json, commit_all, pin_git_env, write
+from helpers import check_json, cli_process, commit_all, pin_git_env, write
 
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
@@ -141,3 +141,13 @@ def test_the_text_output_fits_80_columns(cli_repo: Path) -> None:
     assert "..." in first
     assert first.split()[1].endswith("runs-past-the-lines-end")
     assert "**Cats** **purr**" in result.output
+
+
+def test_the_console_script_prints_text_a_pipe_reads(cli_repo: Path) -> None:
+    write(cli_repo, "über.md", "# Café au lait\n\nLe café au lait se boit le matin, chaud.\n")
+    done = cli_process(cli_repo, "search", "café matin")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode("utf-8").splitlines()
+    assert lines[0] == "top 1 of 1 chunk (working tree) for café, matin"
+    assert lines[1].startswith(" 1  über.md#café-au-lait ")
+    assert "**café** au lait se boit le **matin**" in lines[3]
