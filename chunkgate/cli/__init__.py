@@ -25,6 +25,7 @@ COMMANDS = {
     "outline": "chunkgate.cli.outline:outline_command",
     "refs": "chunkgate.cli.refs:refs_command",
     "rules": "chunkgate.cli.rules:rules_command",
+    "search": "chunkgate.cli.search:search_command",
     "stats": "chunkgate.cli.stats:stats_command",
     "update": "chunkgate.cli.check:update_command",
 }

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate.chunking import ChunkOptions, chunk_bytes
+from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings
 from chunkgate.chunking.sizes import TokenCounter, make_counter
 from chunkgate.config.load import load_config, load_config_at
 from chunkgate.config.model import Config
@@ -137,6 +138,7 @@ class Snapshot(NamedTuple):
     chunks: tuple[Chunk, ...]
     moves: tuple[tuple[str, str], ...]  # (chunk ID, the old ID it was moved from)
     skipped: tuple[str, ...] = ()  # files that could not be chunked, with why
+    embed: EmbedSettings = DEFAULT_EMBED  # how the side's settings make an embed text
 
 
 def working_tree(root: Path, *, config_path: Path | None = None) -> Snapshot:
@@ -167,4 +169,6 @@ def _snapshot(name: str, side: Side, moves: dict[str, str]) -> Snapshot:
             chunks.extend(found)
         if problem is not None:
             skipped.append(problem)
-    return Snapshot(name, tuple(chunks), tuple(sorted(moves.items())), tuple(skipped))
+    return Snapshot(
+        name, tuple(chunks), tuple(sorted(moves.items())), tuple(skipped), side.config.embed
+    )

@@ -1,1 +1,1 @@
-"""Retrieval checks: golden queries, the retrieval run and cited IDs."""
+"""Retrieval: golden queries, a search, the retrieval run and cited IDs."""

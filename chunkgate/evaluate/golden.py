@@ -7,15 +7,13 @@ A golden file lists queries and the chunk IDs that answer them, in YAML::
 
 (a list, or a mapping with a ``queries`` list), or in JSON lines, one
 ``{"query": ..., "expected": [...]}`` per line (``expected`` may be one
-string). A BM25 index of the corpus's chunks (bm25s, the ``eval`` extra)
-ranks every chunk for each query; a query's recall@k is the share of its
+string). The BM25 index of the corpus's chunks (``evaluate.index``, the one
+``search`` ranks by) ranks every chunk for each query; a query's recall@k is the share of its
 expected IDs in the top k, its reciprocal rank 1/rank of the first one found
 there (0 when none is). An expected ID that the manifest records as moved
 (``moved_from``) counts as found under the ID it moved to, and the other way
 round, so a golden file written before or after an acknowledged rename
 measures the same thing.
-
-Ranking is deterministic: equal scores are ordered by corpus order.
 """
 
 from __future__ import annotations
@@ -25,9 +23,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings
 from chunkgate.core.errors import ChunkgateError
 from chunkgate.core.model import Chunk
 from chunkgate.diff.moves import unit_id
+from chunkgate.evaluate.index import index_chunks
 
 
 class GoldenQuery(NamedTuple):
@@ -65,13 +65,6 @@ class EvalRun(NamedTuple):
     @property
     def mrr(self) -> float:
         return sum(r.reciprocal_rank for r in self.results) / max(len(self.results), 1)
-
-
-def embed_text(chunk: Chunk) -> str:
-    """The text indexed for a chunk: its heading path, then its text (issue 20's embed text)."""
-    if not chunk.heading_path:
-        return chunk.text
-    return " > ".join(chunk.heading_path) + "\n" + chunk.text
 
 
 def load_golden(path: Path) -> list[GoldenQuery]:
@@ -166,8 +159,10 @@ def evaluate(
     *,
     k: int = 5,
     moves: Iterable[tuple[str, str]] = (),
+    embed: EmbedSettings = DEFAULT_EMBED,
 ) -> EvalRun:
-    """Rank ``chunks`` by BM25 for each golden query and score the top ``k``."""
+    """Rank ``chunks`` by BM25 of their embed texts (``embed``: the corpus's settings) for
+    each golden query and score the top ``k``."""
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     ids = [chunk.id for chunk in chunks]
@@ -178,11 +173,10 @@ def evaluate(
         unit = unit_id(chunk_id)
         return same.get(unit, unit)
 
-    scores = _scorer([embed_text(chunk) for chunk in chunks])
+    index = index_chunks(chunks, embed)
     results = []
     for item in golden:
-        ranked = scores.top(item.query, k)
-        retrieved = tuple(ids[i] for i in ranked)
+        retrieved = tuple(ids[hit.position] for hit in index.top(item.query, k))
         wanted = {key(e): e for e in item.expected}
         found: list[str] = []
         rank = None
@@ -210,42 +204,3 @@ def _equivalent(moves: Iterable[tuple[str, str]]) -> dict[str, str]:
         if a != b:
             parent[max(a, b)] = min(a, b)  # the same representative whatever the order
     return {x: find(x) for x in list(parent)}
-
-
-class _Scores:
-    def __init__(self, texts: list[str]) -> None:
-        # bm25s (the eval extra) and numpy load only when eval runs
-        import bm25s
-
-        self._bm25s = bm25s
-        self._empty = not texts
-        self._retriever = bm25s.BM25()
-        if texts:
-            tokens = bm25s.tokenize(texts, stopwords="en", show_progress=False)
-            self._retriever.index(tokens, show_progress=False)
-        self._size = len(texts)
-
-    def top(self, query: str, k: int) -> list[int]:
-        """Indexes of the k best chunks, best first, ties in corpus order; no zero scores."""
-        if self._empty:
-            return []
-        tokens = self._bm25s.tokenize(
-            [query], stopwords="en", return_ids=False, show_progress=False
-        )[0]
-        if not tokens:
-            return []
-        # numpy loads only when eval runs (bm25s needs it)
-        import numpy
-
-        scores = self._retriever.get_scores(tokens)
-        order = numpy.lexsort((numpy.arange(self._size), -scores))[:k]
-        return [int(i) for i in order if scores[i] > 0]
-
-
-def _scorer(texts: list[str]) -> _Scores:
-    try:
-        return _Scores(texts)
-    except ImportError:
-        raise ChunkgateError(
-            "eval needs bm25s: install chunkgate with its eval extra, or pip install bm25s"
-        ) from None

@@ -116,10 +116,10 @@ def run_eval(
         notes.extend(_notes(old))
         # Moves either side recorded join the same IDs on both sides.
         moves = head.moves + old.moves
-        base_run = evaluate(old.name, old.chunks, golden, k=k, moves=moves)
+        base_run = evaluate(old.name, old.chunks, golden, k=k, moves=moves, embed=old.embed)
     else:
         moves = head.moves
-    head_run = evaluate(head.name, head.chunks, golden, k=k, moves=moves)
+    head_run = evaluate(head.name, head.chunks, golden, k=k, moves=moves, embed=head.embed)
     return EvalReport(head_run, base_run, max_drop, min_recall, tuple(notes))
 
 

@@ -104,7 +104,7 @@ def check_file(
         unreadable=unreadable,
         attributes=attributes,
     )
-    findings = tuple(_unsuppressed(_findings(context)))
+    findings = file_findings(context)
     entry = FileEntry(
         path=path,
         blob=blob,
@@ -121,6 +121,12 @@ def check_file(
 
 def _differs(chunks: tuple[Chunk, ...], known: Mapping[str, str]) -> bool:
     return len(chunks) != len(known) or any(known.get(c.id) != c.hash for c in chunks)
+
+
+def file_findings(context: FileContext) -> tuple[StoredFinding, ...]:
+    """What the file-level rules find in one file, as its shard records them: the run
+    ``check`` makes (``search`` asks it of the files its results are in)."""
+    return tuple(_unsuppressed(_findings(context)))
 
 
 def _findings(context: FileContext) -> list[Finding]:

@@ -19,10 +19,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from chunkgate.chunking import chunk_document, languages
+from chunkgate.chunking import ChunkedFile, chunk_document, languages
 from chunkgate.chunking.sizes import TokenCounter, make_counter
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, ManifestError, UnreadableError
+from chunkgate.core.model import Chunk
 from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.select import select_files
 from chunkgate.corpus.source import decode
@@ -62,6 +63,15 @@ class ExportPlan(NamedTuple):
     def files(self, *, jobs: int = 1) -> Iterator[str | Skipped]:
         """Each file's records as JSON lines (one string a file), or why it has none."""
         work = functools.partial(_file_lines, self.rev, self.commit, self.in_git)
+        try:
+            yield from ordered_map(work, self.config, self.sources, jobs, path_of=_path_of)
+        finally:
+            close_readers()
+
+    def chunks(self, *, jobs: int = 1) -> Iterator[tuple[Chunk, ...] | Skipped]:
+        """Each file's chunks, in the plan's order, or why it has none (also a file over
+        ``max_file_bytes``, which ``check`` does not chunk)."""
+        work = functools.partial(_file_chunks, self.rev)
         try:
             yield from ordered_map(work, self.config, self.sources, jobs, path_of=_path_of)
         finally:
@@ -220,9 +230,17 @@ def close_readers() -> None:
         _readers.popitem()[1].close()
 
 
-def _file_lines(
-    rev: str | None, commit: str | None, in_git: bool, config: Config, source: Source
-) -> str | Skipped:
+class SourceRead(NamedTuple):
+    """A source's bytes, decoded and chunked as ``check`` chunks them."""
+
+    source: Source
+    data: bytes
+    text: str
+    chunked: ChunkedFile
+
+
+def read_source(config: Config, source: Source, rev: str | None) -> SourceRead | Skipped:
+    """Read ``source`` (from commit ``rev``'s objects, or the work tree) and chunk it."""
     try:
         data = _read(config, source, rev)
     except OSError as exc:
@@ -236,13 +254,36 @@ def _file_lines(
     chunked = chunk_document(
         text, source.path, language=spec.name, options=options, counter=_counter(options.tokenizer)
     )
+    return SourceRead(source, data, text, chunked)
+
+
+def _file_lines(
+    rev: str | None, commit: str | None, in_git: bool, config: Config, source: Source
+) -> str | Skipped:
+    read = read_source(config, source, rev)
+    if isinstance(read, Skipped):
+        return read
     blob = source.blob
     if blob is None and in_git:
-        blob = objects.hash_bytes(data)
+        blob = objects.hash_bytes(read.data)
     committed = commit if blob is not None and blob == source.committed else None
     return file_lines(
-        chunked.chunks, text, options.embed, blob=blob, commit=committed, moves=source.moves
+        read.chunked.chunks,
+        read.text,
+        config.chunking.embed,
+        blob=blob,
+        commit=committed,
+        moves=source.moves,
     )
+
+
+def _file_chunks(rev: str | None, config: Config, source: Source) -> tuple[Chunk, ...] | Skipped:
+    read = read_source(config, source, rev)
+    if isinstance(read, Skipped):
+        return read
+    if len(read.data) > config.max_file_bytes:  # as `check`, which chunks no such file
+        return Skipped(source.path, f"over max_file_bytes ({config.max_file_bytes})")
+    return read.chunked.chunks
 
 
 @functools.lru_cache(maxsize=4)

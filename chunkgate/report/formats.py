@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from chunkgate.diff.model import ChunkDiff
     from chunkgate.evaluate.citations import RefsResult
     from chunkgate.evaluate.retrieval import EvalReport
+    from chunkgate.evaluate.search import SearchResult
     from chunkgate.stats import Stats
 
 NAMES = ("auto", "rich", "text", "json", "jsonl", "markdown", "github", "sarif", "plan")
@@ -85,6 +86,10 @@ class StatsWriter(Protocol):
 
 class EvalWriter(Protocol):
     def __call__(self, report: EvalReport, stream: IO[str], *, env: Mapping[str, str]) -> None: ...
+
+
+class SearchWriter(Protocol):
+    def __call__(self, result: SearchResult, stream: IO[str]) -> None: ...
 
 
 class RefsWriter(Protocol):
@@ -207,6 +212,15 @@ REFS = Formats(
         "json": "chunkgate.report.citations:write_json",
     },
 )
+SEARCH = Formats(
+    "search",
+    {
+        "rich": "chunkgate.report.search:write_rich",
+        "text": "chunkgate.report.search:write_text",
+        "json": "chunkgate.report.search:write_json",
+    },
+)
 COMMANDS = {
-    formats.command: formats for formats in (CHECK, DIFF, CHUNKS, OUTLINE, STATS, EVAL, REFS)
+    formats.command: formats
+    for formats in (CHECK, DIFF, CHUNKS, OUTLINE, STATS, EVAL, SEARCH, REFS)
 }

@@ -12,9 +12,10 @@ from click.testing import CliRunner
 from helpers import commit_all, pin_git_env, write
 
 from chunkgate.chunking import chunk_text
+from chunkgate.chunking.embedtext import EmbedSettings
 from chunkgate.cli import cli
 from chunkgate.core.errors import ChunkgateError
-from chunkgate.evaluate.golden import GoldenQuery, embed_text, evaluate, load_golden
+from chunkgate.evaluate.golden import GoldenQuery, evaluate, load_golden
 
 CORPUS = Path(__file__).parents[1] / "data" / "corpora" / "fastapi-docs" / "docs" / "en"
 GOLDEN = Path(__file__).resolve().parents[2] / "benchmarks" / "golden" / "fastapi.yaml"
@@ -52,9 +53,14 @@ def test_a_recorded_move_counts_either_way() -> None:
     assert evaluate("x", DOCS, newer, k=1, moves=moves).recall == 1.0
 
 
-def test_embed_text_is_the_heading_path_then_the_text() -> None:
-    chunk = DOCS[0]._replace(heading_path=("Pets", "Cats"))
-    assert embed_text(chunk) == "Pets > Cats\n" + chunk.text
+def test_eval_ranks_the_embed_text_export_writes() -> None:
+    """The breadcrumb (a page's title too) is indexed, as an ingest embeds it; eval and
+    search share the index, so a golden query and a typed one agree."""
+    titled = [c._replace(title="Felines") if c.id == "pets.md#cats" else c for c in DOCS]
+    golden = [GoldenQuery("felines", ("pets.md#cats",), 1)]
+    assert evaluate("x", titled, golden, k=1).recall == 1.0
+    bare = EmbedSettings(breadcrumb=False)
+    assert evaluate("x", titled, golden, k=1, embed=bare).recall == 0.0
 
 
 @pytest.mark.parametrize(

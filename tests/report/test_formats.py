@@ -34,6 +34,7 @@ SHOWN = {
     "outline": (["a.md"], "Installing"),
     "stats": ([], "167"),
     "eval": (["golden.yaml"], "how to install"),
+    "search": (["install"], "a.md#installing"),
     "refs": (["notes.md"], "a.md#nope"),
 }
 
@@ -121,6 +122,7 @@ PROTOCOLS = {
     "outline": formats.OutlineWriter,
     "stats": formats.StatsWriter,
     "eval": formats.EvalWriter,
+    "search": formats.SearchWriter,
     "refs": formats.RefsWriter,
 }
 

@@ -1,0 +1,95 @@
+"""The BM25 index ``eval`` and ``search`` rank chunks by: their embed texts, tokenized
+one way, so a query typed at ``search`` and the same query in a golden file agree.
+
+Tokens are bm25s's own (the ``eval`` extra): lowercased runs of two or more word
+characters, English stopwords dropped, no stemming. ``TOKEN`` is that pattern, given
+to bm25s rather than left as its default, so the snippets ``search`` marks find the
+words the index matched. Ranking is deterministic: equal scores are ordered by corpus
+order, and a chunk that matches no term is never ranked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings, embed_text
+from chunkgate.core.errors import ChunkgateError
+from chunkgate.core.model import Chunk
+from chunkgate.core.regex import lazy
+
+# bm25s's default, written out (see the module); equivalent to its r"(?u)\b\w\w+\b".
+TOKEN_PATTERN = r"(?u)\b\w\w+"
+TOKEN = lazy(TOKEN_PATTERN)
+STOPWORDS = "en"
+
+
+class Ranked(NamedTuple):
+    position: int  # the chunk's position in the indexed sequence
+    score: float
+
+
+class Index:
+    """BM25 over ``texts``; build it with ``index_chunks`` (a clear error without bm25s)."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        # bm25s (the eval extra) and numpy load only when a command ranks chunks
+        import bm25s
+
+        self._bm25s = bm25s
+        self._retriever: Any = bm25s.BM25()
+        self.size = len(texts)
+        if texts:
+            self._retriever.index(self._tokenize(list(texts)), show_progress=False)
+
+    def _tokenize(self, texts: list[str]) -> Any:
+        return self._bm25s.tokenize(
+            texts, token_pattern=TOKEN_PATTERN, stopwords=STOPWORDS, show_progress=False
+        )
+
+    def terms(self, query: str) -> list[str]:
+        """The query's tokens, as the index knows words (duplicates kept: BM25 counts them)."""
+        tokens = self._bm25s.tokenize(
+            [query],
+            token_pattern=TOKEN_PATTERN,
+            stopwords=STOPWORDS,
+            return_ids=False,
+            show_progress=False,
+        )
+        found: list[str] = tokens[0]
+        return found
+
+    def top(self, query: str, k: int) -> list[Ranked]:
+        """The k best chunks, best first, ties in corpus order; no zero scores."""
+        terms = self.terms(query)
+        if not self.size or not terms:
+            return []
+        # numpy loads only when a command ranks chunks (bm25s needs it)
+        import numpy
+
+        scores = self._retriever.get_scores(terms)
+        order = numpy.lexsort((numpy.arange(self.size), -scores))[:k]
+        return [Ranked(int(i), float(scores[i])) for i in order if scores[i] > 0]
+
+    def weights(self, query: str, index: int) -> list[tuple[str, float]]:
+        """Each distinct query term the chunk at ``index`` matches, with what it adds to the
+        chunk's score (the weights sum to the score), heaviest first."""
+        terms = self.terms(query)
+        counts = {term: terms.count(term) for term in terms}
+        found = []
+        for term, count in counts.items():
+            weight = float(self._retriever.get_scores([term])[index]) * count
+            if weight > 0:
+                found.append((term, weight))
+        return sorted(found, key=lambda pair: (-pair[1], pair[0]))
+
+
+def index_chunks(chunks: Sequence[Chunk], embed: EmbedSettings = DEFAULT_EMBED) -> Index:
+    """An index of the chunks' embed texts (what an ingest embeds, ``embed`` its settings)."""
+    try:
+        return Index([embed_text(chunk, embed) for chunk in chunks])
+    except ImportError:
+        raise ChunkgateError(
+            "ranking chunks needs bm25s: install chunkgate with its eval extra "
+            "(pip install 'chunkgate[eval]'), or pip install bm25s"
+        ) from None
