@@ -14,12 +14,15 @@ from helpers import check_json, committed, write
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chunkgate import chunk_text
 from chunkgate.chunking import context_for
+from chunkgate.chunking.anchors import AnchorStyle
 from chunkgate.chunking.anchors.sphinx import docutils_id
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.markdown import chunk_markdown, headings
 from chunkgate.links.anchors import file_anchors
 from chunkgate.sites import detect
+from chunkgate.sites.model import Site
 from chunkgate.sites.routes import Routes, detect_routes
 
 CONF = """\
@@ -224,3 +227,17 @@ def test_a_target_opens_the_chunk_of_the_heading_it_labels(tmp_path: Path) -> No
         ("index.md#top", 1, 4),
         ("index.md#next-one", 6, 10),
     ]
+
+
+_TITLES = st.sampled_from(["Setup", "Setup 1", "setup-1", "!", "?", "A/B", "a-b"])
+
+
+@given(st.lists(st.tuples(st.integers(1, 4), _TITLES), min_size=1, max_size=8))
+def test_two_headings_of_a_page_never_share_an_id(headings: list[tuple[int, str]]) -> None:
+    # A repeated title past MyST's depth, or one with no id characters, gets a docutils
+    # idN chunkgate cannot know; numbered as GitHub numbers a repeat, it is unique.
+    text = "".join(f"{'#' * level} {title}\n\nText.\n\n" for level, title in headings)
+    sphinx = Site("", AnchorStyle("sphinx", "3"))
+    chunks = chunk_text(text, "a.md", options=ChunkOptions(min=0, sites=(sphinx,)))
+    ids = [chunk.id for chunk in chunks]
+    assert len(ids) == len(set(ids))
