@@ -241,7 +241,13 @@ def _file_lines(
         blob = objects.hash_bytes(data)
     committed = commit if blob is not None and blob == source.committed else None
     return file_lines(
-        chunked.chunks, text, options.embed, blob=blob, commit=committed, moves=source.moves
+        chunked.chunks,
+        text,
+        options.embed,
+        blob=blob,
+        commit=committed,
+        model=options.model,
+        moves=source.moves,
     )
 
 
