@@ -468,13 +468,25 @@ INVALID = [
     ),
     pytest.param(
         "tokenizer: tiktoken\n",
-        "tokenizer: expected 'estimate' or 'tiktoken:<encoding>', got 'tiktoken'",
+        "tokenizer: expected 'estimate', 'tiktoken:<encoding>' or "
+        "'huggingface:<repository or path>', got 'tiktoken'",
         id="tokenizer-no-encoding",
     ),
     pytest.param(
         "tokenizer: 'hf:bert'\n",
-        "tokenizer: expected 'estimate' or 'tiktoken:<encoding>', got 'hf:bert'",
+        "tokenizer: expected 'estimate', 'tiktoken:<encoding>' or "
+        "'huggingface:<repository or path>', got 'hf:bert'",
         id="tokenizer-unknown",
+    ),
+    pytest.param(
+        "embed: {model: bge-small}\n",
+        "embed.model: expected one of text-embedding-3-small, ",
+        id="unknown-model",
+    ),
+    pytest.param(
+        "size: {limit: 0}\n",
+        "size.limit: expected an integer >= 1, got 0",
+        id="limit-zero",
     ),
     pytest.param(
         "markdown: {split_level: 7}\n",
