@@ -151,12 +151,10 @@ def check(file: FileContext) -> Iterator[Finding]:
         tokens = embedded.over_limit(chunk)
         if tokens is not None:
             what = f"{options.model}'s input limit" if options.model else "the hard limit"
-            message = (
-                f"{noun} is {tokens:,} tokens as embedded, over {what} {options.limit:,}: "
-                "the model truncates it"
-            )
+            message = f"{noun} is {tokens:,} tokens as embedded, over {what} {options.limit:,}"
             if chunk.unsplittable:
-                message += f" (its {chunk.unsplittable} cannot be split)"
+                message += f": its {chunk.unsplittable} cannot be split"
+            message += "; the model truncates it"
             fix = _fix(chunk, options, _OVER_LIMIT)
             yield Finding(OVERSIZED, chunk.start_line, message, fix, chunk=chunk)
             continue
@@ -208,7 +206,7 @@ class _EmbedSize:
 # The last resort of an unsplittable block's fix: over the target, a larger target;
 # over the limit, the limit of the model that really embeds it.
 _OVER_TARGET = "raise size.max if your embedding model takes larger chunks"
-_OVER_LIMIT = "name your embedding model (embed: {model: ...}) or set size.limit to its limit"
+_OVER_LIMIT = "name your embedding model (embed: {model: ...}) or set size.limit to its input limit"
 
 
 def _fix(chunk: Chunk, options: ChunkOptions, last_resort: str) -> str:

@@ -19,7 +19,7 @@ from chunkgate.chunking import CHUNKING_VERSION
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
 from chunkgate.ingest.records import export
-from chunkgate.ingest.reembed import plan
+from chunkgate.ingest.reembed import plan, plan_rows
 
 Record = dict[str, object]
 
@@ -427,3 +427,13 @@ def test_plan_round_trip_on_fastapi_docs(repo: Path) -> None:
     edited.add(pages[6].with_name("renamed.md").relative_to(repo).as_posix())
     assert {str(r["id"]).partition("#")[0] for r in rows[:-1]} <= edited
     assert rows[-1]["count"] > 500
+
+
+def test_another_model_re_embeds_the_same_embed_text() -> None:
+    record: Record = {"id": "a.md#x", "text": "T", "embed_text": "X\nT", "model": None}
+    rows = list(
+        plan_rows([record], [{**record, "model": "bge-m3"}], commit=None, versions=VERSIONS)
+    )
+    assert [row["op"] for row in rows] == ["upsert", "unchanged"]
+    same = list(plan_rows([record], [{**record, "line": 2}], commit=None, versions=VERSIONS))
+    assert [row["op"] for row in same] == ["update", "unchanged"]

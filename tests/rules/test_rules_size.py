@@ -299,3 +299,29 @@ def test_fires(
 )
 def test_no_op(tmp_path: Path, text: str, path: str, options: dict[str, object]) -> None:
     assert _findings(tmp_path, text, path, **options) == []
+
+
+def test_over_the_hard_limit_an_error_over_the_target_a_warning(tmp_path: Path) -> None:
+    """Two sizes (issue 41): a block that cannot be split is over the target, a warning
+    while its embed text fits the hard limit (tokens), an error past it."""
+    from chunkgate.rules import RULES
+
+    small = "# Output\n\n" + _FENCE  # 381 chars of fence: about 100 tokens
+    large = "# Output\n\n```text\n" + "INFO  Started server process [27365]\n" * 40 + "```\n"
+    (warning,) = _findings(tmp_path, small, "docs/a.md", max=300, limit=200)
+    (error,) = _findings(tmp_path, large, "docs/b.md", max=300, limit=200)
+    assert warning.message.endswith("cannot be split (within the hard limit 200 tokens)")
+    assert error.message == (
+        "section is 377 tokens as embedded, over the hard limit 200: its fenced code block "
+        "(lines 3-44, 1,491 chars) cannot be split; the model truncates it"
+    )
+    assert error.fix.endswith(
+        "; or name your embedding model (embed: {model: ...}) or set size.limit to its input limit"
+    )
+    rule = RULES["CG201"]
+    assert rule.severity_of("error", warning.message) == "warning"
+    assert rule.severity_of("error", error.message) == "error"
+    assert rule.severity_of("off", warning.message) == "off"
+    # A chunk under the target can still be over a small model's limit.
+    (under,) = _findings(tmp_path, small, "docs/a.md", max=2000, limit=50)
+    assert rule.severity_of("error", under.message) == "error"
