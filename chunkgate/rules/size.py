@@ -97,7 +97,7 @@ from collections.abc import Iterator
 
 from chunkgate.chunking import languages
 from chunkgate.chunking.base import ChunkOptions
-from chunkgate.chunking.embedtext import breadcrumb
+from chunkgate.chunking.embedtext import EmbedSettings, breadcrumb
 from chunkgate.chunking.sizes import make_counter
 from chunkgate.chunking.syntax import Dialect, dialect_of, included_files, may_hold_syntax, prose
 from chunkgate.core.model import Chunk
@@ -196,9 +196,9 @@ class _EmbedSize:
         options = self.options
         if options.embed.counted and options.unit == "tokens":
             return chunk.tokens if chunk.tokens > options.limit else None  # already counted
-        line = breadcrumb(chunk, options.embed)
-        if self.bounded and 4 * (chunk.chars + len(line) + 1) <= options.limit:
+        if self.bounded and 4 * _embed_chars_bound(chunk, options.embed) <= options.limit:
             return None
+        line = breadcrumb(chunk, options.embed)
         tokens = self.counter(f"{line}\n{chunk.text}" if line else chunk.text)
         return tokens if tokens > options.limit else None
 
@@ -207,6 +207,13 @@ class _EmbedSize:
 # over the limit, the limit of the model that really embeds it.
 _OVER_TARGET = "raise size.max if your embedding model takes larger chunks"
 _OVER_LIMIT = "name your embedding model (embed: {model: ...}) or set size.limit to its input limit"
+
+
+def _embed_chars_bound(chunk: Chunk, embed: EmbedSettings) -> int:
+    """At least the embed text's length, from the chunk's fields alone: most chunks are
+    far under the limit, and their breadcrumb need not be built to know it."""
+    parts = (chunk.path, chunk.title or "", chunk.symbol or "", *chunk.heading_path)
+    return chunk.chars + 1 + sum(map(len, parts)) + len(embed.separator) * len(parts)
 
 
 def _fix(chunk: Chunk, options: ChunkOptions, last_resort: str) -> str:
