@@ -229,9 +229,9 @@ def _violations(
         shown = source in (None, export)
         message = finding.message if shown else f"{source}: {finding.message}"
         fix = _EXPORT_FIXES.get(finding.code, finding.fix)
-        yield Violation(
-            finding.code, RULES[finding.code].name, severity, export, line, chunk_id, message, fix
-        )
+        rule = RULES[finding.code]
+        severity = rule.severity_of(severity, finding.message)
+        yield Violation(finding.code, rule.name, severity, export, line, chunk_id, message, fix)
 
 
 def _near_duplicates(config: Config, export: str, chunks: Sequence[Chunk]) -> list[Violation]:

@@ -172,4 +172,5 @@ def size_stats(config: Config, paths: Sequence[str] | None, *, largest: int) -> 
         unit=options.unit,
         largest=largest,
         known=found.known,
+        model=options.model,
     )

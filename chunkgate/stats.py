@@ -59,10 +59,12 @@ class Stats:
     under_min: int
     histogram: tuple[Bucket, ...]
     known: tuple[tuple[str, int], ...] = ()  # (rule, count) of what the manifest records
+    model: str | None = None  # embed.model: tokens are its tokenizer's
 
     def to_dict(self) -> dict[str, object]:
         return {
             "unit": self.unit,
+            "model": self.model,
             "limits": {"min": self.min_size, "max": self.max_size},
             "count": self.count,
             "total": self.total,
@@ -109,6 +111,7 @@ def corpus_stats(
     unit: str,
     largest: int = 10,
     known: Mapping[str, int] | None = None,
+    model: str | None = None,
 ) -> Stats:
     ordered = sorted(size for _, size in sizes)
     total = sum(ordered)
@@ -137,4 +140,5 @@ def corpus_stats(
         under_min=sum(1 for size in ordered if size < min_size),
         histogram=histogram,
         known=tuple(sorted((known or {}).items())),
+        model=model,
     )

@@ -211,3 +211,34 @@ def index_of(repo: Path) -> dict[str, str]:
         meta, _, path = record.partition("\t")
         result[path] = meta.split()[1]
     return result
+
+
+def train_tokenizer(path: Path, texts: list[str], *, vocab: int = 400) -> Path:
+    """A small BERT-style WordPiece tokenizer trained on ``texts``, saved as a
+    ``tokenizer.json`` at ``path``: ``[CLS]`` and ``[SEP]`` around every text, and (as a
+    real model's file often is) truncating at 512, which a count must not do."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
+
+    tokenizer = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    specials = ["[UNK]", "[CLS]", "[SEP]"]
+    trainer = trainers.WordPieceTrainer(vocab_size=vocab, special_tokens=specials)
+    tokenizer.train_from_iterator(texts, trainer)
+    cls, sep = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
+    )
+    tokenizer.enable_truncation(512)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tokenizer.save(str(path))
+    return path
+
+
+def token_count(path: Path, text: str) -> int:
+    """``text``'s tokens as the tokenizer at ``path`` counts them itself, untruncated."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(path))
+    tokenizer.no_truncation()
+    return len(tokenizer.encode(text).ids)

@@ -208,3 +208,12 @@ def test_the_llama_index_snippet_embeds_only_the_upserts(
     assert sorted(vectors) == sorted(head)
     upserts = [str(r["embed_text"]) for r in rows if r["op"] == "upsert"]
     assert sorted(embedded) == sorted([str(r["embed_text"]) for r in before] + upserts)
+
+
+def test_chunk_text_refuses_a_language_it_does_not_know() -> None:
+    assert [c.language for c in chunkgate.chunk_text("x = 1\n", "a.txt", language="python")] == [
+        "python"
+    ]
+    with pytest.raises(ValueError, match="unknown language 'pyhton'; known: c, cpp, ") as caught:
+        chunkgate.chunk_text("x = 1\n", "a.txt", language="pyhton")
+    assert ", markdown, " in str(caught.value)

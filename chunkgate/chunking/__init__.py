@@ -105,7 +105,10 @@ def chunk_text(
     options: ChunkOptions | None = None,
     counter: TokenCounter | None = None,
 ) -> list[Chunk]:
-    """The chunks of ``text`` as if it were the file at ``path``."""
+    """The chunks of ``text`` as if it were the file at ``path``; ``language`` names one
+    of ``languages.LANGUAGES`` (a ValueError otherwise)."""
+    if language is not None:
+        languages.named(language)
     return list(
         chunk_document(text, path, language=language, options=options, counter=counter).chunks
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings, crumbs, join
+from chunkgate.chunking.models import DEFAULT_LIMIT
 from chunkgate.chunking.sizes import TokenCounter, estimate_tokens, measure
 from chunkgate.core.model import Chunk, Problem
 from chunkgate.core.regex import lazy
@@ -34,6 +35,10 @@ class ChunkOptions:
     split: bool = True
     # The embed text (issue 20): with `sizes: embed`, sizes measure it, breadcrumb included.
     embed: EmbedSettings = DEFAULT_EMBED
+    # The hard limit (issue 41): the most tokens of `tokenizer` an embed text may hold,
+    # the input limit of the model that embeds it (`embed.model`, or `size.limit`).
+    limit: int = DEFAULT_LIMIT
+    model: str | None = None  # `embed.model`, a name of `chunking.models.MODELS`
 
     def __post_init__(self) -> None:
         if self.max < 1:
@@ -47,6 +52,8 @@ class ChunkOptions:
                 f"size.overlap must be at least 0 and less than size.max ({self.max}), "
                 f"got {self.overlap}"
             )
+        if self.limit < 1:
+            raise ValueError(f"size.limit must be at least 1, got {self.limit}")
         if not 1 <= self.split_level <= 6:
             raise ValueError(f"markdown.split_level must be 1-6, got {self.split_level}")
         if self.anchors != "auto" and self.anchors not in SETTINGS:
@@ -60,7 +67,14 @@ class ChunkOptions:
             f"markdown.split_level={self.split_level};"
             f"python.split_classes={str(self.split_classes).lower()};tokenizer={self.tokenizer};"
             f"anchors={settings_key(self.anchors, self.sites)}{self.embed.fingerprint()}"
+            f"{self._model_fingerprint()}"
         )
+
+    def _model_fingerprint(self) -> str:
+        """The model and the hard limit, which change CG201's findings; nothing at their
+        defaults, so that a manifest made before they existed stays valid."""
+        named = f";embed.model={self.model}" if self.model else ""
+        return named + (f";size.limit={self.limit}" if self.limit != DEFAULT_LIMIT else "")
 
 
 def anchor_settings(options: ChunkOptions) -> str:

@@ -195,6 +195,15 @@ def get(name: str) -> Language:
     return LANGUAGES.get(name, TEXT)
 
 
+def named(name: str) -> Language:
+    """The language a caller names (``chunk_text(language=...)``): a ValueError naming the
+    known ones if there is none, where a misspelling would silently give text windows."""
+    found = LANGUAGES.get(name)
+    if found is None:
+        raise ValueError(f"unknown language {name!r}; known: {', '.join(sorted(LANGUAGES))}")
+    return found
+
+
 def default_include() -> tuple[str, ...]:
     """The corpus patterns when the configuration names none."""
     return tuple(

@@ -4,7 +4,9 @@ The default token counter is an estimate: one token per four bytes of UTF-8,
 rounded up. That is close to BPE tokenizers on English prose and code (about
 four characters a token) and errs on the safe side for scripts that take two
 or three bytes a character. It costs one ``str.encode``, which chunking does
-anyway for the hash. Use ``tiktoken:<encoding>`` for exact counts.
+anyway for the hash. Use ``tiktoken:<encoding>`` (OpenAI's models) or
+``huggingface:<repository or path>`` (open models' ``tokenizer.json``,
+``chunking/hftokens.py``) for exact counts; ``embed.model`` names its model's.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from chunkgate.chunking.hftokens import huggingface_counter
 from chunkgate.core.errors import ConfigError
 
 TokenCounter = Callable[[str], int]
+TOKENIZERS = "'estimate', 'tiktoken:<encoding>' or 'huggingface:<repository or path>'"
 
 
 def estimate_tokens(text: str) -> int:
@@ -22,13 +26,16 @@ def estimate_tokens(text: str) -> int:
 
 
 def make_counter(spec: str) -> TokenCounter:
-    """Turn a ``tokenizer`` setting into a counter: ``estimate`` or ``tiktoken:<encoding>``."""
+    """Turn a ``tokenizer`` setting into a counter: ``estimate``, ``tiktoken:<encoding>``
+    or ``huggingface:<repository or path>``."""
     if spec == "estimate":
         return estimate_tokens
     kind, _, name = spec.partition(":")
     if kind == "tiktoken" and name:
         return _tiktoken_counter(name)
-    raise ConfigError(f"tokenizer {spec!r}: expected 'estimate' or 'tiktoken:<encoding>'")
+    if kind == "huggingface" and name:
+        return huggingface_counter(name)
+    raise ConfigError(f"tokenizer {spec!r}: expected {TOKENIZERS}")
 
 
 def _tiktoken_counter(name: str) -> TokenCounter:

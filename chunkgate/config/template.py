@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from chunkgate import rules
 from chunkgate.chunking import languages
+from chunkgate.chunking.models import MODELS
 from chunkgate.config.model import DEFAULT_MANIFEST
 from chunkgate.rules import RULES
 
@@ -28,16 +31,24 @@ exclude: []
 # The committed manifest of chunk IDs and sizes, relative to the repository root.
 manifest: {DEFAULT_MANIFEST}
 
+# The keys commented out below take their defaults from embed.model when it is set
+# (its tokens, its input limit); uncomment one to set it either way.
 size:
-  unit: chars       # what max/min/overlap count: chars | tokens
-  max: 2000         # CG201: a chunk larger than this is oversized
-  min: 40           # CG202: a chunk smaller than this is undersized
+  # unit: chars     # what max/min/overlap count: chars | tokens (with embed.model: tokens)
+  # max: 2000       # the target the splitter packs to; CG201 warns over it
+                    # (with embed.model: 500, or 3/4 of a smaller model's limit)
+  # limit: 8192     # the hard limit: CG201 is an error when a chunk's embed text is over
+                    # this many tokens (the model truncates it). 8,192 without embed.model;
+                    # a 512-token model: `limit: 512`, or name it in embed.model
+  # min: 40         # CG202: a chunk smaller than this is undersized (with embed.model: 10)
   overlap: 0        # plain-text windows share this much with the previous one (< max)
   split: true       # a section or definition over max is chunked in parts, as an ingest
                     # splits it (#id, #id~2, ...); false: one chunk per section, whatever its size
 
-# How tokens are counted: estimate (bytes / 4) | tiktoken:<encoding>, e.g. tiktoken:cl100k_base.
-tokenizer: estimate
+# How tokens are counted: estimate (bytes / 4) | tiktoken:<encoding>, e.g. tiktoken:cl100k_base |
+# huggingface:<repository or path>, a tokenizer.json (from the Hugging Face cache, never
+# downloaded). With embed.model: the model's tokenizer.
+# tokenizer: estimate
 
 markdown:
   split_level: 6    # headings at levels 1..split_level start a new chunk
@@ -55,6 +66,9 @@ embed:
   separator: " > "      # between the breadcrumb's parts
   sizes: text           # what size limits and token counts measure: text (the chunk's) |
                         # embed (the embed text, breadcrumb included: what the model sees)
+  # model: bge-small-en-v1.5  # the model that embeds the chunks: its input limit is the
+                        # hard limit (size.limit) and its tokenizer counts tokens. Known:
+{_models_comment()}
 
 # Severity per rule code: error | warning | off. Defaults:
 {rule_lines}rules: {{}}
@@ -63,6 +77,12 @@ embed:
 # chunkgate was adopted) fail nothing; true fails on every problem.
 strict: false
 {_options_yaml()}"""
+
+
+def _models_comment() -> str:
+    """The known models' names, a comment wrapped under ``embed.model``."""
+    lines = textwrap.wrap(", ".join(MODELS), width=66, break_on_hyphens=False)
+    return "\n".join(f"{'#':<24}{line}" for line in lines)
 
 
 def _options_yaml() -> str:

@@ -17,6 +17,8 @@ from chunkgate import rules
 from chunkgate.chunking import languages
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.embedtext import SIZES_OF, EmbedSettings
+from chunkgate.chunking.models import DEFAULT_LIMIT, MODELS, EmbedModel
+from chunkgate.chunking.sizes import TOKENIZERS
 from chunkgate.config.model import DEFAULT_MANIFEST, Config, default_severities
 from chunkgate.core.errors import ConfigError
 from chunkgate.core.model import DeclaredAnchor
@@ -26,7 +28,7 @@ from chunkgate.corpus.patterns import PathPatterns
 from chunkgate.rules import RULES, SEVERITIES, Severity
 from chunkgate.sites.model import SETTINGS as ANCHOR_SETTINGS
 
-_TOKENIZER = lazy(r"estimate|tiktoken:[A-Za-z0-9_.\-]+")
+_TOKENIZER = lazy(r"estimate|tiktoken:[A-Za-z0-9_.\-]+|huggingface:\S+")
 
 _CORE_KEYS = (
     "include",
@@ -40,8 +42,13 @@ _CORE_KEYS = (
     "strict",
     "embed",
 )
-_EMBED_KEYS = ("breadcrumb", "separator", "sizes")
-_SIZE_KEYS = ("unit", "max", "min", "overlap", "split")
+_EMBED_KEYS = ("breadcrumb", "separator", "sizes", "model")
+_SIZE_KEYS = ("unit", "max", "min", "overlap", "split", "limit")
+# With a model named, sizes default to its tokens: a target of 500 (about the 2,000
+# characters of the default) or, for a small model, three quarters of its limit (room
+# for the breadcrumb and the special tokens), and a minimum of 10 (about 40 characters).
+_MODEL_TARGET = 500
+_MODEL_MIN = 10
 _UNITS = ("chars", "tokens")
 
 
@@ -167,11 +174,19 @@ class _Validator:
     def chunking(self, top: dict[str, Any]) -> ChunkOptions:
         defaults = ChunkOptions()
         size = self.table("size", top.get("size", {}), _SIZE_KEYS)
-        unit = size.get("unit", defaults.unit)
+        embed_table = self.table("embed", top.get("embed", {}), _EMBED_KEYS)
+        model = self.model(embed_table.get("model"))
+        limit = self.integer(
+            "size.limit", size.get("limit", model.limit if model else DEFAULT_LIMIT), 1
+        )
+        unit = size.get("unit", "tokens" if model else defaults.unit)
         if unit not in _UNITS:
             self.wrong("size.unit", unit, "'chars' or 'tokens'")
-        maximum = self.integer("size.max", size.get("max", defaults.max), 1)
-        minimum = self.integer("size.min", size.get("min", defaults.min), 0)
+        in_tokens = model is not None and unit == "tokens"
+        target = min(_MODEL_TARGET, limit * 3 // 4) if in_tokens else defaults.max
+        maximum = self.integer("size.max", size.get("max", max(target, 1)), 1)
+        least = min(_MODEL_MIN, maximum) if in_tokens else defaults.min
+        minimum = self.integer("size.min", size.get("min", least), 0)
         overlap = self.integer("size.overlap", size.get("overlap", defaults.overlap), 0)
         if minimum > maximum:
             default = "" if "min" in size else " (the default; set size.min too)"
@@ -179,9 +194,9 @@ class _Validator:
         if overlap >= maximum:
             self.wrong("size.overlap", overlap, f"less than size.max ({maximum})")
         split = self.boolean("size.split", size.get("split", defaults.split))
-        tokenizer = top.get("tokenizer", defaults.tokenizer)
+        tokenizer = top.get("tokenizer", model.tokenizer if model else defaults.tokenizer)
         if not isinstance(tokenizer, str) or not _TOKENIZER.fullmatch(tokenizer):
-            self.wrong("tokenizer", tokenizer, "'estimate' or 'tiktoken:<encoding>'")
+            self.wrong("tokenizer", tokenizer, TOKENIZERS)
         markdown = self.table("markdown", top.get("markdown", {}), ("split_level", "anchors"))
         level = markdown.get("split_level", defaults.split_level)
         if type(level) is not int or not 1 <= level <= 6:
@@ -193,7 +208,7 @@ class _Validator:
         split_classes = self.boolean(
             "python.split_classes", python.get("split_classes", defaults.split_classes)
         )
-        embed = self.embed(top.get("embed", {}))
+        embed = self.embed(embed_table)
         try:
             return ChunkOptions(
                 unit=unit,
@@ -206,13 +221,21 @@ class _Validator:
                 anchors=anchors,
                 split=split,
                 embed=embed,
+                limit=limit,
+                model=model.name if model else None,
             )
         except ValueError as exc:  # pragma: no cover - every case is caught above
             self.fail(str(exc))
 
-    def embed(self, value: object) -> EmbedSettings:
+    def model(self, name: object) -> EmbedModel | None:
+        if name is None:
+            return None
+        if not isinstance(name, str) or name not in MODELS:
+            self.wrong("embed.model", name, f"one of {', '.join(MODELS)}")
+        return MODELS[name]
+
+    def embed(self, embed: dict[str, Any]) -> EmbedSettings:
         defaults = EmbedSettings()
-        embed = self.table("embed", value, _EMBED_KEYS)
         breadcrumb = self.boolean("embed.breadcrumb", embed.get("breadcrumb", defaults.breadcrumb))
         separator = embed.get("separator", defaults.separator)
         if not isinstance(separator, str) or not separator or "\n" in separator:

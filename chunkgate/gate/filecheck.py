@@ -164,7 +164,7 @@ def to_violations(
         yield Violation(
             rule=finding.rule,
             name=rule.name,
-            severity=severity,
+            severity=rule.severity_of(severity, finding.message),
             path=path,
             line=finding.line,
             chunk_id=finding.chunk_id,

@@ -3,7 +3,9 @@
 A record is the chunk's own ``Chunk.to_dict`` reshaped for an ingest: the line
 span becomes ``lines`` (and the columns ``start_char``/``end_char``),
 ``breadcrumb`` follows ``heading_path``, ``metadata`` is always there, and
-``moved_from``, ``blob``, ``commit``, ``text`` and ``embed_text`` close it. Each
+``moved_from``, ``blob``, ``commit``, ``chunking`` (the chunking version), ``model``
+(``embed.model``, the model whose tokens ``tokens`` counts, or null), ``text`` and
+``embed_text`` close it. Each
 line is written field by field, not built as a dict and encoded (a third of the
 export's chunking time less); ``tests/test_export.py`` holds every line to
 ``json.dumps(record, ensure_ascii=False)`` of the dict reshaped from ``to_dict``,
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from chunkgate.chunking import CHUNKING_VERSION
 from chunkgate.chunking.embedtext import EmbedSettings, breadcrumb
 from chunkgate.core.jsonfields import metadata
 from chunkgate.core.jsonfields import string as _string
@@ -55,6 +58,7 @@ def file_lines(
     *,
     blob: str | None,
     commit: str | None,
+    model: str | None,
     moves: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The export records of one file's chunks as JSON lines, each ending in a newline,
@@ -62,7 +66,10 @@ def file_lines(
     pairs its manifest records."""
     place = _Place(text)
     moved = dict(moves)
-    tail = f'"blob": {_value(blob)}, "commit": {_value(commit)}, "text": '
+    tail = (
+        f'"blob": {_value(blob)}, "commit": {_value(commit)}, '
+        f'"chunking": {CHUNKING_VERSION}, "model": {_value(model)}, "text": '
+    )
     out = []
     for chunk in chunks:
         crumb = breadcrumb(chunk, embed)

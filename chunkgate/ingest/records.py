@@ -273,6 +273,7 @@ def _file_lines(
         config.chunking.embed,
         blob=blob,
         commit=committed,
+        model=config.chunking.model,
         moves=source.moves,
     )
 

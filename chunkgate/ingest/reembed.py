@@ -8,13 +8,15 @@ Rows, as JSON objects:
   ``from`` lives on as ``id``: move its vector, store the record. A rekey is an
   acknowledged move (``update --accept-moves`` recorded ``moved_from``) or a
   detected one with the same hash; ``embed_changed`` says the embed text differs
-  from the old one (a renamed heading), for a pipeline that wants every vector
-  exact;
+  from the old one (a renamed heading) or another model embeds it, for a pipeline
+  that wants every vector exact;
 - ``upsert``: ``{"op": "upsert", ...}``, a new chunk or new embed text: embed it;
-- ``update``: ``{"op": "update", ...}``, the same text and embed text with other
-  fields changed (lines, relations, blob): store the record, keep the vector;
-- last, ``{"op": "unchanged", "count", "commit"}``: the chunks the plan leaves
-  alone, which B's export names with ``commit``.
+- ``update``: ``{"op": "update", ...}``, the same text and embed text, for the same
+  model, with other fields changed (lines, relations, blob): store the record, keep
+  the vector;
+- last, ``{"op": "unchanged", "count", "commit", "chunking", "model"}``: the chunks
+  the plan leaves alone, which B's export names with ``commit``, and the chunking
+  version and the model (``embed.model``) of B's records.
 
 Upsert, update and rekey rows carry B's whole export record. Deletes come
 first (in A's order), then the rest in B's export order: the same bytes for the
@@ -28,9 +30,10 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO
 
+from chunkgate.chunking import CHUNKING_VERSION
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError, GitError, ManifestError
 from chunkgate.diff.moves import unit_id
@@ -85,7 +88,10 @@ def plan_between(old: ExportPlan, new: ExportPlan, *, jobs: int = 1) -> Iterator
     unchanged += sum(1 for _ in _records(new, unknown, jobs))
     old_records = list(_records(old, [s for s in old.sources if s.path not in kept], jobs))
     new_records = list(_records(new, [s for s in new.sources if s.path not in kept], jobs))
-    return plan_rows(old_records, new_records, unchanged=unchanged, commit=new.commit)
+    versions = {"chunking": CHUNKING_VERSION, "model": new.config.chunking.model}
+    return plan_rows(
+        old_records, new_records, unchanged=unchanged, commit=new.commit, versions=versions
+    )
 
 
 def _same_file(old: Source | None, new: Source) -> bool:
@@ -129,10 +135,16 @@ def _records(export: ExportPlan, sources: Sequence[Source], jobs: int) -> Iterat
 
 
 def plan_rows(
-    old: Sequence[Record], new: Sequence[Record], *, unchanged: int = 0, commit: str | None
+    old: Sequence[Record],
+    new: Sequence[Record],
+    *,
+    unchanged: int = 0,
+    commit: str | None,
+    versions: Mapping[str, object],
 ) -> Iterator[Record]:
     """The rows that turn the records ``old`` into ``new`` (``unchanged`` more are
-    counted in the last row; ``commit`` is what they are named with)."""
+    counted in the last row; ``commit`` is what they are named with; ``versions``, the
+    chunking version and the model of ``new``, close the last row)."""
     before = _by_id(old)
     after = _by_id(new)
     gone = [record for record in old if record["id"] not in after]
@@ -146,7 +158,7 @@ def plan_rows(
         chunk_id = str(record["id"])
         was = moved.get(chunk_id)
         if was is not None:
-            changed = was["embed_text"] != record["embed_text"]
+            changed = not _same_vector(was, record)
             yield {"op": "rekey", "id": chunk_id, "from": was["id"], "embed_changed": changed} | {
                 key: value for key, value in record.items() if key != "id"
             }
@@ -156,11 +168,16 @@ def plan_rows(
             yield {"op": "upsert", **record}
         elif {**was, "commit": commit} == record:
             unchanged += 1
-        elif was["text"] == record["text"] and was["embed_text"] == record["embed_text"]:
+        elif was["text"] == record["text"] and _same_vector(was, record):
             yield {"op": "update", **record}
         else:
             yield {"op": "upsert", **record}
-    yield {"op": "unchanged", "count": unchanged, "commit": commit}
+    yield {"op": "unchanged", "count": unchanged, "commit": commit, **versions}
+
+
+def _same_vector(was: Record, record: Record) -> bool:
+    """Whether ``was``'s vector is ``record``'s: the same embed text, by the same model."""
+    return was["embed_text"] == record["embed_text"] and was.get("model") == record.get("model")
 
 
 def _by_id(records: Iterable[Record]) -> dict[str, Record]:

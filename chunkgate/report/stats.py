@@ -31,8 +31,11 @@ def _number(value: float) -> str:
 
 
 def headline(stats: Stats) -> str:
+    unit = (
+        f"{stats.unit} of {stats.model}" if stats.model and stats.unit == "tokens" else stats.unit
+    )
     return (
-        f"{plural(stats.count, 'chunk')}, {stats.total:,} {stats.unit} in total "
+        f"{plural(stats.count, 'chunk')}, {stats.total:,} {unit} in total "
         f"(size.min {stats.min_size:,}, size.max {stats.max_size:,} {stats.unit})"
     )
 

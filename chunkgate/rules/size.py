@@ -2,27 +2,34 @@
 
 ## CG201 oversized
 
-Fires when a chunk is larger than `size.max` (default 2,000), counted in
-`size.unit`: characters (the default) or tokens of the configured tokenizer,
-and it cannot be made smaller by splitting. chunkgate chunks a unit over the
-limit as a good ingest does: a section into parts at block boundaries
-(between paragraphs, list items, table rows, block quotes, code blocks), a
-long paragraph between sentences, a function or method between statements.
-So CG201 means "this cannot be embedded well": one block that cannot be
-split is over the limit on its own (a fenced code block, an HTML block, a
-table row, a sentence, a Python statement such as a long literal), and the
-message names it and its lines. With `size: {split: false}` (one chunk per
-section or definition, whatever its size) it fires for every chunk over the
-limit.
+Two sizes decide it. `size.max` (default 2,000, in `size.unit`) is the
+target the splitter packs to; the hard limit is the input limit of the
+embedding model, in its tokens: `embed.model`'s (512 for `bge-small-en-v1.5`),
+or `size.limit`, or 8,192 tokens of the configured tokenizer when neither is
+set. chunkgate chunks a unit over the target as a good ingest does: a section
+into parts at block boundaries (between paragraphs, list items, table rows,
+block quotes, code blocks), a long paragraph between sentences, a function or
+method between statements.
+
+- **An error** when a chunk's embed text (its breadcrumb line, then its text:
+  what `chunkgate export` gives the model) is over the hard limit: the
+  embedder truncates it, and what is past the limit is lost to retrieval.
+- **A warning** when a chunk is over the target but within the hard limit:
+  one block that cannot be split is larger than the target on its own (a
+  fenced code block, an HTML block, a table row, a sentence, a Python
+  statement such as a long literal), and the message names it and its lines.
+  It is embedded whole, but diluted. With `size: {split: false}` (one chunk
+  per section or definition, whatever its size) every chunk over the target
+  is one.
 
 **Why it matters:** an embedding of a long chunk averages several topics, so
 none of them is retrieved well, and the chunk crowds the context window of
-every answer it is retrieved for (or is truncated by the embedding model).
+every answer it is retrieved for; over the model's limit it is truncated.
 
 **Fix:** shorten the block the message names, or move its data to a file
-and link it (a console session, a generated table, a data literal); raise
-`size.max` if your embedding model takes larger chunks. A code block is never
-split. With `split: false`: add a subheading, split the function.
+and link it (a console session, a generated table, a data literal); name
+your model (`embed: {model: ...}`) or set `size.limit` to its input limit.
+With `split: false`: add a subheading, split the function.
 
 Fires (with `size: {max: 200}`):
 
@@ -89,6 +96,8 @@ import re
 from collections.abc import Iterator
 
 from chunkgate.chunking import languages
+from chunkgate.chunking.base import ChunkOptions
+from chunkgate.chunking.embedtext import EmbedSettings, breadcrumb
 from chunkgate.chunking.sizes import make_counter
 from chunkgate.chunking.syntax import Dialect, dialect_of, included_files, may_hold_syntax, prose
 from chunkgate.core.model import Chunk
@@ -102,9 +111,19 @@ from chunkgate.rules.base import (
     literal_name,
 )
 
+_WITHIN = "within the hard limit"  # the words that make a CG201 finding a warning
 RULES = (
     # 2: only a block that cannot be split is oversized; only sections are undersized.
-    Rule("CG201", "oversized", "error", "a chunk exceeds size.max", priority=40, version=2),
+    # 3: an error over the model's input limit, a warning over size.max within it (issue 41)
+    Rule(
+        "CG201",
+        "oversized",
+        "error",
+        "a chunk exceeds the model's input limit (error) or size.max (warning)",
+        priority=40,
+        version=3,
+        warns_when=_WITHIN,
+    ),
     Rule("CG202", "undersized", "warning", "a chunk is below size.min", priority=51, version=2),
 )
 _CITED = ("section", "preamble")  # the kinds whose anchor a reader follows
@@ -123,21 +142,28 @@ def check(file: FileContext) -> Iterator[Finding]:
     options = file.config.chunking
     unit = options.unit
     dialect = dialect_of(file.path, options) if file.chunks[:1] and _markdown(file) else None
+    embedded = _EmbedSize(options)
     for chunk in file.chunks:
         size = chunk.chars if unit == "chars" else chunk.tokens
         noun = languages.get(chunk.language).noun(chunk.kind)
         if chunk.parts > 1:
             noun = f"{noun} part {chunk.part} of {chunk.parts}"
-        if size > options.max:
+        tokens = embedded.over_limit(chunk)
+        if tokens is not None:
+            what = f"{options.model}'s input limit" if options.model else "the hard limit"
+            message = f"{noun} is {tokens:,} tokens as embedded, over {what} {options.limit:,}"
             if chunk.unsplittable:
-                message = (
-                    f"{noun} is {size:,} {unit}, over size.max {options.max:,}: "
-                    f"its {chunk.unsplittable} cannot be split"
-                )
-                fix = _unsplittable_fix(chunk)
-            else:
-                message = f"{noun} is {size:,} {unit}, over size.max {options.max:,}"
-                fix = _oversized_fix(chunk, split_classes=options.split_classes)
+                message += f": its {chunk.unsplittable} cannot be split"
+            message += "; the model truncates it"
+            fix = _fix(chunk, options, _OVER_LIMIT)
+            yield Finding(OVERSIZED, chunk.start_line, message, fix, chunk=chunk)
+            continue
+        if size > options.max:
+            message = f"{noun} is {size:,} {unit}, over size.max {options.max:,}"
+            if chunk.unsplittable:
+                message += f": its {chunk.unsplittable} cannot be split"
+            message += f" ({_WITHIN} {options.limit:,} tokens)"
+            fix = _fix(chunk, options, _OVER_TARGET)
             yield Finding(OVERSIZED, chunk.start_line, message, fix, chunk=chunk)
             continue
         # Only a section's anchor is a citation target a reader follows: small code
@@ -152,6 +178,48 @@ def check(file: FileContext) -> Iterator[Finding]:
                 yield _undersized(chunk, noun, f"{prose_size:,} {unit} of prose", options.min)
         elif size < options.min and not _unknowable(chunk):
             yield _undersized(chunk, noun, f"{size:,} {unit}", options.min)
+
+
+class _EmbedSize:
+    """A chunk's embed text in tokens of the configured tokenizer, counted only when it
+    may be over the hard limit."""
+
+    def __init__(self, options: ChunkOptions) -> None:
+        self.options = options
+        self.counter = make_counter(options.tokenizer)
+        # Byte-level counts (the estimate, tiktoken's BPE) never exceed the UTF-8 bytes,
+        # at most four a character: a shorter text needs no count.
+        self.bounded = options.tokenizer == "estimate" or options.tokenizer.startswith("tiktoken:")
+
+    def over_limit(self, chunk: Chunk) -> int | None:
+        """The embed text's tokens when over the limit, else None."""
+        options = self.options
+        if options.embed.counted and options.unit == "tokens":
+            return chunk.tokens if chunk.tokens > options.limit else None  # already counted
+        if self.bounded and 4 * _embed_chars_bound(chunk, options.embed) <= options.limit:
+            return None
+        line = breadcrumb(chunk, options.embed)
+        tokens = self.counter(f"{line}\n{chunk.text}" if line else chunk.text)
+        return tokens if tokens > options.limit else None
+
+
+# The last resort of an unsplittable block's fix: over the target, a larger target;
+# over the limit, the limit of the model that really embeds it.
+_OVER_TARGET = "raise size.max if your embedding model takes larger chunks"
+_OVER_LIMIT = "name your embedding model (embed: {model: ...}) or set size.limit to its input limit"
+
+
+def _embed_chars_bound(chunk: Chunk, embed: EmbedSettings) -> int:
+    """At least the embed text's length, from the chunk's fields alone: most chunks are
+    far under the limit, and their breadcrumb need not be built to know it."""
+    parts = (chunk.path, chunk.title or "", chunk.symbol or "", *chunk.heading_path)
+    return chunk.chars + 1 + sum(map(len, parts)) + len(embed.separator) * len(parts)
+
+
+def _fix(chunk: Chunk, options: ChunkOptions, last_resort: str) -> str:
+    if chunk.unsplittable:
+        return _unsplittable_fix(chunk, last_resort)
+    return _oversized_fix(chunk, split_classes=options.split_classes)
 
 
 def _unknowable(chunk: Chunk) -> bool:
@@ -199,7 +267,7 @@ _UNSPLITTABLE_FIXES = {
 }
 
 
-def _unsplittable_fix(chunk: Chunk) -> str:
+def _unsplittable_fix(chunk: Chunk, last_resort: str) -> str:
     tests = _tests_folder(chunk.path) if chunk.language == "python" else None
     if tests is not None:
         # Test fixtures are not documentation: the tests leave the corpus.
@@ -208,7 +276,7 @@ def _unsplittable_fix(chunk: Chunk) -> str:
     fix = _UNSPLITTABLE_FIXES.get(name.partition(" ")[0], "shorten it").format(name=name)
     if chunk.language == "python" and chunk.kind == "module":
         fix += f", or exclude a data module: {exclude_hint(literal_glob(chunk.path))}"
-    return f"{fix}; or raise size.max if your embedding model takes larger chunks"
+    return f"{fix}; or {last_resort}"
 
 
 def _tests_folder(path: str) -> str | None:

@@ -408,6 +408,7 @@ def test_check_writes_sarif_to_a_file(repo: Path) -> None:
 
 def test_format_auto_is_github_under_actions(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(repo, "a.md", "# A\n\n" + "word " * 600)
+    write(repo, ".chunkgate.yaml", "size: {limit: 500}\n")  # over it: a CG201 error
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     output = CliRunner().invoke(cli, ["check", "a.md"]).output

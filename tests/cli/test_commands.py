@@ -72,6 +72,7 @@ def test_a_report_file_is_text_under_actions_too(
 ) -> None:
     """`-o FILE` with `--format auto` writes text: annotations belong to the job's log."""
     write(cli_repo, "a.md", "# A\n\n" + "word " * 600)
+    write(cli_repo, ".chunkgate.yaml", "size: {limit: 500}\n")  # over it: a CG201 error
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     result = CliRunner().invoke(cli, ["check", "-o", "report.txt", "a.md"])

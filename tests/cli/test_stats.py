@@ -117,6 +117,7 @@ def test_to_dict() -> None:
     data = stats_of([10, 100, 3000], largest=2).to_dict()
     assert data == {
         "unit": "chars",
+        "model": None,
         "limits": {"min": 40, "max": 2000},
         "count": 3,
         "total": 3110,

@@ -468,13 +468,25 @@ INVALID = [
     ),
     pytest.param(
         "tokenizer: tiktoken\n",
-        "tokenizer: expected 'estimate' or 'tiktoken:<encoding>', got 'tiktoken'",
+        "tokenizer: expected 'estimate', 'tiktoken:<encoding>' or "
+        "'huggingface:<repository or path>', got 'tiktoken'",
         id="tokenizer-no-encoding",
     ),
     pytest.param(
         "tokenizer: 'hf:bert'\n",
-        "tokenizer: expected 'estimate' or 'tiktoken:<encoding>', got 'hf:bert'",
+        "tokenizer: expected 'estimate', 'tiktoken:<encoding>' or "
+        "'huggingface:<repository or path>', got 'hf:bert'",
         id="tokenizer-unknown",
+    ),
+    pytest.param(
+        "embed: {model: bge-small}\n",
+        "embed.model: expected one of text-embedding-3-small, ",
+        id="unknown-model",
+    ),
+    pytest.param(
+        "size: {limit: 0}\n",
+        "size.limit: expected an integer >= 1, got 0",
+        id="limit-zero",
     ),
     pytest.param(
         "markdown: {split_level: 7}\n",
@@ -671,3 +683,22 @@ def test_links_options_are_read_as_patterns(root: Path) -> None:
     assert match.expand(declared.anchor) == "config.blog_dir"
     (ignore,) = config.option(RULES["CG404"].options[1])
     assert ignore.search("changelog.md#x")
+
+
+def test_a_model_sets_the_defaults_that_depend_on_it(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CONTRIBUTING's walk-through: one entry in MODELS, and embed.model takes it."""
+    from chunkgate.chunking.models import MODELS, EmbedModel
+
+    monkeypatch.setitem(MODELS, "toy-embedder", EmbedModel("toy-embedder", "estimate", 200))
+    options = load_yaml(root, "embed: {model: toy-embedder}\n").chunking
+    assert (options.model, options.tokenizer, options.limit) == ("toy-embedder", "estimate", 200)
+    assert (options.unit, options.max, options.min) == ("tokens", 150, 10)
+    assert "embed.model=toy-embedder;size.limit=200" in options.fingerprint()
+    # A key the user sets wins over the model's default.
+    mine = load_yaml(root, "embed: {model: toy-embedder}\nsize: {unit: chars, limit: 300}\n")
+    assert (mine.chunking.unit, mine.chunking.max, mine.chunking.limit) == ("chars", 2000, 300)
+    # Without a model: 8,192 tokens, and nothing new in the fingerprint (old manifests hold).
+    assert load_yaml(root, "").chunking.limit == 8192
+    assert "limit" not in ChunkOptions().fingerprint()

@@ -67,12 +67,21 @@ def test_first_run_needs_a_manifest_then_passes(repo: Path) -> None:
 def test_oversized_section_fails_with_the_fix(repo: Path) -> None:
     write(repo, "guide.md", "# Guide\n\n" + "word " * 600 + "\n")
     result = run("check", "--format", "text", "guide.md")
-    assert result.exit_code == 1
-    assert "guide.md:1: error CG201 oversized" in result.output
+    # One sentence of 3,000 characters: it cannot be split. Over the target, it is a
+    # warning while the model takes it whole (8,192 tokens without a model) ...
+    assert "guide.md:1: warning CG201 oversized" in result.output
     assert "over size.max 2,000" in result.output
-    # One sentence of 3,000 characters: it cannot be split.
     assert "its sentence (line 3, 3,000 chars) cannot be split" in result.output
     assert "break the sentence up" in result.output
+    # ... and an error over the input limit of a model that takes 512 tokens.
+    write(repo, ".chunkgate.yaml", "size: {limit: 512}\n")
+    result = run("check", "--format", "text", "guide.md")
+    assert result.exit_code == 1
+    assert "guide.md:1: error CG201 oversized: section is 7" in result.output
+    assert (
+        "tokens as embedded, over the hard limit 512: its sentence (line 3, 3,000 chars) "
+        "cannot be split; the model truncates it" in result.output
+    )
 
 
 def test_inline_suppression(repo: Path) -> None:
@@ -547,6 +556,8 @@ def _fence(lines: int) -> str:
 def test_known_problems_fail_nothing_and_show_on_request(repo: Path) -> None:
     """Adopting: the committed manifest records a problem; it is known until it grows or is
     fixed; --show-known lists it, --strict (or `strict: true`) fails on it."""
+    limit = "size: {limit: 500}\n"  # the fence's embed text is over it: an error
+    write(repo, ".chunkgate.yaml", limit)
     write(repo, "big.md", f"# Big\n\n{SECTION}\n## Data\n\n{_fence(50)}")
     write(repo, "small.md", page("Small"))
     committed(repo)
@@ -558,9 +569,9 @@ def test_known_problems_fail_nothing_and_show_on_request(repo: Path) -> None:
     assert shown.exit_code == 0
     assert "big.md:5: error (known) CG201 oversized" in shown.output
     assert run("check", "--strict").exit_code == 1
-    write(repo, ".chunkgate.yaml", "strict: true\n")
+    write(repo, ".chunkgate.yaml", limit + "strict: true\n")
     assert run("check", "--format", "text").exit_code == 1
-    (repo / ".chunkgate.yaml").unlink()
+    write(repo, ".chunkgate.yaml", limit)
     # Edited elsewhere in the file: still known. Grown: new again.
     write(repo, "big.md", f"# Big\n\nEdited. {SECTION}\n## Data\n\n{_fence(50)}")
     assert run("update").exit_code == 0

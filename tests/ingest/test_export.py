@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 from helpers import commit_all, git, git_env, write
 
+from chunkgate.chunking import CHUNKING_VERSION
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
 from chunkgate.core.model import Chunk
@@ -76,6 +77,8 @@ def test_records_in_path_order_with_every_field(repo: Path) -> None:
         "moved_from": [],
         "blob": git(repo, "rev-parse", "HEAD:docs/guide.md").strip(),
         "commit": head,
+        "chunking": CHUNKING_VERSION,
+        "model": None,
         "text": "# Configuration\n\n## Networking\n\nThe timeout defaults to 30s.",
         "embed_text": "The Guide > Configuration > Networking\n"
         "# Configuration\n\n## Networking\n\nThe timeout defaults to 30s.",
@@ -126,6 +129,7 @@ def reshaped(chunk: Chunk, text: str, **closing: object) -> dict[str, object]:
     return record
 
 
+_VERSIONS = {"chunking": CHUNKING_VERSION, "model": None}
 SAMPLES = {
     "docs/guide.md": GUIDE,
     "docs/long.md": "# Long \u00e9t\u00e9\n\n" + 'A sentence "quoted" \\ here.\n\n' * 300,
@@ -141,7 +145,9 @@ def exported_lines(path: str, text: str) -> tuple[list[Chunk], list[str]]:
 
     chunks = list(chunk_document(text.replace("\r\n", "\n"), path).chunks)
     moves = [(chunks[0].id, f"{path}#old")]
-    lines = file_lines(chunks, text, EmbedSettings(), blob="b" * 40, commit=None, moves=moves)
+    lines = file_lines(
+        chunks, text, EmbedSettings(), blob="b" * 40, commit=None, model=None, moves=moves
+    )
     return chunks, lines.splitlines()
 
 
@@ -152,7 +158,7 @@ def test_each_line_is_the_chunks_dict_reshaped(path: str) -> None:
     assert len(lines) == len(chunks) > 0
     for number, (chunk, line) in enumerate(zip(chunks, lines, strict=True)):
         moved = [f"{path}#old"] if number == 0 else []
-        expected = reshaped(chunk, text, moved_from=moved, blob="b" * 40, commit=None)
+        expected = reshaped(chunk, text, moved_from=moved, blob="b" * 40, commit=None, **_VERSIONS)
         assert line == json.dumps(expected, ensure_ascii=False)
     if path == "docs/long.md":
         assert chunks[-1].parts > 1  # parts, relations and non-ASCII text are covered

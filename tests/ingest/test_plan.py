@@ -15,10 +15,11 @@ import pytest
 from click.testing import CliRunner
 from helpers import commit_all, git, git_env, pin_git_env, write
 
+from chunkgate.chunking import CHUNKING_VERSION
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
 from chunkgate.ingest.records import export
-from chunkgate.ingest.reembed import plan
+from chunkgate.ingest.reembed import plan, plan_rows
 
 Record = dict[str, object]
 
@@ -35,6 +36,9 @@ Run pip install chunkgate in a fresh virtual environment.
 
 Point it at your documentation and commit the manifest.
 """
+
+
+VERSIONS = {"chunking": CHUNKING_VERSION, "model": None}  # the plan's closing row names them
 
 
 @pytest.fixture
@@ -126,7 +130,7 @@ def test_an_acknowledged_heading_rename_is_one_rekey(repo: Path) -> None:
         "docs/guide.md#guide",
         "docs/guide.md#use",
     ]
-    assert rows[-1] == {"op": "unchanged", "count": 1, "commit": second}
+    assert rows[-1] == {"op": "unchanged", "count": 1, "commit": second, **VERSIONS}
 
 
 def test_an_unacknowledged_rename_is_a_delete_and_an_upsert(repo: Path) -> None:
@@ -199,7 +203,7 @@ def test_the_work_tree_as_head(repo: Path) -> None:
     index, vectors = index_of(export(config, rev=first))
     apply(index, vectors, rows)
     assert index == {r["id"]: r for r in export(config)}
-    assert rows[-1] == {"op": "unchanged", "count": 1, "commit": first}
+    assert rows[-1] == {"op": "unchanged", "count": 1, "commit": first, **VERSIONS}
     assert {r["commit"] for r in rows[:-1]} == {None}  # not as committed
 
 
@@ -367,7 +371,12 @@ def test_plan_round_trip_on_generated_histories(repo: Path, seed: int) -> None:
     round_trip(repo, second, first)  # and back
     nothing = rows_of(repo, second, second)
     assert nothing == [
-        {"op": "unchanged", "count": len(list(export(load_config(repo)))), "commit": second}
+        {
+            "op": "unchanged",
+            "count": len(list(export(load_config(repo)))),
+            "commit": second,
+            **VERSIONS,
+        }
     ]
 
 
@@ -418,3 +427,13 @@ def test_plan_round_trip_on_fastapi_docs(repo: Path) -> None:
     edited.add(pages[6].with_name("renamed.md").relative_to(repo).as_posix())
     assert {str(r["id"]).partition("#")[0] for r in rows[:-1]} <= edited
     assert rows[-1]["count"] > 500
+
+
+def test_another_model_re_embeds_the_same_embed_text() -> None:
+    record: Record = {"id": "a.md#x", "text": "T", "embed_text": "X\nT", "model": None}
+    rows = list(
+        plan_rows([record], [{**record, "model": "bge-m3"}], commit=None, versions=VERSIONS)
+    )
+    assert [row["op"] for row in rows] == ["upsert", "unchanged"]
+    same = list(plan_rows([record], [{**record, "line": 2}], commit=None, versions=VERSIONS))
+    assert [row["op"] for row in same] == ["update", "unchanged"]

@@ -41,7 +41,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
                 "CG201",
                 5,
                 "section part 2 of 2 is 381 chars, over size.max 300: its fenced code block "
-                "(lines 5-16, 381 chars) cannot be split",
+                "(lines 5-16, 381 chars) cannot be split (within the hard limit 8,192 tokens)",
                 "shorten the code block, or move it to a file and link it (a code block is "
                 "never split); or raise size.max if your embedding model takes larger chunks",
             ),
@@ -57,7 +57,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
                 "CG201",
                 1,
                 "section part 1 of 2 is 406 chars, over size.max 300: its HTML element "
-                "(lines 3-17, 397 chars) cannot be split",
+                "(lines 3-17, 397 chars) cannot be split (within the hard limit 8,192 tokens)",
                 "shorten the HTML element, or move it out of the page; or raise size.max if "
                 "your embedding model takes larger chunks",
             ),
@@ -71,7 +71,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
                 "CG201",
                 1,
                 "section is 498 chars, over size.max 300: its sentence (line 3, 489 chars) "
-                "cannot be split",
+                "cannot be split (within the hard limit 8,192 tokens)",
                 "break the sentence up; or raise size.max if your embedding model takes "
                 "larger chunks",
             ),
@@ -85,7 +85,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
                 "CG201",
                 1,
                 "module code is 595 chars, over size.max 300: its assignment (lines 1-42, "
-                "595 chars) cannot be split",
+                "595 chars) cannot be split (within the hard limit 8,192 tokens)",
                 "move the data to a file and load it, or shorten the statement, or exclude a "
                 'data module: exclude: ["src/table.py"]; or raise size.max if your embedding '
                 "model takes larger chunks",
@@ -100,7 +100,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
                 "CG201",
                 2,
                 "function part 2 of 2 is 502 chars, over size.max 300: its expression "
-                "(lines 2-23, 502 chars) cannot be split",
+                "(lines 2-23, 502 chars) cannot be split (within the hard limit 8,192 tokens)",
                 'exclude the tests in .chunkgate.yaml: exclude: ["tests/**"]',
             ),
             id="unsplittable-test-fixture",
@@ -109,7 +109,12 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
             "# Guide\n\n" + _PARAGRAPH * 3,
             "docs/guide.md",
             {"max": 300, "split": False},
-            ("CG201", 1, "section is 470 chars, over size.max 300", "add a subheading to split it"),
+            (
+                "CG201",
+                1,
+                "section is 470 chars, over size.max 300 (within the hard limit 8,192 tokens)",
+                "add a subheading to split it",
+            ),
             id="section-not-split",
         ),
         pytest.param(
@@ -119,7 +124,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
             (
                 "CG201",
                 1,
-                "preamble is 461 chars, over size.max 300",
+                "preamble is 461 chars, over size.max 300 (within the hard limit 8,192 tokens)",
                 "move the introduction under a heading or shorten it",
             ),
             id="preamble-not-split",
@@ -131,7 +136,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
             (
                 "CG201",
                 1,
-                "section is 464 chars, over size.max 300",
+                "section is 464 chars, over size.max 300 (within the hard limit 8,192 tokens)",
                 "shorten the code block or link to the full file (a code block is never split)",
             ),
             id="code-heavy-section-not-split",
@@ -143,7 +148,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
             (
                 "CG201",
                 1,
-                "function is 513 chars, over size.max 300",
+                "function is 513 chars, over size.max 300 (within the hard limit 8,192 tokens)",
                 "split the function into smaller functions",
             ),
             id="function-not-split",
@@ -156,7 +161,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
             (
                 "CG201",
                 1,
-                "class is 457 chars, over size.max 300",
+                "class is 457 chars, over size.max 300 (within the hard limit 8,192 tokens)",
                 "set python: {split_classes: true} to chunk it per method, or split the class",
             ),
             id="class-not-split",
@@ -169,7 +174,7 @@ _FENCE = "```text\n" + "INFO  Started server process [27365]\n" * 10 + "```\n"
                 "CG201",
                 1,
                 "section is 125 tokens, over size.max 100: its sentence (line 3, 123 tokens) "
-                "cannot be split",
+                "cannot be split (within the hard limit 8,192 tokens)",
                 "break the sentence up; or raise size.max if your embedding model takes "
                 "larger chunks",
             ),
@@ -294,3 +299,29 @@ def test_fires(
 )
 def test_no_op(tmp_path: Path, text: str, path: str, options: dict[str, object]) -> None:
     assert _findings(tmp_path, text, path, **options) == []
+
+
+def test_over_the_hard_limit_an_error_over_the_target_a_warning(tmp_path: Path) -> None:
+    """Two sizes (issue 41): a block that cannot be split is over the target, a warning
+    while its embed text fits the hard limit (tokens), an error past it."""
+    from chunkgate.rules import RULES
+
+    small = "# Output\n\n" + _FENCE  # 381 chars of fence: about 100 tokens
+    large = "# Output\n\n```text\n" + "INFO  Started server process [27365]\n" * 40 + "```\n"
+    (warning,) = _findings(tmp_path, small, "docs/a.md", max=300, limit=200)
+    (error,) = _findings(tmp_path, large, "docs/b.md", max=300, limit=200)
+    assert warning.message.endswith("cannot be split (within the hard limit 200 tokens)")
+    assert error.message == (
+        "section is 377 tokens as embedded, over the hard limit 200: its fenced code block "
+        "(lines 3-44, 1,491 chars) cannot be split; the model truncates it"
+    )
+    assert error.fix.endswith(
+        "; or name your embedding model (embed: {model: ...}) or set size.limit to its input limit"
+    )
+    rule = RULES["CG201"]
+    assert rule.severity_of("error", warning.message) == "warning"
+    assert rule.severity_of("error", error.message) == "error"
+    assert rule.severity_of("off", warning.message) == "off"
+    # A chunk under the target can still be over a small model's limit.
+    (under,) = _findings(tmp_path, small, "docs/a.md", max=2000, limit=50)
+    assert rule.severity_of("error", under.message) == "error"
