@@ -15,7 +15,7 @@ from chunkgate.core.errors import UnreadableError
 from chunkgate.core.model import CheckResult, Chunk, Violation
 from chunkgate.diff.moves import join_parts
 from chunkgate.gate.assess import Assessment
-from chunkgate.gate.baseline import known_duplicates, split_known
+from chunkgate.gate.baseline import known_duplicates, moved_units, split_known
 from chunkgate.gate.corpus import (
     CorpusFound,
     corpus_findings,
@@ -110,7 +110,15 @@ def incremental(
     across = _corpus_rules(config, loaded, scope, entries, committed, explicit=explicit, jobs=jobs)
     tokens = config.chunking.unit == "tokens"
     found = [*checked.violations, *cached_findings, *across.violations]
-    split = split_known(found, record, entries, tokens=tokens)
+    # A known problem follows its unit or file: moved now, or by a move the manifest records.
+    recorded_moves = moves_of([*entries.values(), *cached.values()]).items()
+    moved = moved_units([*stability.moves, *recorded_moves])
+    origins = sorted(moved.old_paths() - record.keys())
+    if origins:
+        if source is not None:
+            source.prefetch(origins)
+        record.update(_entries(source if source is not None else current, origins, {}))
+    split = split_known(found, record, entries, tokens=tokens, moved=moved)
     if config.severity("CG501") != "off":
         rows = duplicate_rows(current, entries, scope, explicit=explicit)
         copies = list(duplicate_violations(config, rows, only=set(entries) if explicit else None))

@@ -142,6 +142,8 @@ class Stability(NamedTuple):
     accepted: dict[str, FileEntry]
     # The files on either side of a move nothing acknowledges.
     unstable: frozenset[str] = frozenset()
+    # Every move seen, acknowledged or not: (old ID, new ID).
+    moves: tuple[tuple[str, str], ...] = ()
 
 
 def check_stability(
@@ -188,4 +190,5 @@ def check_stability(
             present[chunk.path] = {unit_id(c.id) for c in entry.chunks} if entry else set()
         if chunk.id not in moved and chunk.id not in present[chunk.path]:
             found.append(removed_violation(config, chunk, deleted=entry is None))
-    return Stability([v for v in found if v is not None], accepted, frozenset(unstable))
+    pairs = tuple((move.old.id, move.new.id) for move in moves)
+    return Stability([v for v in found if v is not None], accepted, frozenset(unstable), pairs)
