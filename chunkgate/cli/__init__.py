@@ -19,6 +19,7 @@ COMMANDS = {
     "diff": "chunkgate.cli.diff:diff_command",
     "eval": "chunkgate.cli.evaluate:eval_command",
     "export": "chunkgate.cli.export:export_command",
+    "fix-links": "chunkgate.cli.fixlinks:fix_links_command",
     "init": "chunkgate.cli.init:init_command",
     "lint": "chunkgate.cli.lint:lint_command",
     "merge-driver": "chunkgate.cli.mergedriver:merge_driver_command",

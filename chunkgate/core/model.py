@@ -183,12 +183,15 @@ class Violation(NamedTuple):
     fix: str = ""
     end_line: int = 0
     known: bool = False  # the baseline's manifest records it: listed, failing nothing
+    # A link's fix that chunkgate can make (``fix-links``): its destination as the
+    # renderer reads it on ``line``, and the destination it should have.
+    edit: tuple[str, str] | None = None
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.path, self.line, self.rule, self.chunk_id or "")
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "rule": self.rule,
             "name": self.name,
             "severity": self.severity,
@@ -198,6 +201,9 @@ class Violation(NamedTuple):
             "message": self.message,
             "fix": self.fix,
         }
+        if self.edit is not None:
+            out["edit"] = {"from": self.edit[0], "to": self.edit[1]}
+        return out
 
 
 class Unverified(NamedTuple):

@@ -14,6 +14,7 @@ from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
 from chunkgate.links.extract import Link, readable
 from chunkgate.links.openings import PageAnchors
+from chunkgate.links.relink import follow, into_moved_page, moved_page, relinked
 from chunkgate.sites.built import BuiltSite
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes, candidates, page_urls
 from chunkgate.sites.urls import PageUrls
@@ -85,11 +86,14 @@ class BrokenLink(NamedTuple):
     line: int
     link: Link
     target: Target
-    moved_to: str | None  # the ID a recorded move redirects the fragment to (gone too)
+    moved_to: str | None  # the ID a detected or recorded move takes the fragment to
     closest: str | None  # the closest anchor the target has
     # Why the target page may have anchors chunkgate cannot see: the link is then
     # unverified, not broken (None: its anchors are complete, the link is broken).
     open: str | None = None
+    # The link's destination rewritten to the section the move took it to, in the form
+    # it was written in (None: the move's target is gone too, or the form cannot say it).
+    replacement: str | None = None
 
     @property
     def message(self) -> str:
@@ -99,6 +103,11 @@ class BrokenLink(NamedTuple):
 
     @property
     def fix(self) -> str:
+        if self.replacement is not None:
+            return (
+                f"the section moved to {self.moved_to}: link to {readable(self.replacement)} "
+                "(`chunkgate fix-links` rewrites it)"
+            )
         if self.moved_to is not None:
             return (
                 f"the section moved to {self.moved_to}, which is gone too: link to its section now"
@@ -156,8 +165,11 @@ class MissingPage(NamedTuple):
     line: int
     link: Link
     target: str  # the page it names, as the site resolves it
-    moved_to: str | None  # where the page went, when a recorded move says so
+    moved_to: str | None  # where the page went, when a detected or recorded move says so
     closest: str | None  # the corpus page whose path is the closest
+    # The link's destination rewritten to the page (and section) it moved to, in the
+    # form it was written in; None when the form cannot say it (a site URL).
+    replacement: str | None = None
 
     @property
     def message(self) -> str:
@@ -165,6 +177,11 @@ class MissingPage(NamedTuple):
 
     @property
     def fix(self) -> str:
+        if self.replacement is not None:
+            return (
+                f"the page moved to {self.moved_to}: link to {readable(self.replacement)} "
+                "(`chunkgate fix-links` rewrites it)"
+            )
         if self.moved_to is not None:
             return f"the page moved to {self.moved_to}: link there"
         if self.closest is not None:
@@ -205,7 +222,7 @@ def check_references(
     if built is not None:
         anchors_of = from_built_site(anchors_of, built, site)
     sites = as_sites(site)
-    moved = moved or {}
+    moved = {} if moved is None else moved
     includers = includers or {}
     lower: dict[str, str] = {}
     for path in paths:
@@ -260,9 +277,10 @@ def check_references(
                     if page_gone and _translated(page_gone, folders, absent):
                         page_gone = None
                 if page_gone is not None:
-                    went = _renamed(moved, page_gone)
+                    went = moved_page(moved, page_gone)
                     closest = None if went else _closest_page(page_gone, paths)
-                    yield MissingPage(path, link.line, link, page_gone, went, closest)
+                    new = into_moved_page(moved, link.destination, path, page_gone, went)
+                    yield MissingPage(path, link.line, link, page_gone, went, closest, new)
                 continue
             found = [
                 each
@@ -282,16 +300,19 @@ def check_references(
                 target.fragment in anchors(parent) for parent in includers.get(path, ())
             ):
                 continue  # an included file's link to the page that includes it
-            redirect = _follow(moved, f"{target.path}#{target.fragment}")
+            # A move (detected now, or recorded) names where the section went; the link
+            # stays broken on the site until it is rewritten, acknowledged or not.
+            redirect = follow(moved, f"{target.path}#{target.fragment}")
+            new = None
             if redirect is not None:
                 redirect_path, _, redirect_anchor = redirect.partition("#")
                 if redirect_anchor in anchors(redirect_path):
-                    continue  # acknowledged: the section moved there
+                    new = relinked(link.destination, path, target.path, redirect)
             closest = _closest(target.fragment, known.anchors if known else ())
             opened = known.open if known else None
             if cross_reference and routes.other_projects:
                 opened = opened or _CROSS_REFERENCE
-            yield BrokenLink(path, link.line, link, target, redirect, closest, opened)
+            yield BrokenLink(path, link.line, link, target, redirect, closest, opened, new)
 
 
 def from_built_site(
@@ -393,25 +414,6 @@ def _folders(paths: Collection[str]) -> dict[str, set[str]]:
         for depth in range(len(parts) - 1):
             found.setdefault("/".join(parts[:depth]), set()).add(parts[depth])
     return found
-
-
-def _renamed(moved: Mapping[str, str], page: str) -> str | None:
-    """Where the recorded moves took the sections of ``page``, when they went to one page."""
-    went = {
-        new.partition("#")[0]
-        for old, new in moved.items()
-        if old.partition("#")[0] == page and new.partition("#")[0] != page
-    }
-    return went.pop() if len(went) == 1 else None
-
-
-def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:
-    seen: set[str] = set()
-    current = moved.get(chunk_id)
-    while current is not None and current in moved and current not in seen:
-        seen.add(current)
-        current = moved[current]
-    return current
 
 
 def _closest(word: str, choices: Collection[str]) -> str | None:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from chunkgate.diff.model import ChunkDiff
     from chunkgate.evaluate.citations import RefsResult
     from chunkgate.evaluate.retrieval import EvalReport
+    from chunkgate.gate.relink import LinkFixes
     from chunkgate.stats import Stats
 
 NAMES = ("auto", "rich", "text", "json", "jsonl", "markdown", "github", "sarif", "plan")
@@ -89,6 +90,10 @@ class EvalWriter(Protocol):
 
 class RefsWriter(Protocol):
     def __call__(self, result: RefsResult, stream: IO[str]) -> None: ...
+
+
+class FixLinksWriter(Protocol):
+    def __call__(self, result: LinkFixes, stream: IO[str]) -> None: ...
 
 
 class UnknownFormat(ChunkgateError, ValueError):
@@ -207,6 +212,14 @@ REFS = Formats(
         "json": "chunkgate.report.citations:write_json",
     },
 )
+FIX_LINKS = Formats(
+    "fix-links",
+    {
+        "text": "chunkgate.report.relink:write_text",
+        "json": "chunkgate.report.relink:write_json",
+    },
+)
 COMMANDS = {
-    formats.command: formats for formats in (CHECK, DIFF, CHUNKS, OUTLINE, STATS, EVAL, REFS)
+    formats.command: formats
+    for formats in (CHECK, DIFF, CHUNKS, OUTLINE, STATS, EVAL, REFS, FIX_LINKS)
 }

@@ -35,6 +35,7 @@ SHOWN = {
     "stats": ([], "167"),
     "eval": (["golden.yaml"], "how to install"),
     "refs": (["notes.md"], "a.md#nope"),
+    "fix-links": ([], "rewrit"),
 }
 
 
@@ -122,6 +123,7 @@ PROTOCOLS = {
     "stats": formats.StatsWriter,
     "eval": formats.EvalWriter,
     "refs": formats.RefsWriter,
+    "fix-links": formats.FixLinksWriter,
 }
 
 
