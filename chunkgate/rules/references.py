@@ -104,6 +104,7 @@ from chunkgate.links.gate import route_of
 from chunkgate.links.openings import PageAnchors
 from chunkgate.links.shortcodes import quiet_shortcodes
 from chunkgate.rules.base import CorpusContext, Option, Rule
+from chunkgate.rules.stability import moved_cause
 from chunkgate.sites.built import read_site
 from chunkgate.sites.mkdocstrings import Sources
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
@@ -246,6 +247,11 @@ def judged(
         if severity != "off":
             new = link.replacement
             edit = (link.link.destination, new) if new is not None else None
+            cause = None
+            if isinstance(link, MissingPage) and link.moved_to is not None:
+                cause = f"moved:{link.target}>{link.moved_to}"
+            elif isinstance(link, BrokenLink) and link.moved_to is not None:
+                cause = moved_cause(f"{link.target.path}#{link.target.fragment}", link.moved_to)
             out.append(
                 Violation(
                     rule.code,
@@ -257,6 +263,7 @@ def judged(
                     link.message,
                     link.fix,
                     edit=edit,
+                    cause=cause,
                 )
             )
     return out
