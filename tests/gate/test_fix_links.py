@@ -104,3 +104,37 @@ def test_links_with_no_move_to_follow_are_left_and_listed(cli_repo: Path) -> Non
     assert result.returncode == 1
     assert "a.md:3: CG404 link b.md#nowhere: b.md has no anchor #nowhere" in result.stdout.decode()
     assert "0 links rewritten in 0 files; 1 broken link left" in result.stdout.decode()
+
+
+def test_links_into_a_moved_or_deleted_page_get_the_move_target(cli_repo: Path) -> None:
+    setup = "# Setup\n\nAn introduction long enough to be a chunk here.\n\n"
+    install = "## Install\n\nRun the installer, a sentence long enough to be a chunk.\n"
+    write(cli_repo, "docs/setup.md", setup + install)
+    write(cli_repo, "docs/faq.md", "# FAQ\n\nQuestions and answers, long enough to be a chunk.\n")
+    index = "# Index\n\nSee [it](setup.md#install), [the page](./setup.md) and [faq](faq.md).\n"
+    write(cli_repo, "docs/index.md", index)
+    commit_all(cli_repo, "docs")
+    assert run("update")[0] == 0
+    commit_all(cli_repo, "adopt")
+    (cli_repo / "docs/guide").mkdir()
+    git(cli_repo, "mv", "docs/setup.md", "docs/guide/setup.md")
+    # The FAQ is deleted, its text merged into the guide: its links go to that page too.
+    faq = (cli_repo / "docs/faq.md").read_text(encoding="utf-8")
+    git(cli_repo, "rm", "-q", "docs/faq.md")
+    write(cli_repo, "docs/guide/setup.md", setup + install + "\n" + faq.replace("# FAQ", "## FAQ"))
+    code, report = check_json()
+    missing = sorted(v["fix"] for v in report["violations"] if v["rule"] == "CG405")
+    assert code == 1
+    assert missing == [
+        "the page moved to docs/guide/setup.md: link to ./guide/setup.md "
+        "(`chunkgate fix-links` rewrites it)",
+        "the page moved to docs/guide/setup.md: link to guide/setup.md "
+        "(`chunkgate fix-links` rewrites it)",
+        "the page moved to docs/guide/setup.md: link to guide/setup.md#install "
+        "(`chunkgate fix-links` rewrites it)",
+    ]
+    assert cli_process(cli_repo, "fix-links").returncode == 0
+    assert (cli_repo / "docs/index.md").read_text(encoding="utf-8") == (
+        "# Index\n\nSee [it](guide/setup.md#install), [the page](./guide/setup.md) "
+        "and [faq](guide/setup.md).\n"
+    )
