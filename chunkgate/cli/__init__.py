@@ -24,6 +24,7 @@ COMMANDS = {
     "lint": "chunkgate.cli.lint:lint_command",
     "merge-driver": "chunkgate.cli.mergedriver:merge_driver_command",
     "outline": "chunkgate.cli.outline:outline_command",
+    "redirects": "chunkgate.cli.redirects:redirects_command",
     "refs": "chunkgate.cli.refs:refs_command",
     "rules": "chunkgate.cli.rules:rules_command",
     "stats": "chunkgate.cli.stats:stats_command",
