@@ -27,9 +27,10 @@ def fix_links_command(
     rename in the work tree, or one the manifest records as moved_from) is
     rewritten there: only the link's destination changes, in the form it was
     written in (relative path, anchor spelling), and each edit is shown as a
-    diff. With PATHS, the links of those files and the links into them. Exit
-    status: 0 no broken link is left, 1 some are (no move to follow, or
-    --dry-run), 2 errors.
+    diff. With PATHS, the links of those files and the links into them. The
+    broken links with no move to follow are listed, for a person to fix (the
+    check reports them). Exit status: 0 done (nothing left to rewrite), 1
+    --dry-run found links to rewrite, 2 errors.
     """
     # imported per command: the gate, which `--help` never needs
     from chunkgate.gate.relink import fix_links
@@ -37,4 +38,4 @@ def fix_links_command(
     result = fix_links(load(config_path), list(paths) or None, write=not dry_run)
     fmt = formats.FIX_LINKS.resolve(fmt, sys.stdout)
     formats.FIX_LINKS.writer(fmt)(result, sys.stdout)
-    sys.exit(1 if result.left or (dry_run and result.fixed) else 0)
+    sys.exit(1 if dry_run and result.fixed else 0)

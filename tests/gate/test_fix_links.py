@@ -101,7 +101,7 @@ def test_links_with_no_move_to_follow_are_left_and_listed(cli_repo: Path) -> Non
     write(cli_repo, "b.md", "# B\n\nA page with no such section, long enough for a chunk.\n")
     commit_all(cli_repo)
     result = cli_process(cli_repo, "fix-links")
-    assert result.returncode == 1
+    assert result.returncode == 0  # nothing it can do: the check reports the link
     assert "a.md:3: CG404 link b.md#nowhere: b.md has no anchor #nowhere" in result.stdout.decode()
     assert "0 links rewritten in 0 files; 1 broken link left" in result.stdout.decode()
 
