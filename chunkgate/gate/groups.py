@@ -65,10 +65,15 @@ def _moved(cause: str, severity: Severity, members: Sequence[Violation]) -> Grou
     parts = []
     if moves:
         parts.append(f"{_moved_what(old, new)}: {_count(len(moves), 'ID')} changed (CG402)")
+    own = [v for v in links if v.path == new and "#" not in new]  # the moved page's links
+    links = [v for v in links if v not in own]
     if links:
         rules = ", ".join(sorted({v.rule for v in links}))
         named = f"it ({rules})" if moves else f"{old} ({rules}), which moved to {new}"
         parts.append(f"{_links_where(links)} still name {named}")
+    if own:
+        parts.append(f"{_count(len(own), 'relative link')} of its own no longer land (CG405)")
+        links = [*links, *own]
     if any(v.rule == "CG401" for v in members):
         parts.append("the manifest lists the old path (CG401)")
     fixes = []

@@ -12,9 +12,9 @@ from urllib.parse import unquote, urljoin
 
 from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
+from chunkgate.links import relink
 from chunkgate.links.extract import Link, readable
 from chunkgate.links.openings import PageAnchors
-from chunkgate.links.relink import follow, into_moved_page, moved_page, relinked
 from chunkgate.sites.built import BuiltSite
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes, candidates, page_urls
 from chunkgate.sites.urls import PageUrls
@@ -170,6 +170,9 @@ class MissingPage(NamedTuple):
     # The link's destination rewritten to the page (and section) it moved to, in the
     # form it was written in; None when the form cannot say it (a site URL).
     replacement: str | None = None
+    # The linking page's old path, when it moved and its relative link landed there
+    # (on ``moved_to``) from where it was.
+    moved_from: str | None = None
 
     @property
     def message(self) -> str:
@@ -177,6 +180,11 @@ class MissingPage(NamedTuple):
 
     @property
     def fix(self) -> str:
+        if self.moved_from is not None and self.replacement is not None:
+            return (
+                f"this page moved from {self.moved_from}, where the link named {self.moved_to}: "
+                f"link to {readable(self.replacement)} (`chunkgate fix-links` rewrites it)"
+            )
         if self.replacement is not None:
             return (
                 f"the page moved to {self.moved_to}: link to {readable(self.replacement)} "
@@ -274,12 +282,25 @@ def check_references(
                     # site may fall back to it (MkDocs i18n, fastapi's language sites).
                     if not folders:
                         folders.update(_folders(paths))
-                    if page_gone and _translated(page_gone, folders, absent):
-                        page_gone = None
+                    # (A page that moved, or a link from one, is no fallback: the move's.)
+                    if page_gone and not relink.moving(moved, page_gone, path):
+                        page_gone = None if _translated(page_gone, folders, absent) else page_gone
+                origin = relink.moved_from_page(moved, path) if page_gone is not None else None
+                if page_gone is not None and origin is not None:
+                    # The linking page moved: its relative link landed from where it was.
+                    was = targets(link.destination, origin, exists, routes, urls)
+                    if was and was[0].path not in gone:
+                        new_id = f"{was[0].path}#{was[0].fragment}".rstrip("#")
+                        new = relink.relinked(link.destination, path, page_gone, new_id)
+                        if new is not None:
+                            yield MissingPage(
+                                path, link.line, link, page_gone, was[0].path, None, new, origin
+                            )
+                            continue
                 if page_gone is not None:
-                    went = moved_page(moved, page_gone)
+                    went = relink.moved_page(moved, page_gone)
                     closest = None if went else _closest_page(page_gone, paths)
-                    new = into_moved_page(moved, link.destination, path, page_gone, went)
+                    new = relink.into_moved_page(moved, link.destination, path, page_gone, went)
                     yield MissingPage(path, link.line, link, page_gone, went, closest, new)
                 continue
             found = [
@@ -302,12 +323,12 @@ def check_references(
                 continue  # an included file's link to the page that includes it
             # A move (detected now, or recorded) names where the section went; the link
             # stays broken on the site until it is rewritten, acknowledged or not.
-            redirect = follow(moved, f"{target.path}#{target.fragment}")
+            redirect = relink.follow(moved, f"{target.path}#{target.fragment}")
             new = None
             if redirect is not None:
                 redirect_path, _, redirect_anchor = redirect.partition("#")
                 if redirect_anchor in anchors(redirect_path):
-                    new = relinked(link.destination, path, target.path, redirect)
+                    new = relink.relinked(link.destination, path, target.path, redirect)
             closest = _closest(target.fragment, known.anchors if known else ())
             opened = known.open if known else None
             if cross_reference and routes.other_projects:

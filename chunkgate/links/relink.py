@@ -75,6 +75,21 @@ def moved_page(moved: Mapping[str, str], page: str) -> str | None:
     return went.pop() if len(went) == 1 else None
 
 
+def moved_from_page(moved: Mapping[str, str], page: str) -> str | None:
+    """The page whose sections moved to ``page``, when they all came from one."""
+    came = {
+        old.partition("#")[0]
+        for old, new in moved.items()
+        if new.partition("#")[0] == page and old.partition("#")[0] != page
+    }
+    return came.pop() if len(came) == 1 else None
+
+
+def moving(moved: Mapping[str, str], page: str, source: str) -> bool:
+    """Whether ``page`` moved, or ``source`` (linking to it) did."""
+    return moved_page(moved, page) is not None or moved_from_page(moved, source) is not None
+
+
 def into_moved_page(
     moved: Mapping[str, str], destination: str, source: str, page: str, went: str | None
 ) -> str | None:

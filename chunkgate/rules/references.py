@@ -248,7 +248,9 @@ def judged(
             new = link.replacement
             edit = (link.link.destination, new) if new is not None else None
             cause = None
-            if isinstance(link, MissingPage) and link.moved_to is not None:
+            if isinstance(link, MissingPage) and link.moved_from is not None:
+                cause = f"moved:{link.moved_from}>{link.path}"  # a moved page's own link
+            elif isinstance(link, MissingPage) and link.moved_to is not None:
                 cause = f"moved:{link.target}>{link.moved_to}"
             elif isinstance(link, BrokenLink) and link.moved_to is not None:
                 cause = moved_cause(f"{link.target.path}#{link.target.fragment}", link.moved_to)

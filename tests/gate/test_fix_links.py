@@ -138,3 +138,40 @@ def test_links_into_a_moved_or_deleted_page_get_the_move_target(cli_repo: Path) 
         "# Index\n\nSee [it](guide/setup.md#install), [the page](./guide/setup.md) "
         "and [faq](guide/setup.md).\n"
     )
+
+
+def test_a_moved_pages_own_relative_links_follow_it(cli_repo: Path) -> None:
+    """Seen on Vite's docs: a page moved to a sibling folder keeps `./other.md` links that
+    now name pages that are not there, and a `.md` link into it names the old folder;
+    neither is a translation's fallback (the old and new folders differ in one name)."""
+    write(cli_repo, "docs/guide/api.md", "# API\n\nSee [env](./env.md#files), long enough here.\n")
+    write(cli_repo, "docs/guide/env.md", "# Env\n\n## Files\n\nThe env files, long enough here.\n")
+    write(
+        cli_repo, "docs/guide/intro.md", "# Intro\n\nRead [the API](./api.md) first, long enough.\n"
+    )
+    write(cli_repo, "docs/reference/index.md", "# Reference\n\nThe reference, long enough here.\n")
+    commit_all(cli_repo, "docs")
+    assert run("update")[0] == 0
+    commit_all(cli_repo, "adopt")
+    git(cli_repo, "mv", "docs/guide/api.md", "docs/reference/api.md")
+    code, report = check_json()
+    fixes = sorted((v["path"], v["fix"]) for v in report["violations"] if v["rule"] == "CG405")
+    assert code == 1
+    assert fixes == [
+        (
+            "docs/guide/intro.md",
+            "the page moved to docs/reference/api.md: link to ../reference/api.md "
+            "(`chunkgate fix-links` rewrites it)",
+        ),
+        (
+            "docs/reference/api.md",
+            "this page moved from docs/guide/api.md, where the link named docs/guide/env.md: "
+            "link to ../guide/env.md#files (`chunkgate fix-links` rewrites it)",
+        ),
+    ]
+    assert cli_process(cli_repo, "fix-links").returncode == 0
+    assert "[env](../guide/env.md#files)" in (cli_repo / "docs/reference/api.md").read_text(
+        encoding="utf-8"
+    )
+    assert run("update", "--accept-moves")[0] == 0
+    assert check_json()[0] == 0
