@@ -10,7 +10,6 @@ a diff; a second run writes nothing.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from collections.abc import Sequence
@@ -19,6 +18,7 @@ from typing import NamedTuple
 from chunkgate.config.model import Config
 from chunkgate.core.errors import ChunkgateError
 from chunkgate.gate.corpus import moves_of
+from chunkgate.gate.relink import unified
 from chunkgate.git import process
 from chunkgate.links.corpus import sites_of
 from chunkgate.manifest import WorkTreeManifest, write_atomic
@@ -121,14 +121,7 @@ def _written(config: Config, path: str, text: str, *, write: bool) -> Written | 
     old = _text(config, {}, path)
     if old == text:
         return None
-    diff = "".join(
-        difflib.unified_diff(
-            old.splitlines(keepends=True),
-            text.splitlines(keepends=True),
-            fromfile=f"a/{path}",
-            tofile=f"b/{path}",
-        )
-    )
+    diff = unified(path, old, text)
     if write:
         target = config.root / path
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -83,14 +83,18 @@ def _fixed(config: Config, path: str, edits: list[Edit], *, write: bool) -> File
     new = rewritten(text, edits)
     if new == text:
         return None
-    diff = "".join(
-        difflib.unified_diff(
-            text.splitlines(keepends=True),
-            new.splitlines(keepends=True),
-            fromfile=f"a/{path}",
-            tofile=f"b/{path}",
-        )
-    )
+    diff = unified(path, text, new)
     if write:
         write_atomic(file, new.encode("utf-8", "surrogateescape"))
     return FileFix(path, tuple(edits), diff)
+
+
+def unified(path: str, old: str, new: str) -> str:
+    """An edit of ``path`` as ``git diff`` shows it (``a/PATH``, ``b/PATH``)."""
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=f"a/{path}",
+        tofile=f"b/{path}",
+    )
+    return "".join(lines)

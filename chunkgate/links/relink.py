@@ -67,22 +67,22 @@ def _styled(anchor: str, written: str) -> str:
 
 def moved_page(moved: Mapping[str, str], page: str) -> str | None:
     """Where the recorded moves took the sections of ``page``, when they went to one page."""
-    went = {
-        new.partition("#")[0]
-        for old, new in moved.items()
-        if old.partition("#")[0] == page and new.partition("#")[0] != page
-    }
-    return went.pop() if len(went) == 1 else None
+    return _one_page(moved, page, forward=True)
 
 
 def moved_from_page(moved: Mapping[str, str], page: str) -> str | None:
     """The page whose sections moved to ``page``, when they all came from one."""
-    came = {
-        old.partition("#")[0]
-        for old, new in moved.items()
-        if new.partition("#")[0] == page and old.partition("#")[0] != page
-    }
-    return came.pop() if len(came) == 1 else None
+    return _one_page(moved, page, forward=False)
+
+
+def _one_page(moved: Mapping[str, str], page: str, *, forward: bool) -> str | None:
+    """The one other page at the far end of the moves from (``forward``) or into ``page``."""
+    ends = set()
+    for old, new in moved.items():
+        here, there = (old, new) if forward else (new, old)
+        if here.partition("#")[0] == page and there.partition("#")[0] != page:
+            ends.add(there.partition("#")[0])
+    return ends.pop() if len(ends) == 1 else None
 
 
 def moving(moved: Mapping[str, str], page: str, source: str) -> bool:
