@@ -78,6 +78,13 @@ if TYPE_CHECKING:
     help="Only these rules (comma-separated codes or prefixes: CG201,CG3).",
 )
 @click.option("--ignore", metavar="CODES", help="Not these rules (codes or prefixes).")
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Also list each finding of a group (a moved page's IDs, the links into a renamed "
+    "heading, the files a configuration change left out) under its one line.",
+)
 @config_option
 @quiet_option
 @reports_errors
@@ -97,6 +104,7 @@ def check_command(
     strict: bool,
     select: str | None,
     ignore: str | None,
+    verbose: bool,
     config_path: Path | None,
     quiet: bool,
 ) -> None:
@@ -134,7 +142,7 @@ def check_command(
         listing=listing,
         env=os.environ,
     )
-    write_report(result, fmt, output, quiet)
+    write_report(result._replace(detail=verbose), fmt, output, quiet)
     sys.exit(1 if result.errors or (update and result.manifest_changed) else 0)
 
 

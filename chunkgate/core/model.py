@@ -183,12 +183,19 @@ class Violation(NamedTuple):
     fix: str = ""
     end_line: int = 0
     known: bool = False  # the baseline's manifest records it: listed, failing nothing
+    # A link's fix that chunkgate can make (``fix-links``): its destination as the
+    # renderer reads it on ``line``, and the destination it should have.
+    edit: tuple[str, str] | None = None
+    # The one change that explains this finding with others, which human output shows
+    # as one line (``Group``): ``moved:OLD>NEW`` (a page or a section that moved, and
+    # the links into it), ``dropped`` (a file the configuration leaves out now).
+    cause: str | None = None
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.path, self.line, self.rule, self.chunk_id or "")
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "rule": self.rule,
             "name": self.name,
             "severity": self.severity,
@@ -197,6 +204,36 @@ class Violation(NamedTuple):
             "chunk_id": self.chunk_id,
             "message": self.message,
             "fix": self.fix,
+        }
+        if self.edit is not None:
+            out["edit"] = {"from": self.edit[0], "to": self.edit[1]}
+        if self.cause is not None:
+            out["cause"] = self.cause
+        return out
+
+
+class Group(NamedTuple):
+    """Findings one change explains (a moved page, a renamed heading and the links into
+    it, files the configuration left out), shown as one line: the members are listed
+    under ``--verbose`` and always in JSON."""
+
+    cause: str
+    severity: Severity  # the most severe member's
+    path: str
+    line: int
+    message: str
+    fix: str
+    members: tuple[Violation, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "cause": self.cause,
+            "severity": self.severity,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+            "fix": self.fix,
+            "count": len(self.members),
         }
 
 
@@ -248,6 +285,10 @@ class CheckResult(NamedTuple):
     # says the human formats list them (``--show-unverified``), not only count them.
     unverified: tuple[Unverified, ...] = ()
     listing: bool = False
+    # Findings one change explains, each shown as one line; ``detail`` lists their
+    # members under it too (``--verbose``).
+    groups: tuple[Group, ...] = ()
+    detail: bool = False
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -264,6 +305,7 @@ class CheckResult(NamedTuple):
             "violations": [v.to_dict() for v in self.violations],
             "known": [v.to_dict() for v in self.known],
             "unverified": [u.to_dict() for u in self.unverified],
+            "groups": [g.to_dict() for g in self.groups],
             "summary": {
                 **self.summary.to_dict(),
                 "known": len(self.known),

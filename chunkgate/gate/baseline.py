@@ -11,7 +11,10 @@ the baseline revision (``HEAD``, or what CI compares against):
   broken link (CG404) when the file's shard records the same link to the
   same missing anchor;
 - an oversized chunk that grew since is worse, so it is new again;
-- the corpus-level rules have no record: an unstable ID is always new.
+- the corpus-level rules have no record: an unstable ID is always new;
+- a problem follows its unit and its file when they move (a renamed heading, a
+  moved page: ``Moved``, from the moves the run detects and those the manifest
+  records): known at the old place, it is known at the new one.
 
 A fixed problem leaves the record the next time the file's shard is written.
 ``--strict`` (or ``strict: true``) makes every known problem count again.
@@ -34,37 +37,94 @@ class Split(NamedTuple):
     known: list[Violation]
 
 
+class Moved(NamedTuple):
+    """Where the baseline's units and files went: new unit ID -> old unit ID, and new
+    path -> old path for a file whose units all came from one other file."""
+
+    ids: Mapping[str, str]
+    paths: Mapping[str, str]
+
+    def origin(self, path: str, chunk_id: str | None) -> tuple[str, str | None] | None:
+        """The path and unit ID a finding at ``path`` (about ``chunk_id``) had at the
+        baseline, when its unit or its file moved; None when neither did."""
+        unit = _unit(chunk_id)
+        part = (chunk_id or "")[len(unit) :]  # a part's "~2" follows its unit
+        old = self.ids.get(unit) if unit else None
+        if old is not None:
+            return old.partition("#")[0], old + part
+        old_path = self.paths.get(path)
+        if old_path is None:
+            return None
+        return old_path, f"{old_path}#{unit.partition('#')[2]}{part}" if unit else None
+
+    def old_paths(self) -> set[str]:
+        return {old.partition("#")[0] for old in self.ids.values()} | set(self.paths.values())
+
+
+NO_MOVES = Moved({}, {})
+
+
+def moved_units(pairs: Iterable[tuple[str, str]]) -> Moved:
+    """``Moved`` from ``(old ID, new ID)`` pairs: each unit's own, and a file's when every
+    unit that moved into it came from the same other file."""
+    ids: dict[str, str] = {}
+    sources: dict[str, set[str]] = {}
+    for old_id, new_id in pairs:
+        old, new = unit_id(old_id), unit_id(new_id)
+        if old == new:
+            continue
+        ids.setdefault(new, old)
+        sources.setdefault(new.partition("#")[0], set()).add(old.partition("#")[0])
+    paths = {
+        path: next(iter(olds))
+        for path, olds in sources.items()
+        if len(olds) == 1 and path not in olds
+    }
+    return Moved(ids, paths)
+
+
 def split_known(
     violations: Iterable[Violation],
     baseline: Mapping[str, FileEntry | None],
     now: Mapping[str, FileEntry | None],
     *,
     tokens: bool = False,
+    moved: Moved = NO_MOVES,
 ) -> Split:
     """Which of ``violations`` the baseline's entries already record.
 
     ``baseline`` holds the committed entry of each file the violations may be
-    about (a file it lacks has no record), ``now`` the entries made in this run,
-    for the sizes a grown chunk is told by. Rules that record nothing (the
+    about (a file it lacks has no record; for a moved file or unit, the entry of
+    the file it came from, as ``moved`` says), ``now`` the entries made in this
+    run, for the sizes a grown chunk is told by. Rules that record nothing (the
     manifest and corpus rules) are always new.
     """
     recorded: dict[str, Counter[tuple[str, str]]] = {}
+
+    def counts(path: str) -> Counter[tuple[str, str]]:
+        if path not in recorded:
+            entry = baseline.get(path)
+            findings = entry.findings if entry is not None else ()
+            recorded[path] = Counter(_key(f.rule, f.chunk_id, f.message) for f in findings)
+        return recorded[path]
+
     new: list[Violation] = []
     known: list[Violation] = []
     for violation in sorted(violations, key=Violation.sort_key):
-        entry = baseline.get(violation.path)
-        if entry is None or not entry.findings:
-            new.append(violation)
-            continue
-        counts = recorded.get(violation.path)
-        if counts is None:
-            counts = recorded[violation.path] = Counter(
-                _key(finding.rule, finding.chunk_id, finding.message) for finding in entry.findings
-            )
-        key = _key(violation.rule, violation.chunk_id, violation.message)
-        if counts[key] > 0 and not _grew(violation, entry, now.get(violation.path), tokens):
-            counts[key] -= 1
-            known.append(violation)
+        after = now.get(violation.path)
+        places = [(violation.path, violation.chunk_id)]
+        origin = moved.origin(violation.path, violation.chunk_id)
+        if origin is not None:
+            places.append(origin)
+        for path, chunk_id in places:
+            key = _key(violation.rule, chunk_id, violation.message)
+            found = counts(path)
+            entry = baseline.get(path)
+            grew = entry is not None and _grew(violation, chunk_id, entry, after, tokens)
+            if found[key] > 0 and entry is not None and not grew:
+                found[key] -= 1
+                known.append(violation)
+                break
         else:
             new.append(violation)
     return Split(new, known)
@@ -81,11 +141,17 @@ def _unit(chunk_id: str | None) -> str:
     return unit_id(chunk_id) if chunk_id else ""
 
 
-def _grew(violation: Violation, before: FileEntry, after: FileEntry | None, tokens: bool) -> bool:
-    """An oversized chunk that is larger than the baseline recorded it."""
+def _grew(
+    violation: Violation,
+    old_id: str | None,
+    before: FileEntry,
+    after: FileEntry | None,
+    tokens: bool,
+) -> bool:
+    """An oversized chunk that is larger than the baseline recorded it (as ``old_id``)."""
     if violation.rule != "CG201" or after is None or violation.chunk_id is None:
         return False
-    old = {chunk.id: chunk for chunk in before.chunks}.get(violation.chunk_id)
+    old = {chunk.id: chunk for chunk in before.chunks}.get(old_id or "")
     new = {chunk.id: chunk for chunk in after.chunks}.get(violation.chunk_id)
     if old is None or new is None:
         return False

@@ -11,7 +11,7 @@ findings a cached file's shard records for them are not reported from it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from chunkgate.config.model import Config
@@ -60,6 +60,37 @@ def moves_of(entries: Iterable[FileEntry | None]) -> dict[str, str]:
         for chunk in entry.chunks
         if chunk.moved_from is not None
     }
+
+
+class PageMoves(Mapping[str, str]):
+    """Old chunk ID -> new ID: ``known`` (this run's moves, and those its entries record),
+    and, asked for an old ID, the moves the manifest records for that ID's page
+    (``recorded(path)``), read once a page. A run on named files checks links into pages
+    it did not name: a link into a renamed heading names the same section whichever
+    command sees it."""
+
+    def __init__(self, known: Mapping[str, str], recorded: Callable[[str], Mapping[str, str]]):
+        self._known = dict(known)
+        self._recorded = recorded
+        self._read: set[str] = set()
+
+    def _load(self, chunk_id: str) -> None:
+        page = chunk_id.partition("#")[0]
+        if page not in self._read:
+            self._read.add(page)
+            for old, new in self._recorded(page).items():
+                self._known.setdefault(old, new)
+
+    def __getitem__(self, chunk_id: str) -> str:
+        if chunk_id not in self._known:
+            self._load(chunk_id)
+        return self._known[chunk_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict(self._known))
+
+    def __len__(self) -> int:
+        return len(self._known)
 
 
 def stored_findings(violations: Iterable[Violation]) -> dict[str, tuple[StoredFinding, ...]]:

@@ -15,9 +15,10 @@ from chunkgate.core.errors import UnreadableError
 from chunkgate.core.model import CheckResult, Chunk, Violation
 from chunkgate.diff.moves import join_parts
 from chunkgate.gate.assess import Assessment
-from chunkgate.gate.baseline import known_duplicates, split_known
+from chunkgate.gate.baseline import known_duplicates, moved_units, split_known
 from chunkgate.gate.corpus import (
     CorpusFound,
+    PageMoves,
     corpus_findings,
     moves_of,
     stored_findings,
@@ -107,10 +108,27 @@ def incremental(
                 config, recorded, entries, deleted=scope.gone, broken=broken, settings=made
             )
         )
-    across = _corpus_rules(config, loaded, scope, entries, committed, explicit=explicit, jobs=jobs)
+    across = _corpus_rules(
+        config,
+        loaded,
+        scope,
+        entries,
+        committed,
+        detected=stability.moves,
+        explicit=explicit,
+        jobs=jobs,
+    )
     tokens = config.chunking.unit == "tokens"
     found = [*checked.violations, *cached_findings, *across.violations]
-    split = split_known(found, record, entries, tokens=tokens)
+    # A known problem follows its unit or file: moved now, or by a move the manifest records.
+    recorded_moves = moves_of([*entries.values(), *cached.values()]).items()
+    moved = moved_units([*stability.moves, *recorded_moves])
+    origins = sorted(moved.old_paths() - record.keys())
+    if origins:
+        if source is not None:
+            source.prefetch(origins)
+        record.update(_entries(source if source is not None else current, origins, {}))
+    split = split_known(found, record, entries, tokens=tokens, moved=moved)
     if config.severity("CG501") != "off":
         rows = duplicate_rows(current, entries, scope, explicit=explicit)
         copies = list(duplicate_violations(config, rows, only=set(entries) if explicit else None))
@@ -289,21 +307,26 @@ def _corpus_rules(
     entries: dict[str, FileEntry | None],
     committed: dict[str, FileEntry | None],
     *,
+    detected: Iterable[tuple[str, str]],
     explicit: bool,
     jobs: int,
 ) -> CorpusFound:
-    """The corpus rules over the whole corpus, or (named files) over those; a move
-    recorded in the manifest or accepted now counts (CG404 keeps a link through it)."""
+    """The corpus rules over the whole corpus, or (named files) over those. The moves
+    this run detects and those the manifest records (accepted now or before) name where
+    a broken link's section went (CG404's fix)."""
+    found_now = dict(detected)
     if explicit:
         present = {path: entry.blob for path, entry in entries.items() if entry is not None}
-        moved = moves_of(entries.values())
+        known = {**found_now, **moves_of(entries.values())}
+        moved = PageMoves(known, lambda page: moves_of([_entry_or_none(loaded.current, page)]))
         return corpus_findings(
             config, present, whole=False, moved=moved, before=committed, reader=loaded.reader
         )
     with_moves = [path for path in scope.cached if scope.summaries[path].moves]
     moving = [*entries.values(), *(_entry_or_none(loaded.current, path) for path in with_moves)]
     files = {**dict(scope.work), **{path: scope.summaries[path].blob for path in scope.cached}}
-    return corpus_findings(config, files, whole=True, moved=moves_of(moving), jobs=jobs)
+    moved_all = {**found_now, **moves_of(moving)}
+    return corpus_findings(config, files, whole=True, moved=moved_all, jobs=jobs)
 
 
 def _record_corpus(

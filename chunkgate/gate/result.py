@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from chunkgate.config.model import Config
 from chunkgate.core.model import CheckResult, Summary, Unverified, Violation
+from chunkgate.gate.groups import grouped
 from chunkgate.manifest import FileEntry
 
 
@@ -39,6 +40,7 @@ def result(
         notes=tuple(notes),
         known=tuple(known),
         unverified=tuple(sorted(unverified)),
+        groups=grouped(ordered),
     )
 
 

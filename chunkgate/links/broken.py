@@ -12,6 +12,7 @@ from urllib.parse import unquote, urljoin
 
 from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
+from chunkgate.links import relink
 from chunkgate.links.extract import Link, readable
 from chunkgate.links.openings import PageAnchors
 from chunkgate.sites.built import BuiltSite
@@ -85,11 +86,14 @@ class BrokenLink(NamedTuple):
     line: int
     link: Link
     target: Target
-    moved_to: str | None  # the ID a recorded move redirects the fragment to (gone too)
+    moved_to: str | None  # the ID a detected or recorded move takes the fragment to
     closest: str | None  # the closest anchor the target has
     # Why the target page may have anchors chunkgate cannot see: the link is then
     # unverified, not broken (None: its anchors are complete, the link is broken).
     open: str | None = None
+    # The link's destination rewritten to the section the move took it to, in the form
+    # it was written in (None: the move's target is gone too, or the form cannot say it).
+    replacement: str | None = None
 
     @property
     def message(self) -> str:
@@ -99,6 +103,11 @@ class BrokenLink(NamedTuple):
 
     @property
     def fix(self) -> str:
+        if self.replacement is not None:
+            return (
+                f"the section moved to {self.moved_to}: link to {readable(self.replacement)} "
+                "(`chunkgate fix-links` rewrites it)"
+            )
         if self.moved_to is not None:
             return (
                 f"the section moved to {self.moved_to}, which is gone too: link to its section now"
@@ -156,8 +165,14 @@ class MissingPage(NamedTuple):
     line: int
     link: Link
     target: str  # the page it names, as the site resolves it
-    moved_to: str | None  # where the page went, when a recorded move says so
+    moved_to: str | None  # where the page went, when a detected or recorded move says so
     closest: str | None  # the corpus page whose path is the closest
+    # The link's destination rewritten to the page (and section) it moved to, in the
+    # form it was written in; None when the form cannot say it (a site URL).
+    replacement: str | None = None
+    # The linking page's old path, when it moved and its relative link landed there
+    # (on ``moved_to``) from where it was.
+    moved_from: str | None = None
 
     @property
     def message(self) -> str:
@@ -165,6 +180,16 @@ class MissingPage(NamedTuple):
 
     @property
     def fix(self) -> str:
+        if self.moved_from is not None and self.replacement is not None:
+            return (
+                f"this page moved from {self.moved_from}, where the link named {self.moved_to}: "
+                f"link to {readable(self.replacement)} (`chunkgate fix-links` rewrites it)"
+            )
+        if self.replacement is not None:
+            return (
+                f"the page moved to {self.moved_to}: link to {readable(self.replacement)} "
+                "(`chunkgate fix-links` rewrites it)"
+            )
         if self.moved_to is not None:
             return f"the page moved to {self.moved_to}: link there"
         if self.closest is not None:
@@ -205,7 +230,7 @@ def check_references(
     if built is not None:
         anchors_of = from_built_site(anchors_of, built, site)
     sites = as_sites(site)
-    moved = moved or {}
+    moved = {} if moved is None else moved
     includers = includers or {}
     lower: dict[str, str] = {}
     for path in paths:
@@ -257,12 +282,26 @@ def check_references(
                     # site may fall back to it (MkDocs i18n, fastapi's language sites).
                     if not folders:
                         folders.update(_folders(paths))
-                    if page_gone and _translated(page_gone, folders, absent):
-                        page_gone = None
+                    # (A page that moved, or a link from one, is no fallback: the move's.)
+                    if page_gone and not relink.moving(moved, page_gone, path):
+                        page_gone = None if _translated(page_gone, folders, absent) else page_gone
+                origin = relink.moved_from_page(moved, path) if page_gone is not None else None
+                if page_gone is not None and origin is not None:
+                    # The linking page moved: its relative link landed from where it was.
+                    was = targets(link.destination, origin, exists, routes, urls)
+                    if was and was[0].path not in gone:
+                        new_id = f"{was[0].path}#{was[0].fragment}".rstrip("#")
+                        new = relink.relinked(link.destination, path, page_gone, new_id)
+                        if new is not None:
+                            yield MissingPage(
+                                path, link.line, link, page_gone, was[0].path, None, new, origin
+                            )
+                            continue
                 if page_gone is not None:
-                    went = _renamed(moved, page_gone)
+                    went = relink.moved_page(moved, page_gone)
                     closest = None if went else _closest_page(page_gone, paths)
-                    yield MissingPage(path, link.line, link, page_gone, went, closest)
+                    new = relink.into_moved_page(moved, link.destination, path, page_gone, went)
+                    yield MissingPage(path, link.line, link, page_gone, went, closest, new)
                 continue
             found = [
                 each
@@ -282,16 +321,19 @@ def check_references(
                 target.fragment in anchors(parent) for parent in includers.get(path, ())
             ):
                 continue  # an included file's link to the page that includes it
-            redirect = _follow(moved, f"{target.path}#{target.fragment}")
+            # A move (detected now, or recorded) names where the section went; the link
+            # stays broken on the site until it is rewritten, acknowledged or not.
+            redirect = relink.follow(moved, f"{target.path}#{target.fragment}")
+            new = None
             if redirect is not None:
                 redirect_path, _, redirect_anchor = redirect.partition("#")
                 if redirect_anchor in anchors(redirect_path):
-                    continue  # acknowledged: the section moved there
+                    new = relink.relinked(link.destination, path, target.path, redirect)
             closest = _closest(target.fragment, known.anchors if known else ())
             opened = known.open if known else None
             if cross_reference and routes.other_projects:
                 opened = opened or _CROSS_REFERENCE
-            yield BrokenLink(path, link.line, link, target, redirect, closest, opened)
+            yield BrokenLink(path, link.line, link, target, redirect, closest, opened, new)
 
 
 def from_built_site(
@@ -393,25 +435,6 @@ def _folders(paths: Collection[str]) -> dict[str, set[str]]:
         for depth in range(len(parts) - 1):
             found.setdefault("/".join(parts[:depth]), set()).add(parts[depth])
     return found
-
-
-def _renamed(moved: Mapping[str, str], page: str) -> str | None:
-    """Where the recorded moves took the sections of ``page``, when they went to one page."""
-    went = {
-        new.partition("#")[0]
-        for old, new in moved.items()
-        if old.partition("#")[0] == page and new.partition("#")[0] != page
-    }
-    return went.pop() if len(went) == 1 else None
-
-
-def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:
-    seen: set[str] = set()
-    current = moved.get(chunk_id)
-    while current is not None and current in moved and current not in seen:
-        seen.add(current)
-        current = moved[current]
-    return current
 
 
 def _closest(word: str, choices: Collection[str]) -> str | None:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import IO, TYPE_CHECKING
 
-from chunkgate.core.model import CheckResult, Summary, Unverified, Violation
+from chunkgate.core.model import CheckResult, Group, Summary, Unverified, Violation
 from chunkgate.report.console import make_console
 from chunkgate.report.formats import CHECK, CheckWriter
 from chunkgate.report.printable import printable
@@ -123,12 +123,40 @@ def text_line(violation: Violation) -> str:
     return printable(line)
 
 
+def group_line(group: Group) -> str:
+    """``path:line: severity moved: MESSAGE (fix: ...)``: one line for a group's findings."""
+    kind = "moved" if group.cause.startswith("moved:") else group.cause
+    return printable(
+        f"{group.path}:{group.line}: {group.severity} {kind}: {one_line(group.message)} "
+        f"(fix: {one_line(group.fix)})"
+    )
+
+
+def folded(result: CheckResult, violations: Iterable[Violation]) -> Iterable[Violation | Group]:
+    """The violations in order, each group's members as its line at the first of them
+    (followed by them, with ``detail``)."""
+    of: dict[Violation, Group] = {}
+    for group in result.groups:
+        of.update(dict.fromkeys(group.members, group))
+    done: set[str] = set()
+    for violation in violations:
+        cause = of.get(violation)
+        if cause is None:
+            yield violation
+        elif cause.cause not in done:
+            done.add(cause.cause)
+            yield cause
+            if result.detail:
+                yield from cause.members
+
+
 def write_text(
     result: CheckResult, stream: IO[str], *, quiet: bool, env: Mapping[str, str]
 ) -> None:
     violations = shown(result, quiet=quiet)
-    for violation in violations:
-        stream.write(text_line(violation) + "\n")
+    for entry in folded(result, violations):
+        shown_line = group_line(entry) if isinstance(entry, Group) else text_line(entry)
+        stream.write(shown_line + "\n")
     listed = result.unverified if result.listing and not quiet else ()
     for item in listed:
         stream.write(unverified_text(item) + "\n")
@@ -194,10 +222,34 @@ def _rich_violation(violation: Violation) -> list[RenderableType]:
     return parts
 
 
-def _by_file(violations: Iterable[Violation]) -> dict[str, list[Violation]]:
-    files: dict[str, list[Violation]] = {}
-    for violation in violations:
-        files.setdefault(violation.path, []).append(violation)
+def _rich_group(group: Group) -> list[RenderableType]:
+    # rich takes tens of ms to import: only terminal output needs it
+    from rich.padding import Padding
+    from rich.text import Text  # rich: terminal output only
+
+    mark, style = _MARKS.get(group.severity, ("·", "dim"))
+    kind = "moved" if group.cause.startswith("moved:") else group.cause
+    head = Text.assemble(
+        (mark, style),
+        " ",
+        (kind, style),
+        "  ",
+        (f"line {group.line}", "dim"),
+        "  ",
+        (f"{len(group.members):,} findings", "dim"),
+    )
+    fix = Text.assemble(("→ ", "green"), printable(group.fix))
+    return [
+        Padding(head, (0, 0, 0, 2), expand=False),
+        Padding(Text(printable(group.message)), (0, 0, 0, 4), expand=False),
+        Padding(fix, (0, 0, 0, 4), expand=False),
+    ]
+
+
+def _by_file(items: Iterable[Violation | Group]) -> dict[str, list[Violation | Group]]:
+    files: dict[str, list[Violation | Group]] = {}
+    for item in items:
+        files.setdefault(item.path, []).append(item)
     return files
 
 
@@ -225,10 +277,11 @@ def write_rich(
 
     console = rich_console(stream)
     violations = shown(result, quiet=quiet)
-    for path, group in _by_file(violations).items():
+    for path, entries in _by_file(folded(result, violations)).items():
         console.print(Text(printable(path), style="bold"), overflow="fold")
-        for violation in group:
-            for part in _rich_violation(violation):
+        for entry in entries:
+            parts = _rich_group(entry) if isinstance(entry, Group) else _rich_violation(entry)
+            for part in parts:
                 console.print(part, overflow="fold")
         console.print()
     if result.listing and not quiet and result.unverified:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from chunkgate.evaluate.citations import RefsResult
     from chunkgate.evaluate.retrieval import EvalReport
     from chunkgate.evaluate.search import SearchResult
+    from chunkgate.gate.relink import LinkFixes
     from chunkgate.stats import Stats
 
 NAMES = ("auto", "rich", "text", "json", "jsonl", "markdown", "github", "sarif", "plan")
@@ -94,6 +95,10 @@ class SearchWriter(Protocol):
 
 class RefsWriter(Protocol):
     def __call__(self, result: RefsResult, stream: IO[str]) -> None: ...
+
+
+class FixLinksWriter(Protocol):
+    def __call__(self, result: LinkFixes, stream: IO[str]) -> None: ...
 
 
 class UnknownFormat(ChunkgateError, ValueError):
@@ -220,7 +225,14 @@ SEARCH = Formats(
         "json": "chunkgate.report.search:write_json",
     },
 )
+FIX_LINKS = Formats(
+    "fix-links",
+    {
+        "text": "chunkgate.report.relink:write_text",
+        "json": "chunkgate.report.relink:write_json",
+    },
+)
 COMMANDS = {
     formats.command: formats
-    for formats in (CHECK, DIFF, CHUNKS, OUTLINE, STATS, EVAL, SEARCH, REFS)
+    for formats in (CHECK, DIFF, CHUNKS, OUTLINE, STATS, EVAL, SEARCH, REFS, FIX_LINKS)
 }

@@ -145,12 +145,16 @@ def violation(
     message: str,
     fix: str,
     end_line: int = 0,
+    cause: str | None = None,
 ) -> Violation | None:
-    """A corpus-level rule's finding with its configured severity; None when the rule is off."""
+    """A corpus-level rule's finding with its configured severity; None when the rule is off.
+    ``cause``: the change that explains it with others (``Violation.cause``)."""
     severity = config.severity(rule.code)
     if severity == "off":
         return None
-    return Violation(rule.code, rule.name, severity, path, line, chunk_id, message, fix, end_line)
+    return Violation(
+        rule.code, rule.name, severity, path, line, chunk_id, message, fix, end_line, cause=cause
+    )
 
 
 # A gitignore pattern's special characters, and a leading `!` or `#`.

@@ -15,8 +15,10 @@ IDs chunkgate gives the target's headings (every heading, also one without a
 chunk of its own or inside a list) and HTML `id`/`name` attributes.
 
 Links to other sites, and to files outside the corpus, are not checked (no
-network). A fragment that a recorded move (`moved_from` in the manifest)
-redirects to an existing section is not broken: the move is acknowledged.
+network). A fragment whose section moved (a rename this change makes, or one
+the manifest records as `moved_from`) is still broken on the site: the finding
+names where the section went, and `chunkgate fix-links` rewrites the link
+there. Accepting the move keeps citations working, not links.
 
 A page holding what makes anchors at build time that chunkgate does not
 model (an autodoc block `::: pkg.module`, a block-level shortcode, Liquid or
@@ -33,8 +35,8 @@ anchor, and every link to the old anchor then opens the top of the page, or
 nothing, for readers and for an answer that cites it.
 
 **Fix:** point the link at the anchor named in the message (the section the
-move went to, or the closest existing anchor), or keep the old anchor with an
-explicit ID: `## Installing it {#setup}`.
+move went to: `chunkgate fix-links` does it; or the closest existing anchor),
+or keep the old anchor with an explicit ID: `## Installing it {#setup}`.
 
 Fires (when `install.md` has no heading "Setup"):
 
@@ -62,9 +64,9 @@ generated API pages) are never findings.
 **Why it matters:** a deleted or moved page takes every link to it down with
 it; the site shows a 404 and an answer citing the page cites nothing.
 
-**Fix:** link to the page's new path (named when a recorded move says where
-it went), or to the closest existing page the message names, or remove the
-link.
+**Fix:** link to the page's new path (named when a detected or recorded move
+says where it went; `chunkgate fix-links` rewrites a link to the `.md` file),
+or to the closest existing page the message names, or remove the link.
 
 Fires (when `install.md` was deleted):
 
@@ -102,6 +104,7 @@ from chunkgate.links.gate import route_of
 from chunkgate.links.openings import PageAnchors
 from chunkgate.links.shortcodes import quiet_shortcodes
 from chunkgate.rules.base import CorpusContext, Option, Rule
+from chunkgate.rules.stability import moved_cause
 from chunkgate.sites.built import read_site
 from chunkgate.sites.mkdocstrings import Sources
 from chunkgate.sites.routes import GITHUB, MARKDOWN_SUFFIXES, Routes
@@ -242,6 +245,15 @@ def judged(
         rule = MISSING if isinstance(link, MissingPage) else RULES[0]
         severity = config.severity(rule.code)
         if severity != "off":
+            new = link.replacement
+            edit = (link.link.destination, new) if new is not None else None
+            cause = None
+            if isinstance(link, MissingPage) and link.moved_from is not None:
+                cause = f"moved:{link.moved_from}>{link.path}"  # a moved page's own link
+            elif isinstance(link, MissingPage) and link.moved_to is not None:
+                cause = f"moved:{link.target}>{link.moved_to}"
+            elif isinstance(link, BrokenLink) and link.moved_to is not None:
+                cause = moved_cause(f"{link.target.path}#{link.target.fragment}", link.moved_to)
             out.append(
                 Violation(
                     rule.code,
@@ -252,6 +264,8 @@ def judged(
                     None,
                     link.message,
                     link.fix,
+                    edit=edit,
+                    cause=cause,
                 )
             )
     return out

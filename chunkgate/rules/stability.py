@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from chunkgate.chunking import languages
 from chunkgate.core.model import Chunk, Violation
 from chunkgate.rules.base import Rule, violation
+from chunkgate.rules.stale import DROPPED
 
 if TYPE_CHECKING:
     from chunkgate.chunking.base import ChunkOptions
@@ -112,18 +113,30 @@ def moved_violation(config: Config, move: Move) -> Violation | None:
         fix=f"{hint}, or record the move: `chunkgate update --accept-moves` (installed through "
         "pre-commit only: `pre-commit run chunkgate-accept-moves --hook-stage manual`)",
         end_line=new.end_line,
+        cause=moved_cause(old.id, new.id),
     )
+
+
+def moved_cause(old: str, new: str) -> str:
+    """``Violation.cause`` of what a move explains: a page's (all its sections and the
+    links into it, one cause) when it changed page, else the section's."""
+    old_page, new_page = old.partition("#")[0], new.partition("#")[0]
+    if old_page != new_page:
+        return f"moved:{old_page}>{new_page}"
+    return f"moved:{old}>{new}"
 
 
 def removed_violation(config: Config, chunk: Chunk, *, deleted: bool) -> Violation | None:
     """CG403 for ``chunk``; ``deleted``: its whole file left the corpus (deleted, or
     excluded by the configuration)."""
+    cause = None
     if not deleted:
         where = f"it was at line {chunk.start_line}"
     elif config.selects(chunk.path):
         where = "its file was deleted"
     else:
         where = "the configuration now leaves its file out"
+        cause = DROPPED
     return violation(
         config,
         REMOVED,
@@ -133,6 +146,7 @@ def removed_violation(config: Config, chunk: Chunk, *, deleted: bool) -> Violati
         message=f"{chunk.id} was removed ({where}) and its content did not move",
         fix="if intended, update the citations and eval sets that use this ID",
         end_line=0 if deleted else chunk.end_line,
+        cause=cause,
     )
 
 
@@ -142,6 +156,8 @@ class Stability(NamedTuple):
     accepted: dict[str, FileEntry]
     # The files on either side of a move nothing acknowledges.
     unstable: frozenset[str] = frozenset()
+    # Every move seen, acknowledged or not: (old ID, new ID).
+    moves: tuple[tuple[str, str], ...] = ()
 
 
 def check_stability(
@@ -188,4 +204,5 @@ def check_stability(
             present[chunk.path] = {unit_id(c.id) for c in entry.chunks} if entry else set()
         if chunk.id not in moved and chunk.id not in present[chunk.path]:
             found.append(removed_violation(config, chunk, deleted=entry is None))
-    return Stability([v for v in found if v is not None], accepted, frozenset(unstable))
+    pairs = tuple((move.old.id, move.new.id) for move in moves)
+    return Stability([v for v in found if v is not None], accepted, frozenset(unstable), pairs)

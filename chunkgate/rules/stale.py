@@ -58,7 +58,13 @@ def stale_manifest_violation(
     return violation(config, STALE, where, line, None, message=message, fix=_UPDATE)
 
 
-def stale_file_violation(config: Config, path: str, message: str) -> Violation | None:
+# A file the corpus no longer selects (an `exclude` added): ``Violation.cause``.
+DROPPED = "dropped"
+
+
+def stale_file_violation(
+    config: Config, path: str, message: str, *, cause: str | None = None
+) -> Violation | None:
     return violation(
         config,
         STALE,
@@ -68,6 +74,7 @@ def stale_file_violation(config: Config, path: str, message: str) -> Violation |
         message=f"{config.manifest} {message}",
         fix=f"run `chunkgate update {shlex.quote(path)}` (the chunkgate pre-commit hook does it) "
         "and commit the manifest",
+        cause=cause,
     )
 
 
@@ -99,8 +106,11 @@ def check_staleness(
         elif entry is None:
             if before is None:
                 continue
-            reason = "no longer exists" if path in deleted else "is no longer in the corpus"
-            found = stale_file_violation(config, path, f"lists {path}, which {reason}")
+            if path in deleted:
+                found = stale_file_violation(config, path, f"lists {path}, which no longer exists")
+            else:
+                message = f"lists {path}, which is no longer in the corpus"
+                found = stale_file_violation(config, path, message, cause=DROPPED)
         elif before is None:
             found = stale_file_violation(config, path, f"does not list {path}")
         elif not entry.same_chunks(before):

@@ -68,5 +68,8 @@ def test_an_excluded_file_is_not_said_to_be_gone(cli_repo: Path) -> None:
     write(cli_repo, ".chunkgate.yaml", 'exclude: ["a.md"]\n')
     code, output = run("check")
     assert code == 1
+    assert "1 file (1 ID) left the corpus: the configuration leaves them out now (a.md)" in output
+    assert "no longer exists" not in output
+    code, output = run("check", "--verbose")  # each finding, under that line
     assert "no longer in the corpus" in output
     assert "no longer exists" not in output

@@ -629,8 +629,9 @@ def test_excluding_a_listed_file_removes_its_entry(repo: Path) -> None:
     write(repo, "docs/b.md", page("B"))
     committed(repo)
     write(repo, ".chunkgate.yaml", "exclude: [docs/b.md]\n")
-    text = run("check", "--format", "text")
+    text = run("check", "--format", "text", "--verbose")
     assert text.exit_code == 1
+    assert "1 file (1 ID) left the corpus: the configuration leaves them out now" in text.output
     assert "lists docs/b.md, which is no longer in the corpus" in text.output
     assert "the configuration now leaves its file out" in text.output
     # The advice works when followed: the named file's entry goes.

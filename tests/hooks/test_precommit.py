@@ -108,6 +108,7 @@ def test_hooks_file_matches_the_spec() -> None:
         "chunkgate",
         "chunkgate-check",
         "chunkgate-accept-moves",
+        "chunkgate-fix-links",
     ]
     for hook in hooks:
         assert hook["language"] == "python"
@@ -120,6 +121,9 @@ def test_hooks_file_matches_the_spec() -> None:
     assert hooks[2]["entry"] == "chunkgate update --accept-moves"
     assert hooks[2]["stages"] == ["manual"]
     assert hooks[2]["pass_filenames"] is False
+    assert hooks[3]["entry"] == "chunkgate fix-links"
+    assert hooks[3]["stages"] == ["manual"]
+    assert hooks[3]["pass_filenames"] is False
     # Not commit-msg or post-* stages: with those hooks installed it would run twice.
     # The writing hook stays off pre-push (the commit is made by then); the read-only
     # one checks a push against the remote's manifest (PRE_COMMIT_FROM_REF).

@@ -196,9 +196,16 @@ def test_hugo_paths_are_matched_in_lowercase() -> None:
     ]
 
 
-def test_a_recorded_move_redirects_the_link() -> None:
+def test_a_recorded_move_names_where_the_link_should_go() -> None:
+    """Accepting a move keeps citations working, not the link: it stays broken on the
+    site, and its fix is the section the move went to (issue 40)."""
     texts = {"a.md": "# A\n\n## Installing it\n\nText.\n", "b.md": "[s](a.md#install)\n"}
-    assert _check(texts, moved={"a.md#installing-it": "a.md#install"}) == []
+    (moved,) = _check(texts, moved={"a.md#installing-it": "a.md#install"})
+    assert moved.fix == (
+        "the section moved to a.md#installing-it: link to a.md#installing-it "
+        "(`chunkgate fix-links` rewrites it)"
+    )
+    assert moved.edit == ("a.md#install", "a.md#installing-it")
     gone = {"a.md#elsewhere": "a.md#install"}
     (violation,) = _check(texts, moved=gone)
     assert "a.md#elsewhere" in violation.fix
@@ -249,7 +256,7 @@ def corpus_reference_violations(config: Config) -> list[Violation]:
     return [v for v in (*result.violations, *result.known) if v.rule == "CG404"]
 
 
-def test_a_heading_rename_breaks_links_until_fixed_or_acknowledged(
+def test_a_heading_rename_breaks_links_until_fixed(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pin_git_env(monkeypatch)
@@ -266,11 +273,16 @@ def test_a_heading_rename_breaks_links_until_fixed_or_acknowledged(
     write(git_repo, "docs/setup.md", f"# Setup\n\n## Installing it\n\n{body}")
     (broken,) = corpus_reference_violations(config)
     assert (broken.path, broken.line) == ("docs/index.md", 3)
-    assert broken.fix == "link to #installing-it (the closest anchor of docs/setup.md)"
+    moved = (
+        "the section moved to docs/setup.md#installing-it: link to setup.md#installing-it "
+        "(`chunkgate fix-links` rewrites it)"
+    )
+    assert broken.fix == moved  # the rename the check detects, not the closest anchor
 
     result = runner.invoke(cli, ["update", "--accept-moves"])
     assert result.exit_code == 0, result.output
-    assert corpus_reference_violations(config) == []  # the move is acknowledged
+    (broken,) = corpus_reference_violations(config)  # acknowledged: still broken on the site
+    assert broken.fix == moved
 
     write(git_repo, "docs/setup.md", f"# Setup\n\n## Installation steps\n\n{body}")
     assert runner.invoke(cli, ["update", "-q"]).exit_code == 0

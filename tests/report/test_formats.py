@@ -36,6 +36,7 @@ SHOWN = {
     "eval": (["golden.yaml"], "how to install"),
     "search": (["install"], "a.md#installing"),
     "refs": (["notes.md"], "a.md#nope"),
+    "fix-links": ([], "rewrit"),
 }
 
 
@@ -124,6 +125,7 @@ PROTOCOLS = {
     "eval": formats.EvalWriter,
     "search": formats.SearchWriter,
     "refs": formats.RefsWriter,
+    "fix-links": formats.FixLinksWriter,
 }
 
 
