@@ -1,0 +1,33 @@
+"""The identities of one file's chunks: repeats numbered, none handed out twice.
+
+A code chunker names a chunk after what it holds (``function-g``,
+``module-after-g``), and a repeat takes ``-1``, ``-2``, ... in file order.
+Such a suffix can make the name of another chunk: the code after a class
+``g`` repeated (``class-g-1``) is ``module-after-g-1``, and so is the code
+after the second ``g`` of any kind; a shell function may be called ``g-1``.
+A name already handed out takes the next number of its own repeats instead,
+so the first holder keeps it and a file without such a clash is numbered as
+before.
+"""
+
+from __future__ import annotations
+
+
+class Namer:
+    """Hands out one file's identities, suffixing repeats ``-1``, ``-2``, … in file order."""
+
+    __slots__ = ("_issued", "_seen")
+
+    def __init__(self) -> None:
+        self._seen: dict[str, int] = {}
+        self._issued: set[str] = set()
+
+    def __call__(self, identity: str) -> str:
+        count = self._seen.get(identity, 0)
+        candidate = identity if count == 0 else f"{identity}-{count}"
+        while candidate in self._issued:
+            count += 1
+            candidate = f"{identity}-{count}"
+        self._seen[identity] = count + 1
+        self._issued.add(candidate)
+        return candidate
