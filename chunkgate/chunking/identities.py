@@ -12,6 +12,8 @@ before.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 
 class Namer:
     """Hands out one file's identities, suffixing repeats ``-1``, ``-2``, … in file order."""
@@ -31,3 +33,32 @@ class Namer:
         self._seen[identity] = count + 1
         self._issued.add(candidate)
         return candidate
+
+
+def distinct(identities: Sequence[tuple[str, bool]], reserved: Collection[str] = ()) -> list[str]:
+    """``identities`` (each with whether the author wrote it) with every made one that
+    repeats an earlier made one given the smallest ``-N`` suffix that no identity of
+    the file and nothing in ``reserved`` has.
+
+    A site generator may give two headings one anchor: kramdown numbers repeats
+    without looking at the anchors it made, so ``# a``, ``# a-1``, ``# a`` are
+    ``a``, ``a-1``, ``a-1``. A link reaches only the first; the other's chunk still
+    needs an ID of its own. An ID the author wrote is kept, also where it repeats
+    another (their own ``{#id}`` twice, or one that another heading's text slugs to):
+    that clash is theirs to fix, and CG101 says so.
+    """
+    taken = {identity for identity, _ in identities} | set(reserved)
+    made: set[str] = set()
+    out = []
+    for identity, explicit in identities:
+        chosen = identity
+        if not explicit:
+            if identity in made:
+                number = 1
+                while f"{identity}-{number}" in taken:
+                    number += 1
+                chosen = f"{identity}-{number}"
+                taken.add(chosen)
+            made.add(chosen)
+        out.append(chosen)
+    return out

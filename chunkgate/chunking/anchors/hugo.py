@@ -98,7 +98,7 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
             text = text[: shown.start()]
         if explicit:
             used.add(explicit)
-            out.append(Anchor(text, explicit))
+            out.append(Anchor(text, explicit, explicit=True))
             continue
         identity = slug(line, style.variant) or "heading"
         if identity in used:

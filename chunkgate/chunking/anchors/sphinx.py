@@ -56,5 +56,5 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
             identity = titled
         else:
             identity = slugged or (f"{titled}-{count}" if titled else "")
-        out.append(Anchor(heading.text, identity or EMPTY_SLUG_IDENTITY))
+        out.append(Anchor(heading.text, identity or EMPTY_SLUG_IDENTITY, bool(heading.above)))
     return out

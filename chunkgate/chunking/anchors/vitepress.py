@@ -71,5 +71,5 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
         while identity in used:
             identity, number = f"{base}-{number}", number + 1
         used.add(identity)
-        out.append(Anchor(text, identity))
+        out.append(Anchor(text, identity, named is not None))
     return out
