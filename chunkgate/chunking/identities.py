@@ -1,13 +1,15 @@
-"""The identities of one file's chunks: repeats numbered, none handed out twice.
+"""The identities of one file's chunks: unique, unless the author wrote one twice.
 
 A code chunker names a chunk after what it holds (``function-g``,
-``module-after-g``), and a repeat takes ``-1``, ``-2``, ... in file order.
-Such a suffix can make the name of another chunk: the code after a class
-``g`` repeated (``class-g-1``) is ``module-after-g-1``, and so is the code
-after the second ``g`` of any kind; a shell function may be called ``g-1``.
-A name already handed out takes the next number of its own repeats instead,
-so the first holder keeps it and a file without such a clash is numbered as
-before.
+``module-after-g``), and ``Namer`` numbers a repeat ``-1``, ``-2``, ... in file
+order. Such a suffix can make the name of another chunk: the code after a class
+``g`` repeated (``class-g-1``) is ``module-after-g-1``, and so is the code after
+the second ``g`` of any kind; a shell function may be called ``g-1``. A name
+already handed out takes the next number of its own repeats instead, so the
+first holder keeps it and a file without such a clash is numbered as before.
+
+A Markdown section's ID is the anchor its site gives the heading, which the
+site may have given another heading too (``distinct``).
 """
 
 from __future__ import annotations
