@@ -14,7 +14,7 @@ site may have given another heading too (``distinct``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Container, Sequence
 
 
 class Namer:
@@ -56,11 +56,16 @@ def distinct(identities: Sequence[tuple[str, bool]], reserved: Collection[str] =
         chosen = identity
         if not explicit:
             if identity in made:
-                number = 1
-                while f"{identity}-{number}" in taken:
-                    number += 1
-                chosen = f"{identity}-{number}"
+                chosen = numbered(identity, taken)
                 taken.add(chosen)
             made.add(chosen)
         out.append(chosen)
     return out
+
+
+def numbered(identity: str, taken: Container[str]) -> str:
+    """``identity-N`` with the smallest ``N`` from 1 that ``taken`` does not hold."""
+    number = 1
+    while f"{identity}-{number}" in taken:
+        number += 1
+    return f"{identity}-{number}"

@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
+from chunkgate.chunking.identities import numbered
 from chunkgate.chunking.slugs import attribute_id
 from chunkgate.core.regex import lazy
 
@@ -102,10 +103,7 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
             continue
         identity = slug(line, style.variant) or "heading"
         if identity in used:
-            number = 1
-            while f"{identity}-{number}" in used:
-                number += 1
-            identity = f"{identity}-{number}"
+            identity = numbered(identity, used)
         used.add(identity)
         out.append(Anchor(text, identity))
     return out
