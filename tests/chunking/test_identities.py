@@ -47,9 +47,9 @@ def test_property_python_ids_are_unique(source: str, most: int, whole: bool) -> 
 
 # --- Markdown: repeated headings and headings slugging to another's -N --------------
 
-_HEADINGS = st.sampled_from(["a", "a-1", "a-2", "A", "a 1", "a_1", "_1", "!", "b", "a~2"])
+_HEADINGS = st.sampled_from(["a", "a-1", "A", "a 1", "a_1", "!", "a~2"])
 markdown_pages = st.lists(
-    st.tuples(st.integers(1, 3), _HEADINGS, st.sampled_from(["", "Some text."])),
+    st.tuples(st.integers(1, 3), _HEADINGS, st.sampled_from(["", "Some text.", "More."])),
     min_size=1,
     max_size=10,
 ).map(
