@@ -146,7 +146,7 @@ def test_property_small_limits_split_any_class_shape_into_its_source(
             id="the-same-at-the-default-limits",
         ),
         pytest.param(
-            "class A:\n    def m(): s\n    y = 'oooooooooooooooooooo'\nX = 1\n",
+            "class g(B):\n    @property\n    def m(): pass\n\n    y = '" + "o" * 20 + "'\nX = 1",
             (20, 10),
             id="module-code-joined-to-a-split-class-last-member",
         ),
