@@ -125,6 +125,13 @@ def test_property_small_limits_split_any_class_shape_into_its_source(
     assert chunk_text(source, "m.py", options=chosen) == chunks
 
 
+_NESTED_DECORATED = (
+    'async def x():\n    @dec(\n    )\n    def m():\n        """doc\n        """\n'
+    "    @dec(\n    )\n    class f:\n        @dec(\n        )\n        def f():\n"
+    '            """doc\n            """\n'
+)
+
+
 @pytest.mark.parametrize(
     ("source", "limits"),
     [
@@ -149,6 +156,13 @@ def test_property_small_limits_split_any_class_shape_into_its_source(
             "class g(B):\n    @property\n    def m(): pass\n\n    y = '" + "o" * 20 + "'\nX = 1",
             (20, 10),
             id="module-code-joined-to-a-split-class-last-member",
+        ),
+        pytest.param(
+            _NESTED_DECORATED + "class A:\n    @dec(\n    )\n    def f():\n            pass\n"
+            "    @dec(\n    )\n    def g_1():\n            X = 1\nd",
+            (10, 10),
+            # 16c37aa gave method-A.g_1 lines 22-23, then its ~2 lines 20-22.
+            id="the-same-cut-out-of-order",
         ),
     ],
 )
