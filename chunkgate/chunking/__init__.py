@@ -37,7 +37,12 @@ __all__ = [
 #    MyST (conf.py) gives its headings Sphinx's ids: a MyST target's label, MyST's slug
 #    within myst_heading_anchors, else docutils' id of the title; an MkDocs heading
 #    `## ::: pkg.mod` (mkdocstrings) is #pkg.mod; VitePress' own slugs
-CHUNKING_VERSION = 6
+# 7: a split Python class's head or last member that took module code under size.min is
+#    cut between the statements of both (it raised IndexError or cut outside itself); IDs
+#    unique per file (issue 44): a made Markdown anchor the site repeats (kramdown's `# a`,
+#    `# a-1`, `# a`) and a Python ID a repeat suffix made twice (`module-after-g-1`) take
+#    the next free number; a `~` before a digit in a tree-sitter name is `-`
+CHUNKING_VERSION = 7
 
 
 class ChunkedFile(NamedTuple):

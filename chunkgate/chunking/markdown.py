@@ -38,6 +38,7 @@ from chunkgate.chunking.base import (
     suppressions,
 )
 from chunkgate.chunking.frontmatter import FrontMatter, parse_front_matter
+from chunkgate.chunking.identities import distinct
 from chunkgate.chunking.syntax import Dialect
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.core.regex import lazy
@@ -66,6 +67,7 @@ class _Heading(NamedTuple):
     text: str
     identity: str
     nested: bool
+    explicit: bool = False  # the author's own ID, not one the site made of the text
 
 
 def file_style(options: ChunkOptions, path: str) -> tuple[AnchorStyle, Dialect]:
@@ -115,7 +117,15 @@ def _headings(
     return (
         front,
         [
-            _Heading(level, first - 1, last - 1, _shown(anchor.text), anchor.identity, nested)
+            _Heading(
+                level,
+                first - 1,
+                last - 1,
+                _shown(anchor.text),
+                anchor.identity,
+                nested,
+                anchor.explicit,
+            )
             for (level, first, last, _, nested), anchor in zip(found, made, strict=True)
         ],
         lines,
@@ -282,7 +292,12 @@ def _chunks(
     limit = ctx.options.max
     chunks: list[Chunk] = []
     start = front.lines if front else 0
-    for heading, first, last, path in _spans(lines, start, sections, dialect, opens):
+    spans = _spans(lines, start, sections, dialect, opens)
+    # Two sections the site gives one anchor still need an ID each (identities.distinct).
+    named = [span.heading for span in spans if span.heading is not None]
+    reserved = {heading.identity for heading in sections}
+    identities = iter(distinct([(h.identity, h.explicit) for h in named], reserved))
+    for heading, first, last, path in spans:
         if heading is None:
             chunk = make(
                 PREAMBLE_IDENTITY,
@@ -295,7 +310,7 @@ def _chunks(
             )
         else:
             chunk = make(
-                heading.identity,
+                next(identities),
                 "section",
                 "markdown",
                 first + 1,

@@ -62,12 +62,21 @@ def python_parts(ctx: ChunkContext, unit: Chunk, tree: ast.Module) -> list[Chunk
 
 
 def _inside(body: Sequence[ast.AST], first: int, last: int) -> list[ast.AST]:
-    """The outermost statements of lines ``first..last``: those of ``body`` that
-    overlap them, or those inside the one statement that holds more than them (a
-    class, for a method or the class's head)."""
-    found = [node for node in body if _first_line(node) <= last and _last_line(node) >= first]
-    if len(found) == 1 and (_first_line(found[0]) < first or _last_line(found[0]) > last):
-        return _inside(list(_children(found[0])), first, last)
+    """The outermost statements within lines ``first..last``: those of ``body`` that
+    lie within them, and of a statement that reaches past them, its own statements
+    that do. A class split into members reaches past every chunk it gave, also past
+    one that holds module code too (the code above its head, or below its last
+    member, joined to it under ``size.min``): the blocks must not reach past the
+    chunk, nor a block's finer ones past the block."""
+    found: list[ast.AST] = []
+    for node in body:
+        top, bottom = _first_line(node), _last_line(node)
+        if top > last or bottom < first:
+            continue
+        if first <= top and bottom <= last:
+            found.append(node)
+        else:
+            found.extend(_inside(list(_children(node)), first, last))
     return found
 
 

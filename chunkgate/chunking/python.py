@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from chunkgate.chunking import plain
 from chunkgate.chunking.base import ChunkContext, Chunked, is_blank, suppressions
 from chunkgate.chunking.headers import header_lines
+from chunkgate.chunking.identities import Namer
 from chunkgate.chunking.pymerge import merge_small_code
 from chunkgate.core.model import Chunk, Problem
 
@@ -45,20 +46,6 @@ class _Unit:
     end: int
     body_line: int
     suppressed: frozenset[str]
-
-
-class _Namer:
-    """Hands out identities, suffixing repeats ``-1``, ``-2``, … in file order."""
-
-    def __init__(self) -> None:
-        self._seen: dict[str, int] = {}
-
-    def __call__(self, identity: str) -> str:
-        count = self._seen.get(identity, 0)
-        self._seen[identity] = count + 1
-        # Python names cannot contain "-", so a suffixed identity never
-        # collides with a real one.
-        return identity if count == 0 else f"{identity}-{count}"
 
 
 def chunk(ctx: ChunkContext, language: Language) -> Chunked:
@@ -89,7 +76,7 @@ def _chunk_python(ctx: ChunkContext) -> tuple[list[Chunk], list[Problem]]:
     # A license header (and a #! line) belongs to no chunk, like front matter.
     header = header_lines(ctx.lines)
     units = _units(ctx.lines, tree.body, floor=header, limit=len(ctx.lines))
-    chunks = _module_chunks(ctx, units, _Namer(), covered=header)
+    chunks = _module_chunks(ctx, units, Namer(), covered=header)
     if ctx.options.min:
         chunks = merge_small_code(ctx, chunks)
     if ctx.options.split:
@@ -206,7 +193,7 @@ def _is_comment(line: str, indent: int) -> bool:
 
 
 def _module_chunks(
-    ctx: ChunkContext, units: list[_Unit], namer: _Namer, *, covered: int = 0
+    ctx: ChunkContext, units: list[_Unit], namer: Namer, *, covered: int = 0
 ) -> list[Chunk]:
     """The file's chunks below its first ``covered`` lines."""
     chunks: list[Chunk] = []
@@ -237,7 +224,7 @@ def _gap_chunks(
     first: int,
     last: int,
     identity: str,
-    namer: _Namer,
+    namer: Namer,
     *,
     kind: str = "module",
     symbol: str | None = None,
@@ -256,7 +243,7 @@ def _gap_chunks(
     ]
 
 
-def _unit_chunks(ctx: ChunkContext, unit: _Unit, namer: _Namer) -> list[Chunk]:
+def _unit_chunks(ctx: ChunkContext, unit: _Unit, namer: Namer) -> list[Chunk]:
     if not unit.is_class:
         return [_make(ctx, unit, namer(f"function-{unit.name}"), "function", unit.name)]
     whole = _make(ctx, unit, namer(f"class-{unit.name}"), "class", unit.name)
@@ -284,7 +271,7 @@ def _make(ctx: ChunkContext, unit: _Unit, identity: str, kind: str, symbol: str)
     )
 
 
-def _split_class(ctx: ChunkContext, unit: _Unit, whole: Chunk, namer: _Namer) -> list[Chunk]:
+def _split_class(ctx: ChunkContext, unit: _Unit, whole: Chunk, namer: Namer) -> list[Chunk]:
     """A head chunk, then one chunk per member and per run of class-level code after it."""
     node = unit.nodes[0]
     members = _units(ctx.lines, node.body, floor=node.lineno, limit=unit.end)

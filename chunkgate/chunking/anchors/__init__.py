@@ -63,6 +63,7 @@ class HeadingSource(NamedTuple):
 class Anchor(NamedTuple):
     text: str  # the heading text shown and kept in heading paths (an explicit ID removed)
     identity: str
+    explicit: bool = False  # the author's own ID (``{#id}``, a target), not one made of text
 
 
 Flavour = Callable[[Sequence[HeadingSource], AnchorStyle], list[Anchor]]

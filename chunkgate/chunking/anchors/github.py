@@ -16,5 +16,5 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
         # Every heading takes its place in GitHub's numbering, also the ones with
         # an explicit id, whose `{#id}` GitHub shows as text.
         github = slug(heading.text)
-        out.append(Anchor(text, explicit or github or EMPTY_SLUG_IDENTITY))
+        out.append(Anchor(text, explicit or github or EMPTY_SLUG_IDENTITY, bool(explicit)))
     return out

@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
+from chunkgate.chunking.identities import numbered
 from chunkgate.chunking.slugs import attribute_id
 from chunkgate.core.regex import lazy
 
@@ -98,14 +99,11 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
             text = text[: shown.start()]
         if explicit:
             used.add(explicit)
-            out.append(Anchor(text, explicit))
+            out.append(Anchor(text, explicit, explicit=True))
             continue
         identity = slug(line, style.variant) or "heading"
         if identity in used:
-            number = 1
-            while f"{identity}-{number}" in used:
-                number += 1
-            identity = f"{identity}-{number}"
+            identity = numbered(identity, used)
         used.add(identity)
         out.append(Anchor(text, identity))
     return out

@@ -113,7 +113,7 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
             text = text[: found.start()]
         below = explicit_below(heading.below) if heading.below else None
         if below or found:
-            out.append(Anchor(text, below or found.group(1)))  # type: ignore[union-attr]
+            out.append(Anchor(text, below or found.group(1), explicit=True))  # type: ignore[union-attr]
             continue
         base = basic_slug(raw) if style.variant == "kramdown" else gfm_slug(text, raw)
         count = counts[base] = counts.get(base, -1) + 1

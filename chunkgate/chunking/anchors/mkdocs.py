@@ -100,6 +100,8 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
     split = [(text, explicit or _autodoc(text)) for text, explicit in split]
     used = {explicit for _, explicit in split if explicit}
     return [
-        Anchor(text, explicit if explicit else unique(slug(text, style), used))
+        Anchor(text, explicit, explicit=True)
+        if explicit
+        else Anchor(text, unique(slug(text, style), used))
         for text, explicit in split
     ]

@@ -26,7 +26,7 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
         text = heading.text
         found = _DOCUSAURUS_ID.search(text) if style.attributes else None
         if found:
-            out.append(Anchor(text[: found.start()], found.group(1)))
+            out.append(Anchor(text[: found.start()], found.group(1), explicit=True))
             continue
         out.append(Anchor(text, slug(text) or EMPTY_SLUG_IDENTITY))
     return out

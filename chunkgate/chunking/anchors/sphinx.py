@@ -44,7 +44,6 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
     unquoted = str.maketrans("", "", "'\"") if quotes == "smartquotes" else {}
     slug = Slugger().slug
     seen: dict[str, int] = {}
-    issued: set[str] = set()
     out = []
     for heading in headings:
         slugged = slug(heading.text) if heading.level <= depth else ""
@@ -57,21 +56,5 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
             identity = titled
         else:
             identity = slugged or (f"{titled}-{count}" if titled else "")
-        if not heading.above:  # a label is the author's: theirs to keep unique
-            identity = _unused(identity, issued)
-        issued.add(identity)
-        out.append(Anchor(heading.text, identity or EMPTY_SLUG_IDENTITY))
+        out.append(Anchor(heading.text, identity or EMPTY_SLUG_IDENTITY, bool(heading.above)))
     return out
-
-
-def _unused(identity: str, issued: set[str]) -> str:
-    """``identity``, numbered as GitHub's slugger numbers a repeat when the page already
-    has it: a repeated title past MyST's depth, or one with no id characters, is a
-    docutils ``idN`` that the headings alone do not tell, and two chunks of a page must
-    not share an ID."""
-    if identity not in issued:
-        return identity
-    number = 1
-    while f"{identity}-{number}" in issued:
-        number += 1
-    return f"{identity}-{number}"

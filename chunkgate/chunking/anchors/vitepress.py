@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from chunkgate.chunking.anchors import Anchor, AnchorStyle, HeadingSource
+from chunkgate.chunking.identities import numbered
 from chunkgate.chunking.slugs import EMPTY_SLUG_IDENTITY
 from chunkgate.core.regex import lazy
 
@@ -67,9 +68,7 @@ def anchors(headings: Sequence[HeadingSource], style: AnchorStyle) -> list[Ancho
             written = _as_written(text, heading.raw) if "&" in heading.raw else text
             base = slugify(_EMOJI.sub("", written) if ":" in written else written)
             base = base or EMPTY_SLUG_IDENTITY
-        identity, number = base, 1
-        while identity in used:
-            identity, number = f"{base}-{number}", number + 1
+        identity = numbered(base, used) if base in used else base
         used.add(identity)
-        out.append(Anchor(text, identity))
+        out.append(Anchor(text, identity, named is not None))
     return out

@@ -29,6 +29,7 @@ from chunkgate.chunking.code.errors import (
 from chunkgate.chunking.code.split import Breaks
 from chunkgate.chunking.code.tables import TABLES, Table
 from chunkgate.chunking.code.units import Unit, body_of, items, units
+from chunkgate.chunking.identities import Namer
 from chunkgate.chunking.linecuts import parts, row_sizer
 from chunkgate.core.model import Chunk, Problem
 from chunkgate.core.regex import lazy
@@ -44,25 +45,6 @@ _CLOSING = lazy(
     r"[ \t]*(?:[})\]][;,(){}\[\]]*|end|#[ \t]*endif\b.*|\?>|fi|done|esac)[ \t]*"
     r"(?://.*|/\*.*|#.*)?"
 )
-
-
-class _Namer:
-    """Hands out identities, suffixing repeats ``-1``, ``-2``, … in file order."""
-
-    def __init__(self) -> None:
-        self._seen: dict[str, int] = {}
-        self._issued: set[str] = set()
-
-    def __call__(self, identity: str) -> str:
-        count = self._seen.get(identity, 0)
-        candidate = identity if count == 0 else f"{identity}-{count}"
-        # Shell function names may hold "-": skip a suffix a real name took.
-        while candidate in self._issued:
-            count += 1
-            candidate = f"{identity}-{count}"
-        self._seen[identity] = count + 1
-        self._issued.add(candidate)
-        return candidate
 
 
 def chunk(ctx: ChunkContext, language: Language) -> Chunked:
@@ -94,7 +76,7 @@ class _Assembler:
         self.language = language
         self.table = table
         self.root = root
-        self.namer = _Namer()
+        self.namer = Namer()
         self._breaks: Breaks | None = None
         self._size: Callable[[int, int], int] | None = None
 

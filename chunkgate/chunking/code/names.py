@@ -28,6 +28,9 @@ class Named(NamedTuple):
 # name that a reader would cite: Wrapper<T> is Wrapper, "m" is m.
 _NOISE = lazy(r"<[^<>]*>|[\s\"'`*&^]")
 _PATH = lazy(r"::|\\|/")
+# A part's ID is its unit's and "~" and a number: a shell function ``g~2`` would
+# read as the second part of ``g``. (A destructor's "~" is followed by a letter.)
+_PART_MARK = lazy(r"~(?=[0-9])")
 
 
 def clean(text: str) -> str:
@@ -35,6 +38,7 @@ def clean(text: str) -> str:
     while previous != text:  # nested generics: Map<K, List<V>>
         previous, text = text, _NOISE.sub("", text)
     text = _PATH.sub(".", text).strip(".")
+    text = _PART_MARK.sub("-", text)
     return text.split("(", 1)[0].split("[", 1)[0]
 
 
