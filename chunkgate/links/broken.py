@@ -4,7 +4,6 @@ logic; ``chunkgate.rules.references`` declares the rule and words its findings."
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import NamedTuple
@@ -12,6 +11,7 @@ from urllib.parse import unquote, urljoin
 
 from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
+from chunkgate.links.closest import Suggestions
 from chunkgate.links.extract import Link, readable
 from chunkgate.links.openings import PageAnchors
 from chunkgate.sites.built import BuiltSite
@@ -234,8 +234,11 @@ def check_references(
         found = page(path)
         return () if found is None else found.anchors
 
+    suggest = Suggestions(paths)
+    renamed: dict[str, str | None] = {}
     for path in sorted(links, key=lambda p: p.encode("utf-8", "surrogateescape")):
         routes = sites.of(path)
+        suggest.start()
         for link in links[path]:
             if ignore and any(pattern.search(link.destination) for pattern in ignore):
                 continue
@@ -246,7 +249,7 @@ def check_references(
                 if landed is None or any(pattern.search(landed[0].path) for pattern in ignore):
                     continue
                 if landed[0].fragment not in landed[1]:
-                    closest = _closest(landed[0].fragment, landed[1])
+                    closest = suggest.anchor(landed[0].path, landed[0].fragment, landed[1])
                     yield BrokenLink(path, link.line, link, landed[0], None, closest)
                 continue
             if all(each.path in gone for each in found):
@@ -260,8 +263,10 @@ def check_references(
                     if page_gone and _translated(page_gone, folders, absent):
                         page_gone = None
                 if page_gone is not None:
-                    went = _renamed(moved, page_gone)
-                    closest = None if went else _closest_page(page_gone, paths)
+                    if page_gone not in renamed:
+                        renamed[page_gone] = _renamed(moved, page_gone)
+                    went = renamed[page_gone]
+                    closest = None if went else suggest.page(page_gone)
                     yield MissingPage(path, link.line, link, page_gone, went, closest)
                 continue
             found = [
@@ -287,7 +292,7 @@ def check_references(
                 redirect_path, _, redirect_anchor = redirect.partition("#")
                 if redirect_anchor in anchors(redirect_path):
                     continue  # acknowledged: the section moved there
-            closest = _closest(target.fragment, known.anchors if known else ())
+            closest = suggest.anchor(target.path, target.fragment, known.anchors if known else ())
             opened = known.open if known else None
             if cross_reference and routes.other_projects:
                 opened = opened or _CROSS_REFERENCE
@@ -364,14 +369,6 @@ def _elsewhere(site: Routes, found: Sequence[str]) -> bool:
     return False
 
 
-def _closest_page(page: str, paths: Collection[str]) -> str | None:
-    """The corpus page most like ``page`` among those in its folder or of its name (a
-    scan of the corpus, not a fuzzy match against every path: many links may be gone)."""
-    folder, _, name = page.rpartition("/")
-    near = [p for p in paths if p.rpartition("/")[0] == folder or p.endswith(f"/{name}")]
-    return _closest(page, near)
-
-
 def _translated(page: str, folders: Mapping[str, set[str]], absent: Callable[[str], bool]) -> bool:
     """Whether a file exists that differs from ``page`` in one folder name alone, one of
     the folders the corpus has there (``docs/en/`` for ``docs/de/``); ``folders`` maps a
@@ -412,8 +409,3 @@ def _follow(moved: Mapping[str, str], chunk_id: str) -> str | None:
         seen.add(current)
         current = moved[current]
     return current
-
-
-def _closest(word: str, choices: Collection[str]) -> str | None:
-    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
-    return found[0] if found else None
