@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from chunkgate.chunking import languages
-from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions
+from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions, valid_text
 from chunkgate.chunking.languages import language_of
 from chunkgate.chunking.relations import relate
 from chunkgate.chunking.sizes import TokenCounter, make_counter
@@ -105,7 +105,9 @@ def chunk_text(
     options: ChunkOptions | None = None,
     counter: TokenCounter | None = None,
 ) -> list[Chunk]:
-    """The chunks of ``text`` as if it were the file at ``path``."""
+    """The chunks of ``text`` as if it were the file at ``path``; a ``ValueError`` for
+    text with a lone surrogate."""
+    checked = valid_text(text)
     return list(
-        chunk_document(text, path, language=language, options=options, counter=counter).chunks
+        chunk_document(checked, path, language=language, options=options, counter=counter).chunks
     )
