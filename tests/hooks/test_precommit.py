@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -60,14 +61,20 @@ def hooks(tmp_path_factory: pytest.TempPathFactory) -> Hooks:
 
 
 def run_hooks(
-    repo: Path, hooks: Hooks, hook: str = "chunkgate", *options: str, verbose: bool = False
+    repo: Path,
+    hooks: Hooks,
+    hook: str = "chunkgate",
+    *options: str,
+    verbose: bool = False,
+    args: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[str]:
     """``pre-commit run`` of one hook of the checkout (every hook when ``hook`` is empty),
-    configured from outside ``repo``."""
+    configured from outside ``repo``; ``args``: the user's own ``args:`` for the hooks."""
     manifest = yaml.safe_load((hooks.repo / ".pre-commit-hooks.yaml").read_text())
     ids = [hook] if hook else [entry["id"] for entry in manifest]
     config = hooks.folder / f"{hook or 'all'}.yaml"
-    repos = [{"repo": hooks.repo.as_posix(), "rev": hooks.rev, "hooks": [{"id": i} for i in ids]}]
+    listed = [{"id": i, **({"args": list(args)} if args else {})} for i in ids]
+    repos = [{"repo": hooks.repo.as_posix(), "rev": hooks.rev, "hooks": listed}]
     config.write_text(yaml.safe_dump({"repos": repos}))
     env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(hooks.folder / "home"), "NO_COLOR": "1"}
     env.pop("GITHUB_ACTIONS", None)
@@ -361,3 +368,48 @@ def test_try_repo_runs_this_checkout_as_a_user_tries_it(doc_repo: Path, tmp_path
     renamed = try_repo()
     assert renamed.returncode == 1, renamed.stdout + renamed.stderr
     assert "docs/guide.md#install" in renamed.stdout
+
+
+@pytest.mark.slow
+def test_a_file_named_like_an_option_is_a_file_through_pre_commit(
+    doc_repo: Path, hooks: Hooks
+) -> None:
+    # Issue 44: pre-commit runs `entry args... files...`, with no `--` before the files:
+    # `-rf.md` was read as options (exit 2, "No such option") and blocked the commit.
+    write(doc_repo, "-rf.md", f"# Dashed\n\n{SECTION}")
+    git(doc_repo, "add", "-A")
+    first = run_hooks(doc_repo, hooks, verbose=True)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "No such option" not in first.stdout
+    assert "updated chunkgate.manifest/ (1 file changed)" in first.stdout
+    assert (doc_repo / MANIFEST / "-rf.md.jsonl").is_file()
+    git(doc_repo, "add", "-A")
+    # The user's own `args:` stay options, before the files pre-commit adds.
+    again = run_hooks(doc_repo, hooks, "chunkgate-check", verbose=True, args=["--strict", "-q"])
+    assert again.returncode == 0, again.stdout + again.stderr
+    write(doc_repo, "-rf.md", f"# Dashed\n\n{'x' * 3000}\n")
+    git(doc_repo, "add", "-A")
+    failed = run_hooks(doc_repo, hooks, "chunkgate-check", args=["--strict", "-q"])
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "-rf.md:" in failed.stdout and "CG201" in failed.stdout
+
+
+@pytest.mark.slow
+def test_try_repo_takes_a_file_named_like_an_option(doc_repo: Path, tmp_path: Path) -> None:
+    """`pre-commit try-repo` on this checkout with a staged file ``-rf.md``."""
+    write(doc_repo, "-rf.md", f"# Dashed\n\n{SECTION}")
+    git(doc_repo, "add", "-A")
+    env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(tmp_path / "home"), "NO_COLOR": "1"}
+    env.pop("GITHUB_ACTIONS", None)
+    tried = subprocess.run(
+        [PRE_COMMIT, "try-repo", os.fspath(CHECKOUT), "chunkgate", "--color", "never", "-v"],
+        cwd=doc_repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert tried.returncode == 1, tried.stdout + tried.stderr  # the manifest was written
+    assert "No such option" not in tried.stdout
+    assert (doc_repo / MANIFEST / "-rf.md.jsonl").is_file()
