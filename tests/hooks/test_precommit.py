@@ -391,7 +391,8 @@ def test_a_file_named_like_an_option_is_a_file_through_pre_commit(
     git(doc_repo, "add", "-A")
     failed = run_hooks(doc_repo, hooks, "chunkgate-check", args=["--strict", "-q"])
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "-rf.md:" in failed.stdout and "CG201" in failed.stdout
+    assert "-rf.md:1: error CG401" in failed.stdout
+    assert "run `chunkgate update ./-rf.md`" in failed.stdout  # not read as options
 
 
 @pytest.mark.slow
