@@ -77,7 +77,8 @@ def run_hooks(
     repos = [{"repo": hooks.repo.as_posix(), "rev": hooks.rev, "hooks": listed}]
     config.write_text(yaml.safe_dump({"repos": repos}))
     arguments = ["run", "--config", os.fspath(config), *([hook] if hook else [])]
-    return pre_commit(repo, hooks.folder / "home", *arguments, *(["-v"] if verbose else []), *options)
+    arguments += ["-v"] if verbose else []
+    return pre_commit(repo, hooks.folder / "home", *arguments, *options)
 
 
 def try_repo(repo: Path, home: Path, hook: str, *options: str) -> subprocess.CompletedProcess[str]:
