@@ -85,6 +85,12 @@ def test_the_links_of_a_line_share_its_text() -> None:
     assert links[-1].written == "more [z](#y) text"
 
 
+def test_a_link_whose_destination_is_written_earlier_on_its_line_is_placed_there() -> None:
+    # "g" first stands in "getter": the link is still on line 4, not the block's first.
+    text = "# T\n\nFirst line\nA [resource getter](g) to use\n"
+    assert [(link.destination, link.line) for link in extract_links(text)] == [("g", 4)]
+
+
 def test_crlf_gives_the_same_links() -> None:
     text = "a\n\n[x](y.md#z)\n\n[r]: q.md#w\n"
     assert extract_links(text.replace("\n", "\r\n")) == extract_links(text)
