@@ -93,3 +93,30 @@ def test_corpus_chunks_takes_paths(site: Path) -> None:
     assert {chunk.path for chunk in corpus_chunks(config, [str(site / "docs" / "other.md")])} == {
         "docs/other.md"
     }
+
+
+@pytest.mark.parametrize("path", ["a.md", "a.py", "a.rst", "a.txt", "a.js"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# A\n\n\ud800 words\n",
+        'x = "\udce9"\n',
+        "Title\n=====\n\nwords \udfff\n",
+        "---\ntitle: \udce9\n---\n# A\n",
+    ],
+)
+def test_a_lone_surrogate_in_text_is_a_value_error_that_says_so(path: str, text: str) -> None:
+    # Issue 44: a raw UnicodeEncodeError from cmark, the sizes, the text windows or YAML.
+    from chunkgate import chunk_text, outline_text
+
+    for call in (chunk_text, outline_text):
+        with pytest.raises(ValueError, match="lone surrogate") as raised:
+            call(text, path)
+        assert type(raised.value) is ValueError  # not a UnicodeEncodeError from inside
+
+
+def test_a_file_name_that_is_not_utf8_is_no_error_for_chunk_text() -> None:
+    from chunkgate import chunk_text
+
+    (chunk,) = chunk_text("# Caf\n\nText here.\n", "caf\udce9.md")
+    assert chunk.id == "caf\udce9.md#caf"

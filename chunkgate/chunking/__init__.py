@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from chunkgate.chunking import languages
-from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions
+from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions, valid_text
 from chunkgate.chunking.languages import language_of
 from chunkgate.chunking.relations import relate
 from chunkgate.chunking.sizes import TokenCounter, make_counter
@@ -111,9 +111,11 @@ def chunk_text(
     counter: TokenCounter | None = None,
 ) -> list[Chunk]:
     """The chunks of ``text`` as if it were the file at ``path``; ``language`` names one
-    of ``languages.LANGUAGES`` (a ValueError otherwise)."""
+    of ``languages.LANGUAGES``. A ``ValueError`` for another language, or for text with a
+    lone surrogate."""
     if language is not None:
         languages.named(language)
+    checked = valid_text(text)
     return list(
-        chunk_document(text, path, language=language, options=options, counter=counter).chunks
+        chunk_document(checked, path, language=language, options=options, counter=counter).chunks
     )

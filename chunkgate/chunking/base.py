@@ -16,6 +16,23 @@ from chunkgate.sites.model import SETTINGS, Site, describe_settings, settings_ke
 SizeUnit = Literal["chars", "tokens"]
 
 
+def valid_text(text: str) -> str:
+    """``text``, given to the library as a ``str``: a lone surrogate (what decoding with
+    ``surrogateescape`` makes of a byte that is not UTF-8) is no text that chunks can
+    hold, and is refused here with a ``ValueError`` rather than deep in a parser."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            line = text.count("\n", 0, exc.start) + 1
+            raise ValueError(
+                f"the text holds a lone surrogate (U+{ord(text[exc.start]):04X}) on line "
+                f"{line}, which is not Unicode text: decode the file's bytes strictly, or "
+                "give them to chunk_file"
+            ) from None
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class ChunkOptions:
     """The options that change chunking (their fingerprint goes in the manifest header)."""

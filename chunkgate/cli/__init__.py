@@ -56,6 +56,11 @@ def _imported(name: str) -> click.Command:
     return command
 
 
+# The errors handlers of a locale's stdout (strict, or C.UTF-8's surrogateescape) that
+# are replaced; one the user chose (PYTHONIOENCODING=utf-8:replace) is kept.
+_RECONFIGURED = frozenset(("strict", "surrogateescape"))
+
+
 @click.group(
     cls=Commands,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
@@ -69,10 +74,12 @@ def cli() -> None:
     chunk; and fails a commit or CI run when the corpus gets worse.
     """
     # A file name that is not UTF-8 (a lone surrogate once decoded) must not crash the
-    # output under a strict-encoding stdout: it is shown as a \udcXX escape instead.
+    # output under a strict-encoding stdout, nor come out as its raw byte where the
+    # locale's stdout escapes surrogates (C.UTF-8): it is written as a \udcXX escape
+    # in every locale, the escape JSON reads back, as in files (``export -o``, the manifest).
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
+        if reconfigure is not None and getattr(stream, "errors", "") in _RECONFIGURED:
             reconfigure(errors="backslashreplace")
 
 

@@ -25,7 +25,40 @@ if TYPE_CHECKING:
     from chunkgate.core.model import CheckResult
 
 
-@click.command("check")
+class HookCommand(click.Command):
+    """``check`` as pre-commit runs it, ``entry args... files...``: no ``--`` comes before
+    the files (one there would make a user's own ``args:`` paths), so with ``--hook`` an
+    argument shaped like an option that the command does not have, and that names a
+    file (``-rf.md``), is that file, written ``./-rf.md`` where it stands."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--hook" in args:
+            args = _files_named_like_options(self, args)
+        return super().parse_args(ctx, args)
+
+
+def _files_named_like_options(command: click.Command, args: list[str]) -> list[str]:
+    takes_value = {
+        name: not (param.is_flag or param.count)
+        for param in command.params
+        if isinstance(param, click.Option)
+        for name in (*param.opts, *param.secondary_opts)
+    }
+    given: list[str] = []
+    value_next = False
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return [*given, *args[index:]]
+        name = arg.partition("=")[0]
+        if value_next or not arg.startswith("-") or arg == "-" or name in takes_value:
+            given.append(arg)
+            value_next = not value_next and "=" not in arg and takes_value.get(name, False)
+        else:
+            given.append(os.path.join(os.curdir, arg) if os.path.lexists(arg) else arg)
+    return given
+
+
+@click.command("check", cls=HookCommand)
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
     "--all", "whole", is_flag=True, help="Check the whole corpus (the default without PATHS)."

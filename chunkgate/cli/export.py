@@ -62,5 +62,8 @@ def export_command(
         # imported for `-o` only: the file is replaced at once, when every record is written
         from chunkgate.manifest import write_atomic
 
-        write_atomic(output.resolve(), (text.encode("utf-8") for text in lines()))
+        # A file name that is not UTF-8 holds lone surrogates: written as the \udcXX
+        # escapes JSON reads back, as on stdout (``cli``) and in the manifest.
+        encoded = (text.encode("utf-8", "backslashreplace") for text in lines())
+        write_atomic(output.resolve(), encoded)
     report_failures(skipped)

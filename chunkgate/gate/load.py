@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -47,8 +48,11 @@ class Loaded(NamedTuple):
     record: RevisionManifest | None = None
 
 
-def expected_header(config: Config) -> Header:
-    """The header a manifest made now, with these settings, has."""
+def expected_header(config: Config, recorded: Header | None = None) -> Header:
+    """The header a manifest made now, with these settings, has. A run that listed no
+    site configs through git (git not on PATH: the corpus is read from the folder)
+    keeps the record of the ``recorded`` header (the current manifest's), which the
+    hook's runs read, rather than dropping it."""
     header = Header(
         FORMAT_VERSION,
         CHUNKING_VERSION,
@@ -57,7 +61,13 @@ def expected_header(config: Config) -> Header:
         anchor_settings(config.chunking),
     )
     found = config.generators
-    return header if found is None else header.with_sites(found.listed, found.tracked)
+    if found is not None:
+        return header.with_sites(found.listed, found.tracked)
+    if recorded is None or recorded.site_configs is None:
+        return header
+    return replace(
+        header, site_configs=recorded.site_configs, untracked_configs=recorded.untracked_configs
+    )
 
 
 def load(

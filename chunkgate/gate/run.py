@@ -54,7 +54,7 @@ def checked(
             folder.parent.mkdir(parents=True, exist_ok=True)  # the lock sits beside it
             stack.enter_context(manifest_lock(folder))
         loaded = load(config, stack, baseline=baseline, known_from=known_from, writing=writing)
-        expected = expected_header(config)
+        expected = expected_header(config, loaded.header)
         state = assess(config, loaded, expected, writing=writing)
         explicit = paths is not None and not state.rebuild
         # Each of the hook's git processes reads the whole index (0.05-0.08 s at 100,000

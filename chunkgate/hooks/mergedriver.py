@@ -65,7 +65,8 @@ def merge_shards(base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[s
         return theirs, []
     return ours, [
         f"{mine.path}: both sides changed its chunks; run `chunkgate update "
-        f"{shlex.quote(mine.path)}` after the merge"
+        f"{shlex.quote(f'./{mine.path}' if mine.path.startswith('-') else mine.path)}` "
+        "after the merge"
     ]
 
 

@@ -4,7 +4,6 @@ logic; ``chunkgate.rules.references`` declares the rule and words its findings."
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import NamedTuple
@@ -13,6 +12,7 @@ from urllib.parse import unquote, urljoin
 from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
 from chunkgate.links import relink
+from chunkgate.links.closest import Suggestions
 from chunkgate.links.extract import Link, readable
 from chunkgate.links.openings import PageAnchors
 from chunkgate.sites.built import BuiltSite
@@ -259,8 +259,11 @@ def check_references(
         found = page(path)
         return () if found is None else found.anchors
 
+    suggest = Suggestions(paths)
+    renamed: dict[str, str | None] = {}
     for path in sorted(links, key=lambda p: p.encode("utf-8", "surrogateescape")):
         routes = sites.of(path)
+        suggest.start()
         for link in links[path]:
             if ignore and any(pattern.search(link.destination) for pattern in ignore):
                 continue
@@ -271,7 +274,7 @@ def check_references(
                 if landed is None or any(pattern.search(landed[0].path) for pattern in ignore):
                     continue
                 if landed[0].fragment not in landed[1]:
-                    closest = _closest(landed[0].fragment, landed[1])
+                    closest = suggest.anchor(landed[0].path, landed[0].fragment, landed[1])
                     yield BrokenLink(path, link.line, link, landed[0], None, closest)
                 continue
             if all(each.path in gone for each in found):
@@ -298,8 +301,10 @@ def check_references(
                             )
                             continue
                 if page_gone is not None:
-                    went = relink.moved_page(moved, page_gone)
-                    closest = None if went else _closest_page(page_gone, paths)
+                    if page_gone not in renamed:
+                        renamed[page_gone] = relink.moved_page(moved, page_gone)
+                    went = renamed[page_gone]
+                    closest = None if went else suggest.page(page_gone)
                     new = relink.into_moved_page(moved, link.destination, path, page_gone, went)
                     yield MissingPage(path, link.line, link, page_gone, went, closest, new)
                 continue
@@ -329,7 +334,7 @@ def check_references(
                 redirect_path, _, redirect_anchor = redirect.partition("#")
                 if redirect_anchor in anchors(redirect_path):
                     new = relink.relinked(link.destination, path, target.path, redirect)
-            closest = _closest(target.fragment, known.anchors if known else ())
+            closest = suggest.anchor(target.path, target.fragment, known.anchors if known else ())
             opened = known.open if known else None
             if cross_reference and routes.other_projects:
                 opened = opened or _CROSS_REFERENCE
@@ -406,14 +411,6 @@ def _elsewhere(site: Routes, found: Sequence[str]) -> bool:
     return False
 
 
-def _closest_page(page: str, paths: Collection[str]) -> str | None:
-    """The corpus page most like ``page`` among those in its folder or of its name (a
-    scan of the corpus, not a fuzzy match against every path: many links may be gone)."""
-    folder, _, name = page.rpartition("/")
-    near = [p for p in paths if p.rpartition("/")[0] == folder or p.endswith(f"/{name}")]
-    return _closest(page, near)
-
-
 def _translated(page: str, folders: Mapping[str, set[str]], absent: Callable[[str], bool]) -> bool:
     """Whether a file exists that differs from ``page`` in one folder name alone, one of
     the folders the corpus has there (``docs/en/`` for ``docs/de/``); ``folders`` maps a
@@ -435,8 +432,3 @@ def _folders(paths: Collection[str]) -> dict[str, set[str]]:
         for depth in range(len(parts) - 1):
             found.setdefault("/".join(parts[:depth]), set()).add(parts[depth])
     return found
-
-
-def _closest(word: str, choices: Collection[str]) -> str | None:
-    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
-    return found[0] if found else None

@@ -19,9 +19,11 @@ from chunkgate.cache.blobs import MarshalCache
 from chunkgate.links.extract import Link
 from chunkgate.sites.urls import Route
 
+# 9: a link is placed on the line that writes it where an earlier occurrence of its
+# destination was not one (143 of 26,689 corpus links had their block's first line);
 # 8: front matter routes; 7: why a page is open; 6: attribute-list and footnote anchors,
 # admonition bodies' links; 5: anchors as tuples; 4: columns; 3: anchors in the site's flavour
-_VERSION = "chunkgate-links-8"
+_VERSION = "chunkgate-links-9"
 
 
 class FileLinks(NamedTuple):

@@ -72,7 +72,9 @@ def stale_file_violation(
         1,
         None,
         message=f"{config.manifest} {message}",
-        fix=f"run `chunkgate update {shlex.quote(path)}` (the chunkgate pre-commit hook does it) "
+        # ``./-x.md``: a path written as an option would be read as one
+        fix=f"run `chunkgate update {shlex.quote(f'./{path}' if path.startswith('-') else path)}` "
+        "(the chunkgate pre-commit hook does it) "
         "and commit the manifest",
         cause=cause,
     )

@@ -480,3 +480,25 @@ def test_the_console_script_ends_as_python_would(
         assert done.stdout.startswith("chunkgate, version")
     else:
         assert done.stderr.strip()  # the usage error or the error line
+
+
+SECTION_TEXT = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
+
+
+def test_the_hook_takes_a_file_named_like_an_option(cli_repo: Path) -> None:
+    # Issue 44: pre-commit runs `chunkgate check --update --hook ARGS... -rf.md` (no `--`):
+    # click read `-rf.md` as the options -r, -f... and exited 2.
+    write(cli_repo, "-rf.md", f"# Dashed\n\n{SECTION_TEXT}")
+    write(cli_repo, "b.md", f"# B\n\n{SECTION_TEXT}")
+    git(cli_repo, "add", "-A")
+    runner = CliRunner()
+    updated = runner.invoke(cli, ["check", "--update", "--hook", "-rf.md", "b.md"])
+    assert updated.exit_code == 1, updated.output  # the manifest was written
+    assert (cli_repo / "chunkgate.manifest" / "-rf.md.jsonl").is_file()
+    # Options the user adds, with values, stay options; a name that is no file stays an error.
+    listed = runner.invoke(cli, ["check", "--hook", "--format", "json", "-q", "-rf.md"])
+    assert listed.exit_code == 0, listed.output
+    assert json.loads(listed.output)["summary"]["files"] == 1
+    missing = runner.invoke(cli, ["check", "--hook", "-x.md"])
+    assert missing.exit_code == 2
+    assert "No such option" in missing.output

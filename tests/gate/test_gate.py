@@ -15,9 +15,11 @@ from click.testing import CliRunner
 from helpers import (
     MANIFEST,
     check_json,
+    cli_process,
     commit_all,
     committed,
     git,
+    make_repo,
     manifest_snapshot,
     manifest_text,
     shard,
@@ -640,3 +642,28 @@ def test_excluding_a_listed_file_removes_its_entry(repo: Path) -> None:
     assert "up to date" not in updated.output
     assert not shard(repo, "docs/b.md").exists()
     assert run("check").exit_code == 0
+
+
+def test_a_run_without_git_on_path_keeps_the_record_of_the_site_configs(tmp_path: Path) -> None:
+    # Issue 44: with git missing from PATH, `update` read the corpus from the folder and
+    # wrote a header without `site_configs` (what the hook's runs read instead of listing).
+    repo = make_repo(tmp_path)
+    write(repo, "mkdocs.yml", "site_name: x\nmarkdown_extensions:\n  - toc\n")
+    write(repo, "docs/a.md", f"# A\n\n{SECTION}")
+    commit_all(repo, "a site")
+    assert cli_process(repo, "update", "-q").returncode == 0
+    commit_all(repo, "its manifest")
+    header = json.loads((repo / "chunkgate.manifest" / "manifest.json").read_bytes())
+    assert header["site_configs"] == ["mkdocs.yml"]
+    no_git = {"PATH": os.fspath(tmp_path / "empty")}
+    for command in ("update", "check"):
+        done = cli_process(repo, command, env=no_git)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert git(repo, "status", "--porcelain") == ""
+    # A new setting rewrites the header, the record with it.
+    write(repo, ".chunkgate.yaml", "size: {max: 3000}\n")
+    done = cli_process(repo, "update", env=no_git)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rewritten = json.loads((repo / "chunkgate.manifest" / "manifest.json").read_bytes())
+    assert "size.max=3000" in rewritten["config"]
+    assert rewritten["site_configs"] == ["mkdocs.yml"]

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -60,29 +61,38 @@ def hooks(tmp_path_factory: pytest.TempPathFactory) -> Hooks:
 
 
 def run_hooks(
-    repo: Path, hooks: Hooks, hook: str = "chunkgate", *options: str, verbose: bool = False
+    repo: Path,
+    hooks: Hooks,
+    hook: str = "chunkgate",
+    *options: str,
+    verbose: bool = False,
+    args: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[str]:
     """``pre-commit run`` of one hook of the checkout (every hook when ``hook`` is empty),
-    configured from outside ``repo``."""
+    configured from outside ``repo``; ``args``: the user's own ``args:`` for the hooks."""
     manifest = yaml.safe_load((hooks.repo / ".pre-commit-hooks.yaml").read_text())
     ids = [hook] if hook else [entry["id"] for entry in manifest]
     config = hooks.folder / f"{hook or 'all'}.yaml"
-    repos = [{"repo": hooks.repo.as_posix(), "rev": hooks.rev, "hooks": [{"id": i} for i in ids]}]
+    listed = [{"id": i, **({"args": list(args)} if args else {})} for i in ids]
+    repos = [{"repo": hooks.repo.as_posix(), "rev": hooks.rev, "hooks": listed}]
     config.write_text(yaml.safe_dump({"repos": repos}))
-    env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(hooks.folder / "home"), "NO_COLOR": "1"}
+    arguments = ["run", "--config", os.fspath(config), *([hook] if hook else [])]
+    arguments += ["-v"] if verbose else []
+    return pre_commit(repo, hooks.folder / "home", *arguments, *options)
+
+
+def try_repo(repo: Path, home: Path, hook: str, *options: str) -> subprocess.CompletedProcess[str]:
+    """`pre-commit try-repo` of one hook of this checkout, as a user first tries it (the
+    environment is built again on every call)."""
+    return pre_commit(repo, home, "try-repo", os.fspath(CHECKOUT), hook, *options)
+
+
+def pre_commit(repo: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real ``pre-commit ARGS`` in ``repo``, its store in ``home``, not under GitHub."""
+    env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(home), "NO_COLOR": "1"}
     env.pop("GITHUB_ACTIONS", None)
     return subprocess.run(
-        [
-            PRE_COMMIT,
-            "run",
-            "--config",
-            os.fspath(config),
-            *([hook] if hook else []),
-            "--color",
-            "never",
-            *(["--verbose"] if verbose else []),
-            *options,
-        ],
+        [PRE_COMMIT, *args, "--color", "never"],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -344,24 +354,46 @@ def test_a_move_is_acknowledged_through_pre_commit_alone(doc_repo: Path, hooks: 
 def test_try_repo_runs_this_checkout_as_a_user_tries_it(doc_repo: Path, tmp_path: Path) -> None:
     """`pre-commit try-repo` on this checkout, as a user first tries it: the read-only
     hook passes the committed docs and fails once a cited section's ID changes."""
-    env = {**git_env(), "PRE_COMMIT_HOME": os.fspath(tmp_path / "home"), "NO_COLOR": "1"}
-    env.pop("GITHUB_ACTIONS", None)
-
-    def try_repo() -> subprocess.CompletedProcess[str]:
-        command = [PRE_COMMIT, "try-repo", os.fspath(CHECKOUT), "chunkgate-check"]
-        return subprocess.run(
-            [*command, "--files", "docs/guide.md", "--color", "never"],
-            cwd=doc_repo,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=900,
-            check=False,
-        )
-
-    clean = try_repo()
+    home = tmp_path / "home"
+    clean = try_repo(doc_repo, home, "chunkgate-check", "--files", "docs/guide.md")
     assert clean.returncode == 0, clean.stdout + clean.stderr
     write(doc_repo, "docs/guide.md", f"# Guide\n\n{SECTION}\n## Installing\n\n{SECTION}")
-    renamed = try_repo()
+    renamed = try_repo(doc_repo, home, "chunkgate-check", "--files", "docs/guide.md")
     assert renamed.returncode == 1, renamed.stdout + renamed.stderr
     assert "docs/guide.md#install" in renamed.stdout
+
+
+@pytest.mark.slow
+def test_a_file_named_like_an_option_is_a_file_through_pre_commit(
+    doc_repo: Path, hooks: Hooks
+) -> None:
+    # Issue 44: pre-commit runs `entry args... files...`, with no `--` before the files:
+    # `-rf.md` was read as options (exit 2, "No such option") and blocked the commit.
+    write(doc_repo, "-rf.md", f"# Dashed\n\n{SECTION}")
+    git(doc_repo, "add", "-A")
+    first = run_hooks(doc_repo, hooks, verbose=True)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "No such option" not in first.stdout
+    assert "updated chunkgate.manifest/ (1 file changed)" in first.stdout
+    assert (doc_repo / MANIFEST / "-rf.md.jsonl").is_file()
+    git(doc_repo, "add", "-A")
+    # The user's own `args:` stay options, before the files pre-commit adds.
+    again = run_hooks(doc_repo, hooks, "chunkgate-check", verbose=True, args=["--strict", "-q"])
+    assert again.returncode == 0, again.stdout + again.stderr
+    write(doc_repo, "-rf.md", f"# Dashed\n\n{'x' * 3000}\n")
+    git(doc_repo, "add", "-A")
+    failed = run_hooks(doc_repo, hooks, "chunkgate-check", args=["--strict", "-q"])
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "-rf.md:1: error CG401" in failed.stdout
+    assert "run `chunkgate update ./-rf.md`" in failed.stdout  # not read as options
+
+
+@pytest.mark.slow
+def test_try_repo_takes_a_file_named_like_an_option(doc_repo: Path, tmp_path: Path) -> None:
+    """`pre-commit try-repo` on this checkout with a staged file ``-rf.md``."""
+    write(doc_repo, "-rf.md", f"# Dashed\n\n{SECTION}")
+    git(doc_repo, "add", "-A")
+    tried = try_repo(doc_repo, tmp_path / "home", "chunkgate", "-v")
+    assert tried.returncode == 1, tried.stdout + tried.stderr  # the manifest was written
+    assert "No such option" not in tried.stdout
+    assert (doc_repo / MANIFEST / "-rf.md.jsonl").is_file()

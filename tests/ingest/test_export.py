@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import commit_all, git, git_env, write
+from helpers import cli_process, commit_all, git, git_env, write
 
 from chunkgate.chunking import CHUNKING_VERSION
 from chunkgate.cli import cli
@@ -412,3 +412,30 @@ def test_progress_on_a_terminal_but_not_under_ci(many: Path) -> None:
 
     assert b"export" in stderr_on_a_terminal({})
     assert stderr_on_a_terminal({"CI": "true"}) == b""
+
+
+@pytest.mark.parametrize(
+    "stdout",
+    [
+        pytest.param({"PYTHONIOENCODING": "utf-8:strict"}, id="strict-utf8"),
+        pytest.param({"PYTHONIOENCODING": "utf-8:surrogateescape"}, id="surrogateescape"),
+        pytest.param({"PYTHONIOENCODING": "", "LC_ALL": "C.UTF-8"}, id="c-utf8-locale"),
+    ],
+)
+def test_a_file_name_that_is_not_utf8_is_written_alike_to_stdout_and_to_a_file(
+    git_repo: Path, stdout: dict[str, str]
+) -> None:
+    # Issue 44: `export -o` raised UnicodeEncodeError; stdout wrote the raw byte
+    # (not UTF-8, not JSON) or an escape, as the locale had it.
+    name = b"caf\xe9.md"
+    (git_repo / os.fsdecode(name)).write_text("# Caf\n\nText here.\n", encoding="utf-8")
+    commit_all(git_repo, "a name that is not UTF-8")
+    listed = cli_process(git_repo, "export", "-q", env=stdout)
+    written = cli_process(git_repo, "export", "-q", "-o", "out.jsonl", env=stdout)
+    assert (listed.returncode, written.returncode, written.stderr) == (0, 0, b"")
+    data = (git_repo / "out.jsonl").read_bytes()
+    assert data == listed.stdout
+    (record,) = [json.loads(line) for line in data.decode("utf-8").splitlines()]
+    assert os.fsencode(record["path"]) == name
+    assert record["id"] == record["path"] + "#caf"
+    assert b'"path": "caf\\udce9.md"' in data

@@ -77,6 +77,20 @@ def test_a_link_is_reported_on_the_line_it_is_written() -> None:
     assert extract_links(text) == [Link("a.md#b", 4, "that links [here](a.md#b)")]
 
 
+def test_the_links_of_a_line_share_its_text() -> None:
+    # Issue 44: a line of 18,750 links kept a stripped copy of itself per link (2.8 GB).
+    links = extract_links("# a\n" + "[x](#y) " * 2_000 + "\n\nmore [z](#y) text\n")
+    assert [link.line for link in links] == [2] * 2_000 + [4]
+    assert len({id(link.written) for link in links[:-1]}) == 1
+    assert links[-1].written == "more [z](#y) text"
+
+
+def test_a_link_whose_destination_is_written_earlier_on_its_line_is_placed_there() -> None:
+    # "g" first stands in "getter": the link is still on line 4, not the block's first.
+    text = "# T\n\nFirst line\nA [resource getter](g) to use\n"
+    assert [(link.destination, link.line) for link in extract_links(text)] == [("g", 4)]
+
+
 def test_crlf_gives_the_same_links() -> None:
     text = "a\n\n[x](y.md#z)\n\n[r]: q.md#w\n"
     assert extract_links(text.replace("\n", "\r\n")) == extract_links(text)
