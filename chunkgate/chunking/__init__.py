@@ -37,7 +37,9 @@ __all__ = [
 #    MyST (conf.py) gives its headings Sphinx's ids: a MyST target's label, MyST's slug
 #    within myst_heading_anchors, else docutils' id of the title; an MkDocs heading
 #    `## ::: pkg.mod` (mkdocstrings) is #pkg.mod; VitePress' own slugs
-CHUNKING_VERSION = 6
+# 7: a code block over size.max is cut as code (by its language, between runs of lines,
+#    between lines), its parts re-fenced in their embed text (issue 41)
+CHUNKING_VERSION = 7
 
 
 class ChunkedFile(NamedTuple):

@@ -112,6 +112,9 @@ def join(parts: list[str], separator: str) -> str:
 
 
 def embed_text(chunk: Chunk, settings: EmbedSettings = DEFAULT_EMBED) -> str:
-    """What an ingest embeds for ``chunk``: its breadcrumb line, then its text."""
+    """What an ingest embeds for ``chunk``: its breadcrumb line, then its text (between
+    the lines its ``embed_before`` and ``embed_after`` hold, a re-opened fence)."""
     line = breadcrumb(chunk, settings)
-    return f"{line}\n{chunk.text}" if line else chunk.text
+    return "\n".join(
+        part for part in (line, chunk.embed_before, chunk.text, chunk.embed_after) if part
+    )

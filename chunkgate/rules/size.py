@@ -7,10 +7,11 @@ Fires when a chunk is larger than `size.max` (default 2,000), counted in
 and it cannot be made smaller by splitting. chunkgate chunks a unit over the
 limit as a good ingest does: a section into parts at block boundaries
 (between paragraphs, list items, table rows, block quotes, code blocks), a
-long paragraph between sentences, a function or method between statements.
+long paragraph between sentences, a code block as code (between statements,
+runs of lines, lines), a function or method between statements.
 So CG201 means "this cannot be embedded well": one block that cannot be
-split is over the limit on its own (a fenced code block, an HTML block, a
-table row, a sentence, a Python statement such as a long literal), and the
+split is over the limit on its own (an HTML block, a table row, a sentence,
+a single line of code, a Python statement such as a long literal), and the
 message names it and its lines. With `size: {split: false}` (one chunk per
 section or definition, whatever its size) it fires for every chunk over the
 limit.
@@ -21,8 +22,8 @@ every answer it is retrieved for (or is truncated by the embedding model).
 
 **Fix:** shorten the block the message names, or move its data to a file
 and link it (a console session, a generated table, a data literal); raise
-`size.max` if your embedding model takes larger chunks. A code block is never
-split. With `split: false`: add a subheading, split the function.
+`size.max` if your embedding model takes larger chunks. With
+`split: false`: add a subheading, split the function.
 
 Fires (with `size: {max: 200}`):
 
@@ -30,7 +31,7 @@ Fires (with `size: {max: 200}`):
 ## Output
 
 ```text
-INFO  Started server process [27365] ... (a 40-line console log)
+<svg viewBox="0 0 960 540"><path d="M0 0 ..."/> ... (a 3,000-character line)</svg>
 ```
 ````
 
@@ -185,12 +186,13 @@ def _prose_size(text: str, dialect: Dialect, file: FileContext) -> int:
     return make_counter(file.config.chunking.tokenizer)(kept)
 
 
+# A code block is cut as code, down to its lines: what is left is one long line.
+_LONG_CODE = "shorten the line, or move the code to a file and link it"
 # What to do about a block that cannot be split, by the first word of its name.
 _UNSPLITTABLE_FIXES = {
-    "fenced": "shorten the code block, or move it to a file and link it "
-    "(a code block is never split)",
-    "indented": "shorten the code block, or move it to a file and link it "
-    "(a code block is never split)",
+    "fenced": _LONG_CODE,
+    "indented": _LONG_CODE,
+    "code": _LONG_CODE,
     "HTML": "shorten the {name}, or move it out of the page",  # block or element
     "table": "shorten the row, or move the table's data to a file and link it",
     "sentence": "break the sentence up",
