@@ -7,6 +7,7 @@ from typing import NamedTuple
 from chunkgate.chunking import languages
 from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions
 from chunkgate.chunking.languages import language_of
+from chunkgate.chunking.overlap import with_overlap
 from chunkgate.chunking.relations import relate
 from chunkgate.chunking.sizes import TokenCounter, make_counter
 from chunkgate.core.model import Chunk, Problem
@@ -82,7 +83,7 @@ def chunk_document(
     spec = languages.get(language) if language is not None else languages.language_for(path)
     ctx = context_for(text, path, options=options, counter=counter)
     chunks, problems = languages.chunker(spec)(ctx, spec)
-    return ChunkedFile(path, spec.name, relate(chunks), tuple(problems))
+    return ChunkedFile(path, spec.name, relate(with_overlap(ctx, chunks)), tuple(problems))
 
 
 def chunk_bytes(

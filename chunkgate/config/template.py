@@ -32,7 +32,8 @@ size:
   unit: chars       # what max/min/overlap count: chars | tokens
   max: 2000         # CG201: a chunk larger than this is oversized
   min: 40           # CG202: a chunk smaller than this is undersized
-  overlap: 0        # plain-text windows share this much with the previous one (< max)
+  overlap: 0        # text windows share this much with the one before; a part's embed text
+                    # starts with this much of the part before (< max)
   split: true       # a section or definition over max is chunked in parts, as an ingest
                     # splits it (#id, #id~2, ...); false: one chunk per section, whatever its size
 
