@@ -177,9 +177,8 @@ def _first_row(node: ast.AST) -> int:
 
 
 def _tree_sitter(language: str, content: Sequence[str]) -> dict[int, int]:
-    # tree-sitter loads native grammars: only for a long fence of a code language.
-    from chunkgate.chunking.code.grammars import parser
-    from chunkgate.chunking.code.split import Breaks
+    from chunkgate.chunking.code.grammars import parser  # native grammars: only when used
+    from chunkgate.chunking.code.split import Breaks  # with tree-sitter, as above
 
     found = parser(language)
     if found is None:

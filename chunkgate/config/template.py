@@ -56,6 +56,8 @@ embed:
   separator: " > "      # between the breadcrumb's parts
   sizes: text           # what size limits and token counts measure: text (the chunk's) |
                         # embed (the embed text, breadcrumb included: what the model sees)
+  headings: true        # false: a section's heading lines are left out of the embed text
+                        # where the breadcrumb holds them
 
 # Severity per rule code: error | warning | off. Defaults:
 {rule_lines}rules: {{}}

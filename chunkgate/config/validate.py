@@ -40,7 +40,7 @@ _CORE_KEYS = (
     "strict",
     "embed",
 )
-_EMBED_KEYS = ("breadcrumb", "separator", "sizes")
+_EMBED_KEYS = ("breadcrumb", "separator", "sizes", "headings")
 _SIZE_KEYS = ("unit", "max", "min", "overlap", "split")
 _UNITS = ("chars", "tokens")
 
@@ -220,7 +220,10 @@ class _Validator:
         sizes = embed.get("sizes", defaults.sizes)
         if sizes not in SIZES_OF:
             self.wrong("embed.sizes", sizes, "'text' or 'embed'")
-        return EmbedSettings(breadcrumb=breadcrumb, separator=separator, sizes=sizes)
+        headings = self.boolean("embed.headings", embed.get("headings", defaults.headings))
+        return EmbedSettings(
+            breadcrumb=breadcrumb, separator=separator, sizes=sizes, headings=headings
+        )
 
     def severities(self, value: object) -> Mapping[str, Severity]:
         if not isinstance(value, dict):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chunkgate.chunking.embedtext import EmbedSettings, breadcrumb, embed_text
+from chunkgate.chunking.embedtext import EmbedSettings, breadcrumb, embed_text, without_headings
 from chunkgate.core.jsonfields import metadata
 from chunkgate.core.jsonfields import string as _string
 from chunkgate.core.jsonfields import value as _value
@@ -72,7 +72,9 @@ def file_lines(
         # The breadcrumb, a newline and the text, as one JSON string: the text is not
         # encoded twice.
         embedded = f"{_string(crumb)[:-1]}\\n{body[1:]}" if crumb else body
-        if chunk.embed_before or chunk.embed_after:  # a part of a fence, re-fenced
+        # Headings the breadcrumb holds, a fence line or the overlap: not the bare text.
+        dropped = crumb and not embed.headings and without_headings(chunk) != chunk.text
+        if chunk.embed_before or chunk.embed_after or dropped:
             embedded = _string(embed_text(chunk, embed))
         heading_path = ", ".join(map(_string, chunk.heading_path))
         out.append(
