@@ -160,3 +160,14 @@ def test_property_parts_of_code(code: list[str], info: str, limit: int, extra: i
         ]
 
     assert code_chunks(found) == code_chunks(edited)
+
+
+def test_a_tree_sitter_language_is_cut_between_its_definitions() -> None:
+    functions = "\n".join(
+        f"function add{n}(total) {{\n  const next = total + {n};\n  return next;\n}}"
+        for n in range(12)
+    )  # no blank line between them: the grammar, not the runs, finds the cuts
+    found = parts(f"# Sums\n\n```js\n{functions}\n```\n", max=200)
+    assert len(found) > 2
+    assert all(c.text.startswith("function add") for c in found[1:])
+    assert all(c.text.rstrip("`\n").endswith("}") for c in found)
