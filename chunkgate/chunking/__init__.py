@@ -39,7 +39,8 @@ __all__ = [
 #    within myst_heading_anchors, else docutils' id of the title; an MkDocs heading
 #    `## ::: pkg.mod` (mkdocstrings) is #pkg.mod; VitePress' own slugs
 # 7: a code block over size.max is cut as code (by its language, between runs of lines,
-#    between lines), its parts re-fenced in their embed text (issue 41)
+#    between lines), its parts re-fenced in their embed text; Python module code of
+#    imports alone joins a neighbour (issue 41)
 CHUNKING_VERSION = 7
 
 
