@@ -24,3 +24,10 @@ def test_imports_at_the_end_join_the_chunk_above_and_code_stays() -> None:
     code = f"{IMPORTS}\nSETTINGS = {{'timeout': 30, 'retries': 5, 'backoff': 2.5}}\n"
     assert ids(f"{FUNCTION}\n\n{code}") == ["function-main", "module-after-main"]
     assert ids(f"{IMPORTS}\n") == ["module"]  # a file of imports alone keeps its chunk
+
+
+def test_parenthesised_imports_are_imports_and_other_code_is_not() -> None:
+    names = "from package import (\n    first,\n    second,  # the second\n)\n"
+    assert ids(f"{FUNCTION}\n\n{names}{IMPORTS}\n") == ["function-main"]
+    guarded = "if TYPE_CHECKING:\n    from package import first, second, third, fourth\n"
+    assert ids(f"{FUNCTION}\n\n{guarded}") == ["function-main", "module-after-main"]
