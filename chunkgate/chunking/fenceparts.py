@@ -26,7 +26,9 @@ from chunkgate.chunking.parts import Block, Pos
 from chunkgate.core.model import Chunk
 from chunkgate.core.regex import lazy
 
-_OPENER = lazy(r"([ \t]*(?:>[ \t]?)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?)(`{3,}|~{3,})(.*)")
+# mdparts._FENCE's prefix (no two adjacent quantifiers take the same blanks), then the
+# fence and the info string.
+_OPENER = lazy(r"([ \t]*(?:(?:>[ \t]?)*>[ \t]*)?(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?)(`{3,}|~{3,})(.*)")
 _ALIASES = {"py": "python", "py3": "python", "python3": "python", "sh": "shell", "bash": "shell"}
 _ALIASES |= {"zsh": "shell", "js": "javascript", "ts": "typescript", "rs": "rust"}
 # Cuts by the language are shallower than cuts between runs, which are shallower
