@@ -7,6 +7,7 @@ from typing import NamedTuple
 from chunkgate.chunking import languages
 from chunkgate.chunking.base import DEFAULT_OPTIONS, ChunkContext, ChunkOptions, valid_text
 from chunkgate.chunking.languages import language_of
+from chunkgate.chunking.overlap import with_overlap
 from chunkgate.chunking.relations import relate
 from chunkgate.chunking.sizes import TokenCounter, make_counter
 from chunkgate.core.model import Chunk, Problem
@@ -42,6 +43,9 @@ __all__ = [
 #    unique per file (issue 44): a made Markdown anchor the site repeats (kramdown's `# a`,
 #    `# a-1`, `# a`) and a Python ID a repeat suffix made twice (`module-after-g-1`) take
 #    the next free number; a `~` before a digit in a tree-sitter name is `-`
+#    a code block over size.max is cut as code (by its language, between runs of lines,
+#    between lines), its parts re-fenced in their embed text; Python module code of
+#    imports alone joins a neighbour (issue 41)
 CHUNKING_VERSION = 7
 
 
@@ -85,7 +89,7 @@ def chunk_document(
     spec = languages.get(language) if language is not None else languages.language_for(path)
     ctx = context_for(text, path, options=options, counter=counter)
     chunks, problems = languages.chunker(spec)(ctx, spec)
-    return ChunkedFile(path, spec.name, relate(chunks), tuple(problems))
+    return ChunkedFile(path, spec.name, relate(with_overlap(ctx, chunks)), tuple(problems))
 
 
 def chunk_bytes(

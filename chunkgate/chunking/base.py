@@ -6,7 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings, crumbs, join
+from chunkgate.chunking.embedtext import (
+    DEFAULT_EMBED,
+    EmbedSettings,
+    crumbs,
+    headings_dropped,
+    join,
+)
 from chunkgate.chunking.models import DEFAULT_LIMIT
 from chunkgate.chunking.sizes import TokenCounter, estimate_tokens, measure
 from chunkgate.core.model import Chunk, Problem
@@ -186,7 +192,11 @@ class ChunkContext(NamedTuple):
             # Sizes are the embed text's, what the model sees; the hash stays the text's.
             line = join(crumbs(self.path, language, heading_path, title, symbol), embed.separator)
             if line:
-                chars, tokens, _ = measure(f"{line}\n{text}", self.counter)
+                body = text
+                markdown = kind == "section" and language == "markdown"
+                if markdown and not embed.headings and part == 1 and body_line:
+                    body = headings_dropped(text, body_line - start)
+                chars, tokens, _ = measure(f"{line}\n{body}", self.counter)
         return Chunk(
             f"{self.path}#{identity}", self.path, kind, language, symbol, heading_path, level,
             start, end, chars, tokens, digest, text, start if body_line is None else body_line,

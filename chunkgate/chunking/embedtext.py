@@ -12,9 +12,14 @@ The breadcrumb says where the chunk sits, which the bare text often does not
   their text.
 
 The parts of a split unit share the unit's heading path and symbol, so they
-carry the same breadcrumb. Settings (``embed:`` in the configuration):
-``breadcrumb`` (default true; false: the embed text is the text),
-``separator`` (default ``" > "``) and ``sizes`` (``text``, the default: size
+carry the same breadcrumb. With ``headings: false`` a Markdown section's own
+heading lines (and the body-less headings above it that open its chunk, each
+a level deeper than the one before) are not repeated after a breadcrumb that
+holds them (issue 41); it is not the default, as it changes every section's
+embed text, and LlamaIndex's nodes, whose content is the text, cannot.
+Settings (``embed:`` in the configuration): ``breadcrumb`` (default true;
+false: the embed text is the text), ``separator`` (default ``" > "``),
+``headings`` (default true) and ``sizes`` (``text``, the default: size
 limits and token counts measure the chunk's text; ``embed``: they measure the
 embed text, what the model sees).
 """
@@ -27,6 +32,10 @@ from typing import Literal
 
 from chunkgate.chunking import languages
 from chunkgate.core.model import Chunk
+from chunkgate.core.regex import lazy
+
+_ATX = lazy(r" {0,3}(#{1,6})(?:[ \t]|$)")
+_SETEXT = lazy(r" {0,3}(?:=+|-+)[ \t]*")
 
 SizesOf = Literal["text", "embed"]
 SIZES_OF: tuple[SizesOf, ...] = ("text", "embed")
@@ -37,6 +46,7 @@ class EmbedSettings:
     breadcrumb: bool = True
     separator: str = " > "
     sizes: SizesOf = "text"
+    headings: bool = True  # false: a section's heading lines the breadcrumb holds are left out
 
     def __post_init__(self) -> None:
         if not self.separator or "\n" in self.separator or "\r" in self.separator:
@@ -59,7 +69,8 @@ class EmbedSettings:
 
         # As JSON, with ";" escaped: the header's settings are "key=value;" pairs.
         shown = json.dumps(self.separator, ensure_ascii=False).replace(";", "\\u003b")
-        return f";embed.sizes=embed;embed.separator={shown}"
+        dropped = "" if self.headings else ";embed.headings=false"
+        return f";embed.sizes=embed;embed.separator={shown}{dropped}"
 
 
 DEFAULT_EMBED = EmbedSettings()
@@ -112,6 +123,42 @@ def join(parts: list[str], separator: str) -> str:
 
 
 def embed_text(chunk: Chunk, settings: EmbedSettings = DEFAULT_EMBED) -> str:
-    """What an ingest embeds for ``chunk``: its breadcrumb line, then its text."""
+    """What an ingest embeds for ``chunk``: its breadcrumb line, then its text (between
+    the lines its ``embed_before`` and ``embed_after`` hold, a re-opened fence)."""
     line = breadcrumb(chunk, settings)
-    return f"{line}\n{chunk.text}" if line else chunk.text
+    text = without_headings(chunk) if line and not settings.headings else chunk.text
+    return "\n".join(part for part in (line, chunk.embed_before, text, chunk.embed_after) if part)
+
+
+def without_headings(chunk: Chunk) -> str:
+    """A Markdown section's text without the heading lines that open it, when the
+    breadcrumb holds them all: headings alone above its body, each a level deeper than
+    the one before (a sibling's would have left the heading path)."""
+    if chunk.kind != "section" or chunk.language != "markdown" or chunk.part > 1:
+        return chunk.text
+    return headings_dropped(chunk.text, chunk.body_line - chunk.start_line)
+
+
+def headings_dropped(text: str, skip: int) -> str:
+    """``text`` without its first ``skip`` lines, where those are headings alone, each a
+    level deeper than the one before (see ``without_headings``)."""
+    lines = text.split("\n")
+    if not 0 < skip < len(lines):
+        return text  # no heading, or nothing but headings
+    level, index = 0, 0
+    while index < skip:
+        line = lines[index]
+        if line.strip():
+            atx = _ATX.match(line)
+            if atx is not None:
+                found = len(atx[1])
+            elif index + 1 < skip and _SETEXT.fullmatch(lines[index + 1]):
+                found = 1 if lines[index + 1].strip()[0] == "=" else 2
+                index += 1
+            else:
+                return text  # a target or a comment above the heading: keep it all
+            if found <= level:
+                return text
+            level = found
+        index += 1
+    return "\n".join(lines[skip:]).lstrip("\n") or text

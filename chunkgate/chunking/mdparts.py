@@ -20,8 +20,11 @@ do in the whole file) and its block tree is read back from the
   ``<LinkCard>``s, a ``<table>`` of rows), between those children (its opening
   line goes with the first, its closing line with the last).
 
-Fenced and indented code, an HTML element with nothing on lines of its own
-inside, and thematic breaks are never cut.
+- in fenced and indented code, as code (``fenceparts``): by the info string's
+  language, else between runs of lines, else between lines.
+
+An HTML element with nothing on lines of its own inside, and thematic breaks
+are never cut.
 Plain CommonMark has no tables: a table is a paragraph whose second line is a
 delimiter row, as GitHub's table extension reads it.
 """
@@ -33,7 +36,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import NamedTuple
 
-from chunkgate.chunking import cmark
+from chunkgate.chunking import cmark, fenceparts
 from chunkgate.chunking.base import ChunkContext
 from chunkgate.chunking.parts import Block, OnlySyntax, Pos, split_unit
 from chunkgate.chunking.spans import code_spans
@@ -101,7 +104,19 @@ def markdown_parts(ctx: ChunkContext, unit: Chunk, parsed: Sequence[str]) -> lis
     first, last = unit.start_line - 1, unit.end_line - 1
     nodes = _tree(parsed, first, last)
     top = _top_blocks(ctx, nodes, first, last)
-    return split_unit(ctx, unit, top, partial(_refine, ctx), _only_syntax(ctx, first, last))
+    chunks = split_unit(ctx, unit, top, partial(_refine, ctx), _only_syntax(ctx, first, last))
+    return fenceparts.refence(chunks, _fences(ctx.lines, nodes))
+
+
+def _fences(lines: Sequence[str], nodes: Sequence[_Node]) -> list[fenceparts.Fence]:
+    found = []
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.tag == "pre":
+            found.append(fenceparts.fence_of(lines, node.first, node.last))
+    return found
 
 
 def _only_syntax(ctx: ChunkContext, first: int, last: int) -> OnlySyntax:
@@ -230,7 +245,7 @@ def _refine(ctx: ChunkContext, block: Block) -> list[Block]:
     if isinstance(node, _Paragraph):
         return _split_paragraph(ctx, block, node)
     if not isinstance(node, _Node):
-        return []  # a table row or a sentence
+        return fenceparts.refine_code(block)  # lines of code, a table row or a sentence
     if node.children:
         children = list(node.children)
         cuts = [i for i in range(1, len(children)) if children[i].first > children[i - 1].last]
@@ -244,7 +259,9 @@ def _refine(ctx: ChunkContext, block: Block) -> list[Block]:
         return _split_paragraph(ctx, block, _Paragraph(node.first, node.last, False))
     if node.tag == "html":
         return _html_pieces(ctx, block, node)
-    return []  # code, a thematic break, a heading: never cut
+    if node.tag == "pre":
+        return fenceparts.code_blocks(ctx, block, node.first, node.last)
+    return []  # a thematic break, a heading: never cut
 
 
 def _html_pieces(ctx: ChunkContext, block: Block, node: _Node) -> list[Block]:

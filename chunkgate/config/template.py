@@ -41,7 +41,8 @@ size:
                     # this many tokens (the model truncates it). 8,192 without embed.model;
                     # a 512-token model: `limit: 512`, or name it in embed.model
   # min: 40         # CG202: a chunk smaller than this is undersized (with embed.model: 10)
-  overlap: 0        # plain-text windows share this much with the previous one (< max)
+  overlap: 0        # text windows share this much with the one before; a part's embed text
+                    # starts with this much of the part before (< max)
   split: true       # a section or definition over max is chunked in parts, as an ingest
                     # splits it (#id, #id~2, ...); false: one chunk per section, whatever its size
 
@@ -66,6 +67,8 @@ embed:
   separator: " > "      # between the breadcrumb's parts
   sizes: text           # what size limits and token counts measure: text (the chunk's) |
                         # embed (the embed text, breadcrumb included: what the model sees)
+  headings: true        # false: a section's heading lines are left out of the embed text
+                        # where the breadcrumb holds them
   # model: bge-small-en-v1.5  # the model that embeds the chunks: its input limit is the
                         # hard limit (size.limit) and its tokenizer counts tokens. Known:
 {_models_comment()}

@@ -42,7 +42,7 @@ _CORE_KEYS = (
     "strict",
     "embed",
 )
-_EMBED_KEYS = ("breadcrumb", "separator", "sizes", "model")
+_EMBED_KEYS = ("breadcrumb", "separator", "sizes", "model", "headings")
 _SIZE_KEYS = ("unit", "max", "min", "overlap", "split", "limit")
 # With a model named, sizes default to its tokens: a target of 500 (about the 2,000
 # characters of the default) or, for a small model, three quarters of its limit (room
@@ -243,7 +243,10 @@ class _Validator:
         sizes = embed.get("sizes", defaults.sizes)
         if sizes not in SIZES_OF:
             self.wrong("embed.sizes", sizes, "'text' or 'embed'")
-        return EmbedSettings(breadcrumb=breadcrumb, separator=separator, sizes=sizes)
+        headings = self.boolean("embed.headings", embed.get("headings", defaults.headings))
+        return EmbedSettings(
+            breadcrumb=breadcrumb, separator=separator, sizes=sizes, headings=headings
+        )
 
     def severities(self, value: object) -> Mapping[str, Severity]:
         if not isinstance(value, dict):

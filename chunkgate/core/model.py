@@ -64,6 +64,10 @@ class Chunk(NamedTuple):
     unsplittable: str = ""
     # issue 22: a reStructuredText file's leading field list (":author: Ada").
     fields: tuple[tuple[str, str], ...] = ()
+    # issue 41: lines the embed text holds around the text (not cited, not hashed): the
+    # fence line of a code block a part starts or ends inside, so it still reads as code.
+    embed_before: str = ""
+    embed_after: str = ""
     # Relations (issue 20), filled once a file's chunks are final (chunking.relate):
     # the enclosing section's (or class's) chunk ID, and the chunks before and after
     # this one in the file.

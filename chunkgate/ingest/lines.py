@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chunkgate.chunking import CHUNKING_VERSION
-from chunkgate.chunking.embedtext import EmbedSettings, breadcrumb
+from chunkgate.chunking.embedtext import EmbedSettings, breadcrumb, embed_text, without_headings
 from chunkgate.core.jsonfields import metadata
 from chunkgate.core.jsonfields import string as _string
 from chunkgate.core.jsonfields import value as _value
@@ -79,6 +79,10 @@ def file_lines(
         # The breadcrumb, a newline and the text, as one JSON string: the text is not
         # encoded twice.
         embedded = f"{_string(crumb)[:-1]}\\n{body[1:]}" if crumb else body
+        # Headings the breadcrumb holds, a fence line or the overlap: not the bare text.
+        dropped = crumb and not embed.headings and without_headings(chunk) != chunk.text
+        if chunk.embed_before or chunk.embed_after or dropped:
+            embedded = _string(embed_text(chunk, embed))
         heading_path = ", ".join(map(_string, chunk.heading_path))
         out.append(
             f'{{"id": {_string(chunk.id)}, "path": {_string(chunk.path)}, '

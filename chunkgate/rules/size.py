@@ -8,15 +8,16 @@ embedding model, in its tokens: `embed.model`'s (512 for `bge-small-en-v1.5`),
 or `size.limit`, or 8,192 tokens of the configured tokenizer when neither is
 set. chunkgate chunks a unit over the target as a good ingest does: a section
 into parts at block boundaries (between paragraphs, list items, table rows,
-block quotes, code blocks), a long paragraph between sentences, a function or
-method between statements.
+block quotes, code blocks), a long paragraph between sentences, a code block as
+code (between statements, runs of lines, lines), a function or method between
+statements.
 
 - **An error** when a chunk's embed text (its breadcrumb line, then its text:
   what `chunkgate export` gives the model) is over the hard limit: the
   embedder truncates it, and what is past the limit is lost to retrieval.
 - **A warning** when a chunk is over the target but within the hard limit:
-  one block that cannot be split is larger than the target on its own (a
-  fenced code block, an HTML block, a table row, a sentence, a Python
+  one block that cannot be split is larger than the target on its own (an
+  HTML block, a table row, a sentence, a single line of code, a Python
   statement such as a long literal), and the message names it and its lines.
   It is embedded whole, but diluted. With `size: {split: false}` (one chunk
   per section or definition, whatever its size) every chunk over the target
@@ -37,7 +38,7 @@ Fires (with `size: {max: 200}`):
 ## Output
 
 ```text
-INFO  Started server process [27365] ... (a 40-line console log)
+<svg viewBox="0 0 960 540"><path d="M0 0 ..."/> ... (a 3,000-character line)</svg>
 ```
 ````
 
@@ -253,12 +254,13 @@ def _prose_size(text: str, dialect: Dialect, file: FileContext) -> int:
     return make_counter(file.config.chunking.tokenizer)(kept)
 
 
+# A code block is cut as code, down to its lines: what is left is one long line.
+_LONG_CODE = "shorten the line, or move the code to a file and link it"
 # What to do about a block that cannot be split, by the first word of its name.
 _UNSPLITTABLE_FIXES = {
-    "fenced": "shorten the code block, or move it to a file and link it "
-    "(a code block is never split)",
-    "indented": "shorten the code block, or move it to a file and link it "
-    "(a code block is never split)",
+    "fenced": _LONG_CODE,
+    "indented": _LONG_CODE,
+    "code": _LONG_CODE,
     "HTML": "shorten the {name}, or move it out of the page",  # block or element
     "table": "shorten the row, or move the table's data to a file and link it",
     "sentence": "break the sentence up",

@@ -239,10 +239,12 @@ def test_body_excludes_the_heading_lines() -> None:
     assert chunk.body_line == 3
 
 
-def test_fenced_code_is_never_split_whatever_its_size() -> None:
+def test_fenced_code_is_split_between_lines_never_through_one() -> None:
     code = "\n".join(f"line {i}" for i in range(500))
-    (chunk,) = chunks(f"# A\n```\n{code}\n```\n", max=100, min=1)
-    assert chunk.end_line == 503
+    found = chunks(f"# A\n```\n{code}\n```\n", max=100, min=1)
+    assert found[-1].end_line == 503
+    assert all(c.text.split("\n")[-1] in ("```", *code.split("\n")) for c in found)
+    assert all(c.chars <= 100 for c in found)
 
 
 @given(

@@ -178,9 +178,15 @@ def test_split_false_keeps_the_definition_whole() -> None:
         ),
         pytest.param("from .a import b\n", [("module", 1, 1)], id="nothing-to-join"),
         pytest.param(
-            "import os\nimport sys\nimport json\nimport shutil\n\n\ndef f():\n    return os\n",
+            "LIMIT = 10\nNAMES = ('a', 'b')\nTIMEOUT = 30.5\nRETRIES = 3\n\n\n"
+            "def f():\n    return 1\n",
             [("module", 1, 4), ("function-f", 7, 8)],
             id="large-enough",
+        ),
+        pytest.param(
+            "import os\nimport sys\nimport json\nimport shutil\n\n\ndef f():\n    return os\n",
+            [("function-f", 1, 8)],
+            id="imports-alone-join-whatever-their-size",
         ),
     ],
 )

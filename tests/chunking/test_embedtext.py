@@ -147,8 +147,9 @@ LONG = "# Top\n\n## Long section\n\n" + "\n\n".join(
 
 
 @pytest.mark.parametrize("unit", ["chars", "tokens"])
-def test_sizes_embed_counts_the_breadcrumb_and_parts_fit(unit: str) -> None:
-    embed = EmbedSettings(sizes="embed")
+@pytest.mark.parametrize("headings", [True, False])
+def test_sizes_embed_counts_the_breadcrumb_and_parts_fit(unit: str, headings: bool) -> None:
+    embed = EmbedSettings(sizes="embed", headings=headings)
     limit = 400 if unit == "chars" else 100
     options = ChunkOptions(unit=unit, max=limit, min=0, embed=embed)  # type: ignore[arg-type]
     chunks = chunk_text(LONG, "a.md", options=options)
@@ -204,3 +205,22 @@ def test_counting_the_embed_text_makes_the_manifest_stale(
     assert stale.exit_code == 1
     assert "CG401" in stale.output
     assert "embed.sizes" in stale.output
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        pytest.param("# A\n\n## B\n\nbody\n", "A > B\nbody", id="own-and-parent-heading"),
+        pytest.param("Title\n=====\n\nbody\n", "Title\nbody", id="setext"),
+        pytest.param("## A\n\n## B\n\nbody\n", "B\n## A\n\n## B\n\nbody", id="sibling-kept"),
+        pytest.param(
+            "<!-- a note -->\n# A\n\nbody\n", "A\n<!-- a note -->\n# A\n\nbody", id="comment-kept"
+        ),
+    ],
+)
+def test_headings_the_breadcrumb_holds_are_not_repeated(page: str, expected: str) -> None:
+    chunks = chunk_text(page, "docs/page.md")
+    assert embed_text(chunks[-1], EmbedSettings(headings=False)) == expected
+    assert embed_text(chunks[-1]) == f"{breadcrumb(chunks[-1])}\n{chunks[-1].text}"
+    off = EmbedSettings(breadcrumb=False, headings=False)
+    assert embed_text(chunks[-1], off) == chunks[-1].text

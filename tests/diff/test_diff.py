@@ -793,7 +793,7 @@ def test_a_renamed_long_section_is_one_move(git_repo: Path) -> None:
 
 
 def test_oversized_looks_at_the_parts(git_repo: Path) -> None:
-    fence = "```text\n" + "INFO  Started server process [27365]\n" * 70 + "```"
+    fence = "```text\n" + "INFO  Started server process [27365] " * 70 + "\n```"
     diff = two_commits(
         git_repo,
         {"a.md": doc(("Run", USAGE))},

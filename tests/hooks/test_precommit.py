@@ -264,11 +264,12 @@ def test_from_ref_to_ref_fails_on_a_move_committed_with_no_verify(
 
 
 def _fence(lines: int) -> str:
-    """A fenced code block: unsplittable, so over size.max it is an oversized chunk."""
-    body = "".join(
-        f"value_{n} = compute_something_longer({n}, factor={n * 3})\n" for n in range(lines)
+    """A fenced code block of one long line: unsplittable, so over size.max it is an
+    oversized chunk."""
+    body = "; ".join(
+        f"value_{n} = compute_something_longer({n}, factor={n * 3})" for n in range(lines)
     )
-    return f"```python\n{body}```\n"
+    return f"```python\n{body}\n```\n"
 
 
 @pytest.mark.slow
