@@ -114,7 +114,9 @@ def test_the_export_record_embeds_the_re_fenced_text(tmp_path: object) -> None:
     found = parts(text)
     records = [
         json.loads(line)
-        for line in file_lines(found, text, EmbedSettings(), blob=None, commit=None).splitlines()
+        for line in file_lines(
+            found, text, EmbedSettings(), blob=None, commit=None, model=None
+        ).splitlines()
     ]
     assert [r["embed_text"] for r in records] == [embed_text(c) for c in found]
     assert records[1]["text"] == found[1].text

@@ -11,16 +11,18 @@ from helpers import check_json, commit_all, git, run, write
 from chunkgate.config.load import load_config
 from chunkgate.gate import run_check
 
-# A code block over size.max (2,000 chars) that cannot be split: CG201, on its section.
+# A line of code over size.max (2,000 chars), which cannot be split: CG201, on its section.
 CODE = (
     "```\n"
-    + "".join(f"line {n} of a long listing that nobody splits\n" for n in range(60))
-    + "```\n"
+    + " ".join(f"line {n} of a long listing that nobody splits;" for n in range(60))
+    + "\n```\n"
 )
 PAGE = f"# Guide\n\nAn introduction long enough to be a chunk here.\n\n## Listing\n\n{CODE}\n"
 
 
 def _adopted(repo: Path) -> None:
+    # A 512-token model's limit: the line is over it, so CG201 is an error.
+    write(repo, ".chunkgate.yaml", "size: {limit: 512}\n")
     write(repo, "docs/guide.md", PAGE)
     write(repo, "docs/other.md", "# Other\n\nA page about something else entirely.\n")
     commit_all(repo, "docs")
@@ -79,7 +81,7 @@ def test_the_action_knows_a_moved_pages_problem_from_the_base(cli_repo: Path) ->
 def test_a_grown_problem_is_new_after_a_move_too(cli_repo: Path) -> None:
     _adopted(cli_repo)
     git(cli_repo, "mv", "docs/guide.md", "docs/guide-v2.md")
-    write(cli_repo, "docs/guide-v2.md", PAGE.replace("```\n\n", "one more long line\n```\n\n"))
+    write(cli_repo, "docs/guide-v2.md", PAGE.replace(";\n```", "; and one more long clause;\n```"))
     assert run("update", "--accept-moves")[0] == 0
     code, report = check_json()
     assert code == 1

@@ -24,9 +24,10 @@ _SENTENCES = [
 ]
 
 
-def _log(lines: int) -> str:
-    body = "".join(f"INFO worker {n} started the job queue\n" for n in range(lines))
-    return f"```text\n{body}```\n"
+def _log(entries: int) -> str:
+    # One line: a code block is cut between its lines, so only a line is unsplittable.
+    body = " ".join(f"INFO worker {n} started the job queue" for n in range(entries))
+    return f"```text\n{body}\n```\n"
 
 
 GUIDE = (

@@ -307,13 +307,14 @@ def test_over_the_hard_limit_an_error_over_the_target_a_warning(tmp_path: Path) 
     from chunkgate.rules import RULES
 
     small = "# Output\n\n" + _FENCE  # 381 chars of fence: about 100 tokens
-    large = "# Output\n\n```text\n" + "INFO  Started server process [27365]\n" * 40 + "```\n"
+    # One line of code: a code block is cut between its lines, a line is not.
+    large = "# Output\n\n```text\n" + "INFO  Started server process [27365] " * 40 + "\n```\n"
     (warning,) = _findings(tmp_path, small, "docs/a.md", max=300, limit=200)
     (error,) = _findings(tmp_path, large, "docs/b.md", max=300, limit=200)
     assert warning.message.endswith("cannot be split (within the hard limit 200 tokens)")
     assert error.message == (
-        "section is 377 tokens as embedded, over the hard limit 200: its fenced code block "
-        "(lines 3-44, 1,491 chars) cannot be split; the model truncates it"
+        "section is 378 tokens as embedded, over the hard limit 200: its fenced code block "
+        "(lines 3-5, 1,492 chars) cannot be split; the model truncates it"
     )
     assert error.fix.endswith(
         "; or name your embedding model (embed: {model: ...}) or set size.limit to its input limit"
