@@ -10,7 +10,7 @@ json``, output discarded); the median of ``--runs`` wall times is shown, and the
 goal is 2 s at 15,000 chunks. Then, in this process, where that time goes (chunking
 with the default jobs, the index, one more query), and the headings: 50 sections of
 the English pages whose heading no other English section has, sampled with seed 43
-(as ``tests/evaluate/test_search.py`` samples the committed pages), each searched by
+(as ``tests/evaluate/test_search_command.py`` samples the committed pages), each searched by
 its heading's words.
 """
 
