@@ -38,15 +38,15 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fuzz_checks import digest, failures, reproducer, run, shrink  # noqa: E402
-from fuzz_docs import document  # noqa: E402
+from fuzz_docs import DEFAULT_KINDS, GENERATORS, document  # noqa: E402
 
 BATCH = 250
 SLOW = 2.0  # seconds of CPU for one document: a failure class of its own (not shrunk)
 
 
-def batch(seed: int, start: int, stop: int, again: int, cross: int, only: frozenset[str]) -> dict[str, Any]:
+def batch(seed: int, start: int, stop: int, again: int, cross: int, kinds: frozenset[str]) -> dict[str, Any]:
     """Chunk documents ``start..stop-1``; what the parent merges."""
-    kinds: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
     outcomes: Counter[str] = Counter()
     oddities: Counter[str] = Counter()
     seconds: Counter[str] = Counter()
@@ -65,14 +65,12 @@ def batch(seed: int, start: int, stop: int, again: int, cross: int, only: frozen
             entry[1:] = [index, doc_size, failure.detail]
 
     for index in range(start, stop):
-        doc = document(seed, index)
-        if only and doc.kind not in only:
-            continue
+        doc = document(seed, index, kinds)
         size = len(doc.text) if doc.text is not None else len(doc.data)
         began = time.process_time()
         outcome = run(doc)
         spent = time.process_time() - began
-        kinds[doc.kind] += 1
+        counts[doc.kind] += 1
         seconds[doc.kind] += spent
         sizes[doc.kind] += size
         oddities.update(doc.oddities)
@@ -91,7 +89,7 @@ def batch(seed: int, start: int, stop: int, again: int, cross: int, only: frozen
         if digest(run(doc)) != digest(outcome):
             note(index, size, _Slow(f"{doc.kind}: not deterministic (same process)", ""))
     return {
-        "kinds": kinds, "outcomes": outcomes, "oddities": oddities, "seconds": seconds,
+        "kinds": counts, "outcomes": outcomes, "oddities": oddities, "seconds": seconds,
         "sizes": sizes, "chunks": chunks, "found": found, "digests": digests, "slowest": slowest,
         "cpu": time.process_time() - batch_began,
     }  # fmt: skip
@@ -102,9 +100,9 @@ class _Slow(NamedTuple):
     detail: str
 
 
-def _shrink_one(job: tuple[int, int, str, float]) -> tuple[str, str, int, int]:
-    seed, index, key, seconds = job
-    doc = document(seed, index)
+def _shrink_one(job: tuple[int, int, frozenset[str], str, float]) -> tuple[str, str, int, int]:
+    seed, index, kinds, key, seconds = job
+    doc = document(seed, index, kinds)
     small = shrink(doc, key, seconds)
     text = small.text if small.text is not None else small.data
     return key, reproducer(small), len(text), len(_lines(text))
@@ -145,10 +143,10 @@ class Totals:
         return sum(self.kinds.values())
 
 
-def _cross_check(seed: int, totals: Totals) -> None:
+def _cross_check(seed: int, kinds: frozenset[str], totals: Totals) -> None:
     """Chunk the workers' sampled documents here, under this process's hash seed."""
     for index, theirs in sorted(totals.digests.items()):
-        doc = document(seed, index)
+        doc = document(seed, index, kinds)
         if digest(run(doc)) != theirs:
             entry = totals.found.setdefault(f"{doc.kind}: not deterministic (across processes)", [0, index, 0, ""])
             entry[0] += 1
@@ -160,7 +158,7 @@ def _report(args: argparse.Namespace, totals: Totals, wall: float, final: bool) 
     per_doc = cpu / max(totals.done, 1)
     worker = totals.cpu / max(totals.done, 1)  # generating and checking too
     return {
-        "seed": args.seed, "count": args.count, "done": totals.done, "jobs": args.jobs,
+        "seed": args.seed, "kinds": args.kinds, "count": args.count, "done": totals.done, "jobs": args.jobs,
         "wall_seconds": round(wall, 1), "documents_per_second": round(rate, 1),
         "chunk_cpu_ms_per_document": round(per_doc * 1000, 3),
         "worker_cpu_ms_per_document": round(worker * 1000, 3),
@@ -185,13 +183,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cross", type=int, default=1000, help="check every Nth across processes")
     parser.add_argument("--shrink-seconds", type=float, default=60.0, help="per failure class")
     parser.add_argument("--progress", type=float, default=60.0, help="seconds between reports")
-    parser.add_argument("--replay", metavar="SEED:INDEX", help="show one document and its outcome")
-    parser.add_argument("--kinds", default="", help="only these kinds (comma-separated)")
+    parser.add_argument("--replay", metavar="SEED:INDEX", help="show one document (of --kinds) and its outcome")
+    parser.add_argument("--kinds", default="", help="only these kinds, comma-separated (default: all but kotlin)")
     args = parser.parse_args(argv)
+    kinds = frozenset(filter(None, args.kinds.split(","))) or DEFAULT_KINDS
+    unknown = kinds - set(GENERATORS)
+    if unknown:
+        parser.error(f"unknown kinds {', '.join(sorted(unknown))}; known: {', '.join(GENERATORS)}")
+    args.kinds = ",".join(sorted(kinds))
     if args.replay:
-        return _replay(args.replay)
-    only = frozenset(filter(None, args.kinds.split(",")))
-    jobs = [(args.seed, s, min(s + BATCH, args.count), args.again, args.cross, only) for s in range(0, args.count, BATCH)]
+        return _replay(args.replay, kinds)
+    jobs = [(args.seed, s, min(s + BATCH, args.count), args.again, args.cross, kinds) for s in range(0, args.count, BATCH)]
     totals = Totals()
     began = last = time.monotonic()
     context = multiprocessing.get_context("spawn")  # a fresh hash seed in every worker
@@ -204,9 +206,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{totals.done:,} of {args.count:,}, {totals.done / (last - began):.0f}/s, "
                       f"{sum(c for c, *_ in totals.found.values())} failures in {len(totals.found)} classes", flush=True)  # fmt: skip
         wall = time.monotonic() - began
-        _cross_check(args.seed, totals)
+        _cross_check(args.seed, kinds, totals)
         result = _report(args, totals, wall, final=True)
-        shrinking = [(args.seed, i, key, args.shrink_seconds) for key, (_, i, _, _) in sorted(totals.found.items()) if "across" not in key and "slow" not in key]
+        shrinking = [(args.seed, i, kinds, key, args.shrink_seconds) for key, (_, i, _, _) in sorted(totals.found.items()) if "across" not in key and "slow" not in key]
         for key, code, size, lines in pool.imap_unordered(_shrink_one, shrinking):
             result["failures"][key].update(reproducer=code, shrunk_size=size, shrunk_lines=lines)
     _write(args, result)
@@ -242,9 +244,9 @@ def _print(result: dict[str, Any]) -> None:
             print(f"  shrunk to {entry['shrunk_size']} chars, {entry['shrunk_lines']} lines:\n  {entry['reproducer'][:2000]}")
 
 
-def _replay(which: str) -> int:
+def _replay(which: str, kinds: frozenset[str]) -> int:
     seed, _, index = which.partition(":")
-    doc = document(int(seed), int(index))
+    doc = document(int(seed), int(index), kinds)
     outcome = run(doc)
     print(reproducer(doc)[:5000])
     print("oddities:", doc.oddities)

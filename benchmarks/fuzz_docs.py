@@ -265,7 +265,10 @@ def code(rng: random.Random, language: str) -> str:
     out = []
     for _ in range(size(rng)):
         if rng.random() < 0.15:
-            out.append(rng.choice(("// " + words(rng), "# " + words(rng), "}", "{", "/*", "x" * rng.randint(100, 3000), "")))
+            garbage = ("// " + words(rng), "x" * rng.randint(100, 3000), "")
+            if language != "kotlin":  # see KOTLIN_SLOW
+                garbage += ("# " + words(rng), "}", "{", "/*")
+            out.append(rng.choice(garbage))
             continue
         lines = "\n".join([body] * rng.choice((0, 1, 1, 2, 5, 30)))
         out.append(rng.choice(templates).format(n=ident(rng), b=lines))
@@ -360,14 +363,20 @@ GENERATORS: dict[str, tuple[float, Callable[[random.Random], str]]] = {
     "text": (0.06, text),
     **{lang: (0.24 / len(_CODE), (lambda rng, lang=lang: code(rng, lang))) for lang in _CODE},  # type: ignore[misc]
 }
-_KINDS = tuple(GENERATORS)
-_WEIGHTS = tuple(weight for weight, _ in GENERATORS.values())
+# tree-sitter-kotlin 1.1.0's error recovery takes minutes on some small files with one
+# syntax error (a NUL in 579 characters: 55 s; see /work/fuzz_findings.md): one such
+# document in a run of thousands outweighs all the others, so Kotlin is only fuzzed
+# when asked for (``--kinds kotlin``), and its documents carry no stray braces.
+KOTLIN_SLOW = frozenset({"kotlin"})
+DEFAULT_KINDS = frozenset(GENERATORS) - KOTLIN_SLOW
 _SUFFIXES = {"markdown": (".md", ".md", ".mdx", ".markdown"), "python": (".py", ".py", ".pyi"), "rst": (".rst",), "text": (".txt", "")}
 
 
-def document(seed: int, index: int) -> Doc:
+def document(seed: int, index: int, kinds: frozenset[str] = DEFAULT_KINDS) -> Doc:
+    """Document ``index`` of the run seeded ``seed``, of one of ``kinds``."""
     rng = random.Random(f"{seed}:{index}")
-    kind = rng.choices(_KINDS, _WEIGHTS)[0]
+    chosen = sorted(kinds)
+    kind = rng.choices(chosen, [GENERATORS[k][0] for k in chosen])[0]
     body = GENERATORS[kind][1](rng)
     suffix = rng.choice(_SUFFIXES[kind]) if kind in _SUFFIXES else _CODE[kind][0]
     path = f"{rng.choice(('', 'docs/', 'a/b/'))}{rng.choice(('f', 'index', 'README', '-rf', 'ü'))}{suffix}"
