@@ -37,15 +37,25 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fuzz_checks import digest, failures, reproducer, run, shrink  # noqa: E402
-from fuzz_docs import DEFAULT_KINDS, GENERATORS, document  # noqa: E402
+from fuzz_checks import digest, failures, reproducer, run, shrink
+from fuzz_docs import DEFAULT_KINDS, GENERATORS, document
 
 BATCH = 250
 SLOW = 2.0  # seconds of CPU for one document: a failure class of its own (not shrunk)
 
 
-def batch(seed: int, start: int, stop: int, again: int, cross: int, kinds: frozenset[str]) -> dict[str, Any]:
+class Job(NamedTuple):
+    seed: int
+    start: int
+    stop: int
+    again: int  # chunk every Nth document twice
+    cross: int  # keep every Nth document's digest for the parent
+    kinds: frozenset[str]
+
+
+def batch(job: Job) -> dict[str, Any]:
     """Chunk documents ``start..stop-1``; what the parent merges."""
+    seed, start, stop, again, cross, kinds = job
     counts: Counter[str] = Counter()
     outcomes: Counter[str] = Counter()
     oddities: Counter[str] = Counter()
@@ -74,20 +84,33 @@ def batch(seed: int, start: int, stop: int, again: int, cross: int, kinds: froze
         seconds[doc.kind] += spent
         sizes[doc.kind] += size
         oddities.update(doc.oddities)
-        outcomes["unreadable" if outcome.text is None else "raised" if outcome.error else "chunked"] += 1
+        outcomes[
+            "unreadable" if outcome.text is None else "raised" if outcome.error else "chunked"
+        ] += 1
         chunks += len(outcome.chunks or ())
         slowest = sorted([*slowest, (spent, index, doc.kind, size)], reverse=True)[:3]
-        for failure in failures(doc, outcome):
-            note(index, size, failure)
+        try:
+            for failure in failures(doc, outcome):
+                note(index, size, failure)
+        except Exception as exc:  # a bug of the harness's own: reported, the run goes on
+            note(
+                index,
+                size,
+                _Noted(f"harness: {type(exc).__name__} checking {doc.kind}", repr(exc)[:300]),
+            )
         if spent > SLOW:
-            note(index, size, _Slow(f"{doc.kind}: slow (over {SLOW:g} s)", f"{spent:.1f} s for {size:,} chars"))
+            note(
+                index,
+                size,
+                _Noted(f"{doc.kind}: slow (over {SLOW:g} s)", f"{spent:.1f} s for {size:,} chars"),
+            )
         if index % again == 0:
             firsts[index] = (doc, outcome, size)
         if index % cross == 0:
             digests[index] = digest(outcome)
     for index, (doc, outcome, size) in firsts.items():
         if digest(run(doc)) != digest(outcome):
-            note(index, size, _Slow(f"{doc.kind}: not deterministic (same process)", ""))
+            note(index, size, _Noted(f"{doc.kind}: not deterministic (same process)", ""))
     return {
         "kinds": counts, "outcomes": outcomes, "oddities": oddities, "seconds": seconds,
         "sizes": sizes, "chunks": chunks, "found": found, "digests": digests, "slowest": slowest,
@@ -95,7 +118,7 @@ def batch(seed: int, start: int, stop: int, again: int, cross: int, kinds: froze
     }  # fmt: skip
 
 
-class _Slow(NamedTuple):
+class _Noted(NamedTuple):
     key: str
     detail: str
 
@@ -148,7 +171,9 @@ def _cross_check(seed: int, kinds: frozenset[str], totals: Totals) -> None:
     for index, theirs in sorted(totals.digests.items()):
         doc = document(seed, index, kinds)
         if digest(run(doc)) != theirs:
-            entry = totals.found.setdefault(f"{doc.kind}: not deterministic (across processes)", [0, index, 0, ""])
+            entry = totals.found.setdefault(
+                f"{doc.kind}: not deterministic (across processes)", [0, index, 0, ""]
+            )
             entry[0] += 1
 
 
@@ -158,7 +183,7 @@ def _report(args: argparse.Namespace, totals: Totals, wall: float, final: bool) 
     per_doc = cpu / max(totals.done, 1)
     worker = totals.cpu / max(totals.done, 1)  # generating and checking too
     return {
-        "seed": args.seed, "kinds": args.kinds, "count": args.count, "done": totals.done, "jobs": args.jobs,
+        "seed": args.seed, "kind_set": args.kinds, "count": args.count, "done": totals.done, "jobs": args.jobs,
         "wall_seconds": round(wall, 1), "documents_per_second": round(rate, 1),
         "chunk_cpu_ms_per_document": round(per_doc * 1000, 3),
         "worker_cpu_ms_per_document": round(worker * 1000, 3),
@@ -183,8 +208,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cross", type=int, default=1000, help="check every Nth across processes")
     parser.add_argument("--shrink-seconds", type=float, default=60.0, help="per failure class")
     parser.add_argument("--progress", type=float, default=60.0, help="seconds between reports")
-    parser.add_argument("--replay", metavar="SEED:INDEX", help="show one document (of --kinds) and its outcome")
-    parser.add_argument("--kinds", default="", help="only these kinds, comma-separated (default: all but kotlin)")
+    parser.add_argument(
+        "--replay", metavar="SEED:INDEX", help="show one document (of --kinds) and its outcome"
+    )
+    parser.add_argument(
+        "--kinds", default="", help="only these kinds, comma-separated (default: all but kotlin)"
+    )
     args = parser.parse_args(argv)
     kinds = frozenset(filter(None, args.kinds.split(","))) or DEFAULT_KINDS
     unknown = kinds - set(GENERATORS)
@@ -193,12 +222,15 @@ def main(argv: list[str] | None = None) -> int:
     args.kinds = ",".join(sorted(kinds))
     if args.replay:
         return _replay(args.replay, kinds)
-    jobs = [(args.seed, s, min(s + BATCH, args.count), args.again, args.cross, kinds) for s in range(0, args.count, BATCH)]
+    jobs = [
+        Job(args.seed, s, min(s + BATCH, args.count), args.again, args.cross, kinds)
+        for s in range(0, args.count, BATCH)
+    ]
     totals = Totals()
     began = last = time.monotonic()
     context = multiprocessing.get_context("spawn")  # a fresh hash seed in every worker
     with context.Pool(args.jobs) as pool:
-        for part in pool.imap_unordered(_batch_star, jobs):
+        for part in pool.imap_unordered(batch, jobs):
             totals.add(part)
             if time.monotonic() - last > args.progress:
                 last = time.monotonic()
@@ -208,7 +240,11 @@ def main(argv: list[str] | None = None) -> int:
         wall = time.monotonic() - began
         _cross_check(args.seed, kinds, totals)
         result = _report(args, totals, wall, final=True)
-        shrinking = [(args.seed, i, kinds, key, args.shrink_seconds) for key, (_, i, _, _) in sorted(totals.found.items()) if "across" not in key and "slow" not in key]
+        shrinking = [
+            (args.seed, i, kinds, key, args.shrink_seconds)
+            for key, (_, i, _, _) in sorted(totals.found.items())
+            if "across" not in key and "slow" not in key
+        ]
         for key, code, size, lines in pool.imap_unordered(_shrink_one, shrinking):
             result["failures"][key].update(reproducer=code, shrunk_size=size, shrunk_lines=lines)
     _write(args, result)
@@ -216,13 +252,13 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if result["failures"] and any("allowed" not in k for k in result["failures"]) else 0
 
 
-def _batch_star(job: tuple[int, int, int, int, int, frozenset[str]]) -> dict[str, Any]:
-    return batch(*job)
-
-
 def _write(args: argparse.Namespace, result: dict[str, Any]) -> None:
     temporary = args.json.with_suffix(".tmp")
-    temporary.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8", errors="surrogatepass")
+    temporary.write_text(
+        json.dumps(result, indent=1, ensure_ascii=False) + "\n",
+        encoding="utf-8",
+        errors="surrogatepass",
+    )
     os.replace(temporary, args.json)
 
 
@@ -232,16 +268,29 @@ def _print(result: dict[str, Any]) -> None:
           f"{result['chunk_cpu_ms_per_document']} ms CPU a document, {result['worker_cpu_ms_per_document']} ms with "
           f"generating and checking; 1,000,000 on 2 free cores: "
           f"about {result['estimate_1m_minutes_2_jobs']} min)")  # fmt: skip
-    print("kinds:", ", ".join(f"{k} {n:,} ({result['cpu_ms_per_document'][k]} ms)" for k, n in result["kinds"].items()))
+    print(
+        "kinds:",
+        ", ".join(
+            f"{k} {n:,} ({result['cpu_ms_per_document'][k]} ms)" for k, n in result["kinds"].items()
+        ),
+    )
     print("outcomes:", result["outcomes"])
     print("oddities:", ", ".join(f"{k} {n:,}" for k, n in result["oddities"].items()))
-    print("slowest:", ", ".join(f"{s['kind']} #{s['index']} {s['size']:,} chars {s['ms']} ms" for s in result["slowest"][:5]))
+    print(
+        "slowest:",
+        ", ".join(
+            f"{s['kind']} #{s['index']} {s['size']:,} chars {s['ms']} ms"
+            for s in result["slowest"][:5]
+        ),
+    )
     if not result["failures"]:
         print("no failures")
     for key, entry in result["failures"].items():
         print(f"\n{key}: {entry['count']:,} (document {entry['index']}; {entry['detail']})")
         if "reproducer" in entry:
-            print(f"  shrunk to {entry['shrunk_size']} chars, {entry['shrunk_lines']} lines:\n  {entry['reproducer'][:2000]}")
+            print(
+                f"  shrunk to {entry['shrunk_size']} chars, {entry['shrunk_lines']} lines:\n  {entry['reproducer'][:2000]}"
+            )
 
 
 def _replay(which: str, kinds: frozenset[str]) -> int:
@@ -250,7 +299,14 @@ def _replay(which: str, kinds: frozenset[str]) -> int:
     outcome = run(doc)
     print(reproducer(doc)[:5000])
     print("oddities:", doc.oddities)
-    print("outcome:", "unreadable" if outcome.text is None else repr(outcome.error) if outcome.error else f"{len(outcome.chunks or ())} chunks")
+    print(
+        "outcome:",
+        "unreadable"
+        if outcome.text is None
+        else repr(outcome.error)
+        if outcome.error
+        else f"{len(outcome.chunks or ())} chunks",
+    )
     for failure in failures(doc, outcome, twice=True):
         print("FAILS", failure.key, failure.detail)
     return 0

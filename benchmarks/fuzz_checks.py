@@ -37,6 +37,8 @@ def run(doc: Doc) -> Outcome:
             text = decode(doc.data, doc.path, python=language_for(doc.path).encoding == "python")
         except UnreadableError as exc:
             return Outcome(None, None, exc, "")
+        except Exception as exc:  # the reader may refuse bytes with UnreadableError only
+            return Outcome("", None, exc, _where(exc))
     else:
         text = doc.text
     try:
@@ -147,7 +149,9 @@ def digest(outcome: Outcome) -> str:
     if outcome.chunks is None:
         shown = f"{type(outcome.error).__name__}: {outcome.error}"
     else:
-        shown = repr([tuple(sorted(v) if isinstance(v, frozenset) else v for v in c) for c in outcome.chunks])
+        shown = repr(
+            [tuple(sorted(v) if isinstance(v, frozenset) else v for v in c) for c in outcome.chunks]
+        )
     return hashlib.sha256(shown.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -181,20 +185,39 @@ def _drop(doc: Doc, key: str, pieces: list, deadline: float) -> Doc:  # type: ig
 
 
 def _lines_of(doc: Doc) -> list:  # type: ignore[type-arg]
-    return doc.data.splitlines(keepends=True) if doc.text is None else doc.text.splitlines(keepends=True)
+    return (
+        doc.data.splitlines(keepends=True)
+        if doc.text is None
+        else doc.text.splitlines(keepends=True)
+    )
 
 
 def _chars_of(doc: Doc) -> list:  # type: ignore[type-arg]
-    return [doc.data[i : i + 1] for i in range(len(doc.data))] if doc.text is None else list(doc.text)
+    return (
+        [doc.data[i : i + 1] for i in range(len(doc.data))] if doc.text is None else list(doc.text)
+    )
 
 
 _DEFAULTS = ChunkOptions()
 
 
 def _simpler_options(doc: Doc, key: str) -> Doc:
-    for field in ("sites", "embed", "anchors", "split", "split_classes", "split_level", "overlap", "unit", "min", "max"):
+    for field in (
+        "sites",
+        "embed",
+        "anchors",
+        "split",
+        "split_classes",
+        "split_level",
+        "overlap",
+        "unit",
+        "min",
+        "max",
+    ):
         try:
-            options = doc.options.__class__(**{**_fields(doc.options), field: getattr(_DEFAULTS, field)})
+            options = doc.options.__class__(
+                **{**_fields(doc.options), field: getattr(_DEFAULTS, field)}
+            )
         except ValueError:
             continue
         trial = doc._replace(options=options)
