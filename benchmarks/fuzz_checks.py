@@ -73,24 +73,42 @@ def _span(lines: Sequence[str], chunk: Chunk) -> str | None:
     return "\n".join(chosen)
 
 
-# The explicit IDs an author can write, read from the source alone (not by chunkgate's
-# own reader, which is what is under test): attribute lists `{#x}`, `{: #x}`,
-# `{ id="x" }`; MyST targets `(x)=`; reStructuredText targets `.. _x:`.
+# The explicit IDs an author can write on a heading, read from the source alone (not by
+# chunkgate's own reader, which is what is under test): an attribute list ending a
+# heading line (`## A {#x}`, `{ id="x" }`) or the text line of a setext heading, one alone
+# on a line (kramdown's `{: #x}` below a heading, goldmark's block attributes); a MyST
+# target `(x)=`; a reStructuredText target `.. _x:`. An `{#x}` in a paragraph or a code
+# block excuses nothing.
 _BRACES = re.compile(r"\{[^{}\n]*\}")
 _ATTRIBUTE = re.compile(r"(?:^|\s|\{:?)#([^\s{}]+)|\bid=(?:\"([^\"]*)\"|'([^']*)'|([^\s}]+))")
-_TARGET = re.compile(r"^\s*(?:\(([^()\n]+)\)=|\.\. _([^:\n]+):)\s*$", re.MULTILINE)
+_TARGET = re.compile(r"\s*(?:\(([^()]+)\)=|\.\. _([^:]+):)\s*")
+_HEADING = re.compile(r"(?:\s*(?:>|[-*+]|\d+[.)])(?=\s))*\s*#")
+_UNDERLINE = re.compile(r"\s{0,3}(?:=+|-+)\s*")
+_ALONE = re.compile(r"\s*\{[^{}]*\}\s*")
 
 
-def _norm(identity: str) -> str:
-    return re.sub(r"[\W_]+", "", identity.replace("\\", "")).lower()
+def _forms(identity: str) -> set[str]:
+    """An explicit ID as written and as the flavours normalise it (escapes read,
+    docutils' lower-case letters and digits joined by hyphens)."""
+    plain = identity.replace("\\", "")
+    return {plain, re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")}
 
 
 def explicit_ids(text: str) -> set[str]:
-    found = {m.group(1) or m.group(2) for m in _TARGET.finditer(text)}
-    for braces in _BRACES.finditer(text):
-        for m in _ATTRIBUTE.finditer(braces.group()):
-            found.add(next(g for g in m.groups() if g is not None))
-    return {_norm(identity) for identity in found}
+    lines = source_lines(text)
+    found: set[str] = set()
+    for number, line in enumerate(lines):
+        target = _TARGET.fullmatch(line)
+        if target:
+            found |= _forms(target.group(1) or target.group(2))
+            continue
+        below = lines[number + 1] if number + 1 < len(lines) else ""
+        if not (_HEADING.match(line) or _ALONE.fullmatch(line) or _UNDERLINE.fullmatch(below)):
+            continue
+        for braces in _BRACES.finditer(line):
+            for m in _ATTRIBUTE.finditer(braces.group()):
+                found |= _forms(next(g for g in m.groups() if g is not None))
+    return found
 
 
 def _has_surrogate(text: str) -> bool:
@@ -134,7 +152,7 @@ def failures(doc: Doc, outcome: Outcome, *, twice: bool = False) -> list[Failure
             continue
         if explicit is None:
             explicit = explicit_ids(text)
-        if _norm(chunk.identity.partition("~")[0]) in explicit:
+        if chunk.identity.partition("~")[0] in explicit:
             continue
         key = f"{kind}: duplicate ID ({first.kind} / {chunk.kind})"
         found.append(Failure(key, f"{chunk.id} at lines {first.start_line} and {chunk.start_line}"))
