@@ -22,6 +22,7 @@ from chunkgate import Chunk, ChunkOptions, chunk_text
 from chunkgate.chunking.languages import language_for
 from chunkgate.core.errors import UnreadableError
 from chunkgate.corpus.source import decode
+from chunkgate.sites.model import Site
 
 
 class Outcome(NamedTuple):
@@ -220,22 +221,15 @@ _DEFAULTS = ChunkOptions()
 
 
 def _simpler_options(doc: Doc, key: str) -> Doc:
-    for field in (
-        "sites",
-        "embed",
-        "anchors",
-        "split",
-        "split_classes",
-        "split_level",
-        "overlap",
-        "unit",
-        "min",
-        "max",
+    """Each option back to its default while the failure holds; a site that must stay
+    loses its folder, template language and Markdown extensions where it can."""
+    fields = ("sites", "embed", "anchors", "split", "split_classes", "split_level", "overlap")
+    for field, value in (
+        *((f, getattr(_DEFAULTS, f)) for f in (*fields, "unit", "min", "max")),
+        ("sites", tuple(Site("", site.style) for site in doc.options.sites)),
     ):
         try:
-            options = doc.options.__class__(
-                **{**_fields(doc.options), field: getattr(_DEFAULTS, field)}
-            )
+            options = ChunkOptions(**{**_fields(doc.options), field: value})
         except ValueError:
             continue
         trial = doc._replace(options=options)
