@@ -4,16 +4,16 @@
     python benchmarks/fuzz.py --count 200000 --jobs 2 --seed 7 --json fuzz.json
     python benchmarks/fuzz.py --replay 7:123456    # one document: its kind, options, outcome
 
-Run by hand, never by the test suite. The documents (``fuzz_docs.py``): Markdown with
-the dialects' blocks (front matter, attribute lists, admonitions, ``:::`` containers,
-tabs, fences, tables, HTML, links, reference and footnote definitions, MyST targets,
-template syntax), Python (classes, methods, decorators, docstrings, constants, repeated
-names, one-line bodies, long lines, syntax errors), reStructuredText, plain text and the
-tree-sitter languages, with random ``ChunkOptions`` (small ``max`` and ``min`` often,
-anchor flavours, sites, embed sizes); a quarter get character-level oddities (CRLF, lone
-CR, BOM, NUL, line and paragraph separators, very long lines, rarely a lone surrogate)
-and an eighth are bytes decoded by the corpus reader (UTF-8 and UTF-16 BOMs, NUL,
-invalid UTF-8, a latin-1 coding cookie).
+Run by hand, never by the test suite. The documents (``fuzz_docs.py``, their text
+``fuzz_kinds.py``): Markdown with the dialects' blocks (front matter, attribute lists,
+admonitions, ``:::`` containers, tabs, fences, tables, HTML, links, reference and
+footnote definitions, MyST targets, template syntax), Python (classes, methods,
+decorators, docstrings, constants, repeated names, one-line bodies, long lines, syntax
+errors), reStructuredText, plain text and the tree-sitter languages, with random
+``ChunkOptions`` (small ``max`` and ``min`` often, anchor flavours, sites, embed sizes);
+a quarter get character-level oddities (CRLF, lone CR, BOM, NUL, line and paragraph
+separators, very long lines, rarely a lone surrogate) and an eighth are bytes decoded by
+the corpus reader (UTF-8 and UTF-16 BOMs, NUL, invalid UTF-8, a latin-1 coding cookie).
 
 The invariants are ``fuzz_checks.py``'s. Each document is a function of (seed, index):
 workers report failing indexes, the smallest raw failure of each class is shrunk
