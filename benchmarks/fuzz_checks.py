@@ -78,21 +78,23 @@ def _span(lines: Sequence[str], chunk: Chunk) -> str | None:
 # chunkgate's own reader, which is what is under test): an attribute list ending a
 # heading line (`## A {#x}`, `{ id="x" }`) or the text line of a setext heading, one alone
 # on a line (kramdown's `{: #x}` below a heading, goldmark's block attributes); a MyST
-# target `(x)=`; a reStructuredText target `.. _x:`. An `{#x}` in a paragraph or a code
-# block excuses nothing.
+# target `(x)=`; a reStructuredText target `.. _x:`; the object an mkdocstrings heading
+# `## ::: pkg.mod` documents. An `{#x}` in a paragraph or a code block excuses nothing.
 _BRACES = re.compile(r"\{[^{}\n]*\}")
 _ATTRIBUTE = re.compile(r"(?:^|\s|\{:?)#([^\s{}]+)|\bid=(?:\"([^\"]*)\"|'([^']*)'|([^\s}]+))")
 _TARGET = re.compile(r"\s*(?:\(([^()]+)\)=|\.\. _([^:]+):)\s*")
+_OBJECT = re.compile(r"\s{0,3}#+\s*:::\s*(\S+)")
 _HEADING = re.compile(r"(?:\s*(?:>|[-*+]|\d+[.)])(?=\s))*\s*#")
 _UNDERLINE = re.compile(r"\s{0,3}(?:=+|-+)\s*")
 _ALONE = re.compile(r"\s*\{[^{}]*\}\s*")
 
 
 def _forms(identity: str) -> set[str]:
-    """An explicit ID as written and as the flavours normalise it (escapes read,
-    docutils' lower-case letters and digits joined by hyphens)."""
+    """An explicit ID as written (Blackfriday keeps a backslash) and as the flavours
+    normalise it (escapes read, docutils' lower-case letters and digits joined by
+    hyphens)."""
     plain = identity.replace("\\", "")
-    return {plain, re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")}
+    return {identity, plain, re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")}
 
 
 def explicit_ids(text: str) -> set[str]:
@@ -103,6 +105,9 @@ def explicit_ids(text: str) -> set[str]:
         if target:
             found |= _forms(target.group(1) or target.group(2))
             continue
+        documented = _OBJECT.match(line)
+        if documented:
+            found.add(documented.group(1))
         below = lines[number + 1] if number + 1 < len(lines) else ""
         if not (_HEADING.match(line) or _ALONE.fullmatch(line) or _UNDERLINE.fullmatch(below)):
             continue
@@ -155,12 +160,22 @@ def failures(doc: Doc, outcome: Outcome, *, twice: bool = False) -> list[Failure
             explicit = explicit_ids(text)
         if chunk.identity.partition("~")[0] in explicit:
             continue
-        key = f"{kind}: duplicate ID ({first.kind} / {chunk.kind})"
+        # Markdown's by anchor flavour: kramdown itself numbers `a`, `a 1`, `a` as a,
+        # a-1, a-1 (chunkgate follows it), a class apart from chunkgate's own.
+        flavour = f", {_flavour(doc)}" if kind == "markdown" else ""
+        key = f"{kind}: duplicate ID ({first.kind} / {chunk.kind}{flavour})"
         found.append(Failure(key, f"{chunk.id} at lines {first.start_line} and {chunk.start_line}"))
         break
     if twice and digest(run(doc)) != digest(outcome):
         found.append(Failure(f"{kind}: not deterministic", ""))
     return found
+
+
+def _flavour(doc: Doc) -> str:
+    for site in doc.options.sites:
+        if doc.path.startswith(site.folder):
+            return site.style.flavour
+    return "github" if doc.options.anchors == "auto" else doc.options.anchors.partition(":")[0]
 
 
 def digest(outcome: Outcome) -> str:
