@@ -108,16 +108,19 @@ class Confined:
                 if self.writing:
                     return None
                 raise SymlinkError(f"{self.label}/{name}") from None
-            raise ManifestError(
-                f"{self.label}/{name}: cannot read: {exc.strerror} (remove it, or make it a "
-                "readable file, and run `chunkgate update`)"
-            ) from None
+            raise self._unreadable(name, exc.strerror) from None
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):  # a folder opens too
+            os.close(fd)
+            raise self._unreadable(name, "Is a directory" if stat.S_ISDIR(mode) else "not a file")
         with os.fdopen(fd, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                raise ManifestError(
-                    f"{self.label}/{name}: not a file; remove it and run `chunkgate update`"
-                )
             return file.read()
+
+    def _unreadable(self, name: str, reason: str | None) -> ManifestError:
+        return ManifestError(
+            f"{self.label}/{name}: cannot read: {reason} (remove it, or make it a readable "
+            "file, and run `chunkgate update`)"
+        )
 
     def is_file(self, name: str) -> bool:
         """Whether ``name`` is a regular file (not a symlink), its folders real ones."""

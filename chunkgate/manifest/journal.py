@@ -40,7 +40,7 @@ from chunkgate.core.errors import ManifestError
 from chunkgate.git.gitdir import git_directory
 from chunkgate.manifest.confined import Confined
 from chunkgate.manifest.layout import HEADER, SUFFIX
-from chunkgate.manifest.storage import TEMPORARY, naming, sync_all, sync_folder, write_atomic
+from chunkgate.manifest.storage import naming, sync_all, sync_folder, temporary_of, write_atomic
 
 JOURNAL = ".journal"
 
@@ -178,8 +178,7 @@ def _ours(files: Confined, target: str, temp: str | None) -> bool:
         if temp is None:
             return True
         temp_folder, _, temp_name = temp.rpartition("/")
-        beside = temp_folder == folder and temp_name[1:-17] == name
-        if not beside or not TEMPORARY.fullmatch(temp_name):
+        if temp_folder != folder or temporary_of(temp_name) != name:
             return False
         # Gone: that rename was made. There: a regular file of its own.
         return files.is_file(temp) or not os.path.lexists(files.path(temp))

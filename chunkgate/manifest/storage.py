@@ -71,7 +71,12 @@ def naming(exc: BaseException, path: Path) -> BaseException:
 
 
 # What write_atomic names its temporary file: ".NAME.<12 hex digits>.tmp".
-TEMPORARY = lazy(r"\..+\.[0-9a-f]{12}\.tmp")
+_TEMPORARY = lazy(r"\..+\.[0-9a-f]{12}\.tmp")
+
+
+def temporary_of(name: str) -> str | None:
+    """The NAME whose temporary file ``name`` is, if it is one (".NAME.<12 hex>.tmp")."""
+    return name[1:-17] if _TEMPORARY.fullmatch(name) else None
 
 
 def remove_temporaries(folders: Iterable[Path], *, recursive: bool = False) -> int:
@@ -83,7 +88,7 @@ def remove_temporaries(folders: Iterable[Path], *, recursive: bool = False) -> i
         walk = os.walk(folder) if recursive else [(str(folder), [], _names(folder))]
         for parent, _, names in walk:
             for name in names:
-                if TEMPORARY.fullmatch(name):
+                if _TEMPORARY.fullmatch(name):
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(os.path.join(parent, name))
                         removed += 1

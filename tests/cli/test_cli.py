@@ -76,7 +76,8 @@ def test_chunks_jsonl_and_table(repo: Path) -> None:
     write(
         repo,
         "m.py",
-        "import os\nimport sys\nimport json\nimport shutil\n\n\ndef f():\n    return os.sep\n",
+        "import os\nimport sys\n\nSETTINGS = {'separator': os.sep, 'program': sys.argv[0]}\n"
+        "\n\ndef f():\n    return os.sep\n",
     )
     lines = CliRunner().invoke(cli, ["chunks", "--format", "jsonl", "m.py"]).output.splitlines()
     assert [json.loads(line)["id"] for line in lines] == ["m.py#module", "m.py#function-f"]
