@@ -1,5 +1,5 @@
 """bm25s's BM25 retriever, its index built with array operations (imported only when a
-command ranks chunks: bm25s, numpy and scipy are the ``eval`` extra).
+command ranks chunks: bm25s, and numpy with it, are the ``eval`` extra).
 
 bm25s builds the score matrix one document at a time (a ``Counter`` and a few small
 arrays for each), which over FastAPI's 16,000 chunks cost 0.6-0.9 s, more than a
@@ -21,7 +21,8 @@ from bm25s.scoring import _build_idf_array, _select_idf_scorer, _select_tfc_scor
 
 
 class Retriever(bm25s.BM25):  # type: ignore[misc]  # bm25s has no type hints
-    """``bm25s.BM25`` with its default method (lucene), the index built at once."""
+    """``bm25s.BM25`` with its default method (lucene: no score for a term a document
+    lacks, which BM25L and BM25+ have), the index built at once."""
 
     def build_index_from_ids(
         self,
@@ -63,7 +64,7 @@ class Retriever(bm25s.BM25):  # type: ignore[misc]  # bm25s has no type hints
         self.nonoccurrence_array = None  # lucene scores no term a document lacks
         return {
             "data": scores[by_token],
-            "indices": doc_idx[by_token].astype(numpy.int32),
+            "indices": doc_idx[by_token].astype(self.int_dtype),
             "indptr": indptr,
             "num_docs": n_docs,
         }
