@@ -36,8 +36,10 @@ class Index:
         # bm25s (the eval extra) and numpy load only when a command ranks chunks
         import bm25s
 
+        from chunkgate.evaluate.bm25 import Retriever  # imports bm25s: deferred with it
+
         self._bm25s = bm25s
-        self._retriever: Any = bm25s.BM25()
+        self._retriever: Any = Retriever()
         self.size = len(texts)
         if texts:
             self._retriever.index(self._tokenize(list(texts)), show_progress=False)

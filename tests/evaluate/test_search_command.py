@@ -97,7 +97,7 @@ def test_explain_weighs_the_terms_and_names_the_rules_findings(cli_repo: Path) -
     write(cli_repo, "a.md", "# Cats\n\n" + PROSE)
     mit = Path(__file__).parents[1] / "data" / "corpora" / "just-the-docs" / "LICENSE.txt"
     write(cli_repo, "LICENSE.md", mit.read_text(encoding="utf-8") + "\nCats purr.\n")
-    fence = "```text\n" + "cats purr loudly\n" * 400 + "```\n"
+    fence = "```text\n" + "cats purr loudly " * 400 + "\n```\n"  # a line: cannot be split
     write(cli_repo, "big.md", "# Big cats\n\n" + fence)
     result = run_search(load_config(cli_repo), "cats purr", explain=1)
     by_path = {hit.chunk.path: hit for hit in result.hits}
