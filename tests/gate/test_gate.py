@@ -548,11 +548,12 @@ def test_renumbered_duplicate_headings_fail_check_as_they_fail_diff(repo: Path) 
     assert "3 unstable" in diff.output
 
 
-def _fence(lines: int) -> str:
-    body = "".join(
-        f"value_{n} = compute({n}, factor={n * 3}, label='item {n}')\n" for n in range(lines)
+def _fence(statements: int) -> str:
+    # One line: a code block is cut between its lines, and a line cannot be cut.
+    body = "; ".join(
+        f"value_{n} = compute({n}, factor={n * 3}, label='item {n}')" for n in range(statements)
     )
-    return f"```python\n{body}```\n"
+    return f"```python\n{body}\n```\n"
 
 
 def test_known_problems_fail_nothing_and_show_on_request(repo: Path) -> None:

@@ -358,6 +358,8 @@ def test_the_caps_are_shared_and_spent_by_priority(
     """36 check errors, 42 warnings, 12 unstable IDs: the failure reason and the unstable
     IDs are shown, the oversized sections wait, and a last notice counts the rest."""
     work = make_repo(tmp_path)
+    # A 512-token model: each oversized section's embed text is over it, an error.
+    write(work, ".chunkgate.yaml", "size: {limit: 512}\n")
     renamed = "".join(f"## Part {n}\n\n{BODY} ({n})\n\n" for n in range(12))
     write(work, "docs/a.md", f"# Guide\n\n{USAGE}\n\n{renamed}")
     update_in(work)
