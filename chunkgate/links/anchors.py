@@ -62,6 +62,25 @@ _ATTRIBUTE_SYNTAX: dict[str, AttributeSyntax] = {
 _OPTIONAL_FOOTNOTES = frozenset({"mkdocs", "hugo"})
 
 
+def anchors_reader(
+    sites: Sites,
+    read: Callable[[str], str | None],
+    *,
+    options: ChunkOptions,
+    settings: LinkSettings,
+    source: Sources | None,
+) -> Callable[[str, str], PageAnchors]:
+    """``file_anchors`` of a page ``(text, path)`` of a corpus whose files ``read``
+    gives, in the flavour of the site that publishes it."""
+
+    def anchors(text: str, path: str) -> PageAnchors:
+        return file_anchors(
+            text, path, sites.of(path), read, options=options, settings=settings, source=source
+        )
+
+    return anchors
+
+
 def file_anchors(
     text: str,
     path: str,

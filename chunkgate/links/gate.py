@@ -26,7 +26,7 @@ from chunkgate.core.errors import GitError, UnreadableError
 from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.source import decode
 from chunkgate.git import objects, search
-from chunkgate.links.anchors import file_anchors, has_includes, include_graph
+from chunkgate.links.anchors import anchors_reader, file_anchors, has_includes, include_graph
 from chunkgate.links.broken import BrokenLink, LinkSettings, MissingPage, Sites, check_references
 from chunkgate.links.cache import FileLinks, LinkCache
 from chunkgate.links.corpus import read_text
@@ -79,6 +79,9 @@ def whole_corpus(
             cache.put(blob, item)
     found = {path: item for path, item in known.items() if item is not None}  # CG001: unread
     including = {path: disk.text(path) or "" for path, item in found.items() if item.includes}
+    page_anchors = anchors_reader(
+        sites, disk.text, options=config.chunking, settings=settings, source=disk.sources()
+    )
 
     def anchors_of(path: str) -> PageAnchors | None:
         item = found.get(path)
@@ -87,16 +90,7 @@ def whole_corpus(
         if item.anchors is not None:
             # check_references asks once a page, for the pages links point into.
             return PageAnchors(frozenset(item.anchors), item.open)
-        text = disk.text(path) or ""
-        return file_anchors(
-            text,
-            path,
-            sites.of(path),
-            disk.text,
-            options=config.chunking,
-            settings=settings,
-            source=disk.sources(),
-        )
+        return page_anchors(disk.text(path) or "", path)
 
     broken = check_references(
         {path: list(item.links) for path, item in found.items() if item.links},
@@ -170,16 +164,9 @@ def committed_files(
         if (text := files.text(path))
     }
 
-    def anchors(text: str, path: str) -> PageAnchors:
-        return file_anchors(
-            text,
-            path,
-            sites.of(path),
-            files.text,
-            options=config.chunking,
-            settings=settings,
-            source=files.sources(),
-        )
+    anchors = anchors_reader(
+        sites, files.text, options=config.chunking, settings=settings, source=files.sources()
+    )
 
     lost: set[tuple[str, str]] = set()
     for path in named:

@@ -102,9 +102,10 @@ class _Manifest:
         for (path, shard), data in (*contents, *read):
             if data is None:
                 continue
+            if isinstance(data, ManifestSyntaxError):  # a symlink where the shard is
+                broken[path] = data
+                continue
             try:
-                if isinstance(data, ManifestSyntaxError):
-                    raise data  # a symlink where the shard is
                 summary = summarise(data, self.label(shard.name))
             except ManifestSyntaxError as exc:
                 broken[path] = exc

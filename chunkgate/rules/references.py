@@ -89,7 +89,7 @@ from typing import TYPE_CHECKING
 
 from chunkgate.core.model import Unverified, Violation
 from chunkgate.links import gate as links
-from chunkgate.links.anchors import file_anchors, include_graph
+from chunkgate.links.anchors import anchors_reader, include_graph
 from chunkgate.links.broken import (
     BrokenLink,
     LinkSettings,
@@ -192,20 +192,13 @@ def reference_violations(
     found = {path: page_links(text, path, config.chunking) for path, text in markdown.items()}
 
     sources = Sources(texts.get, functools.partial(_names_in, texts))
+    page_anchors = anchors_reader(
+        sites, markdown.get, options=config.chunking, settings=settings, source=sources
+    )
 
     def anchors_of(path: str) -> PageAnchors | None:
         text = markdown.get(path)
-        if text is None:
-            return None
-        return file_anchors(
-            text,
-            path,
-            sites.of(path),
-            markdown.get,
-            options=config.chunking,
-            settings=settings,
-            source=sources,
-        )
+        return None if text is None else page_anchors(text, path)
 
     broken = check_references(
         {p: each for p, each in found.items() if each},
