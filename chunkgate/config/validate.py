@@ -19,6 +19,7 @@ from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.embedtext import SIZES_OF, EmbedSettings
 from chunkgate.chunking.models import DEFAULT_LIMIT, MODELS, EmbedModel
 from chunkgate.chunking.sizes import TOKENIZERS
+from chunkgate.config import keys
 from chunkgate.config.model import DEFAULT_MANIFEST, Config, default_severities
 from chunkgate.core.errors import ConfigError
 from chunkgate.core.model import DeclaredAnchor
@@ -30,26 +31,11 @@ from chunkgate.sites.model import SETTINGS as ANCHOR_SETTINGS
 
 _TOKENIZER = lazy(r"estimate|tiktoken:[A-Za-z0-9_.\-]+|huggingface:\S+")
 
-_CORE_KEYS = (
-    "include",
-    "exclude",
-    "manifest",
-    "size",
-    "tokenizer",
-    "markdown",
-    "python",
-    "rules",
-    "strict",
-    "embed",
-)
-_EMBED_KEYS = ("breadcrumb", "separator", "sizes", "model", "headings")
-_SIZE_KEYS = ("unit", "max", "min", "overlap", "split", "limit")
 # With a model named, sizes default to its tokens: a target of 500 (about the 2,000
 # characters of the default) or, for a small model, three quarters of its limit (room
 # for the breadcrumb and the special tokens), and a minimum of 10 (about 40 characters).
 _MODEL_TARGET = 500
 _MODEL_MIN = 10
-_UNITS = ("chars", "tokens")
 
 
 class _Validator:
@@ -113,7 +99,7 @@ class _Validator:
         return patterns
 
     def build(self, data: object) -> Config:
-        top = self.table("", data, (*_CORE_KEYS, *_option_tables()))
+        top = self.table("", data, (*keys.top_level(), *_option_tables()))
         include = self.globs("include", top.get("include", list(languages.default_include())))
         exclude = self.globs("exclude", top.get("exclude", []))
         return Config(
@@ -173,14 +159,14 @@ class _Validator:
 
     def chunking(self, top: dict[str, Any]) -> ChunkOptions:
         defaults = ChunkOptions()
-        size = self.table("size", top.get("size", {}), _SIZE_KEYS)
-        embed_table = self.table("embed", top.get("embed", {}), _EMBED_KEYS)
+        size = self.table("size", top.get("size", {}), keys.table("size"))
+        embed_table = self.table("embed", top.get("embed", {}), keys.table("embed"))
         model = self.model(embed_table.get("model"))
         limit = self.integer(
             "size.limit", size.get("limit", model.limit if model else DEFAULT_LIMIT), 1
         )
         unit = size.get("unit", "tokens" if model else defaults.unit)
-        if unit not in _UNITS:
+        if unit not in keys.UNITS:
             self.wrong("size.unit", unit, "'chars' or 'tokens'")
         in_tokens = model is not None and unit == "tokens"
         target = min(_MODEL_TARGET, limit * 3 // 4) if in_tokens else defaults.max
@@ -197,14 +183,14 @@ class _Validator:
         tokenizer = top.get("tokenizer", model.tokenizer if model else defaults.tokenizer)
         if not isinstance(tokenizer, str) or not _TOKENIZER.fullmatch(tokenizer):
             self.wrong("tokenizer", tokenizer, TOKENIZERS)
-        markdown = self.table("markdown", top.get("markdown", {}), ("split_level", "anchors"))
+        markdown = self.table("markdown", top.get("markdown", {}), keys.table("markdown"))
         level = markdown.get("split_level", defaults.split_level)
         if type(level) is not int or not 1 <= level <= 6:
             self.wrong("markdown.split_level", level, "an integer from 1 to 6")
         anchors = markdown.get("anchors", defaults.anchors)
         if anchors != "auto" and anchors not in ANCHOR_SETTINGS:
             self.wrong("markdown.anchors", anchors, f"auto, {', '.join(ANCHOR_SETTINGS)}")
-        python = self.table("python", top.get("python", {}), ("split_classes",))
+        python = self.table("python", top.get("python", {}), keys.table("python"))
         split_classes = self.boolean(
             "python.split_classes", python.get("split_classes", defaults.split_classes)
         )

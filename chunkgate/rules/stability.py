@@ -4,7 +4,7 @@ CG402 unstable-id
     A chunk's content survives under a different ID: its heading was renamed,
     its file moved, or a same-named section inserted above renumbered it.
     "Survives" means the same text, the same body (the text without its own
-    heading line), or text at least 60% similar (word 5-gram Jaccard). The
+    heading line), or text at least 50% similar (word 5-gram Jaccard). The
     baseline is the manifest committed at ``HEAD``; old texts are read from
     git by the blob IDs it records.
 
