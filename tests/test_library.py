@@ -1,4 +1,5 @@
-"""The library gives the gate's IDs: the README's example, run as written from elsewhere."""
+"""The library gives the gate's IDs: the README's example (docs/library.md's too), run as
+written from elsewhere."""
 
 from __future__ import annotations
 
@@ -9,17 +10,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from docspages import page, readme
 from helpers import commit_all, git_env, make_repo, write
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
 
 
-def library_example() -> str:
-    part = README[README.index("## As a library") :]
+def library_example(text: str | None = None) -> str:
+    text = readme() if text is None else text
+    part = text[text.index("# As a library") :]
     found = re.search(r"```python\n(.*?)```", part, re.S)
     assert found is not None
     return found.group(1)
+
+
+def test_the_docs_site_shows_the_readmes_example() -> None:
+    assert library_example(page("library.md")) == library_example()
 
 
 @pytest.fixture

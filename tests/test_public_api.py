@@ -1,5 +1,6 @@
-"""The public API is the README's: ``chunkgate.__all__`` against its table, and the
-README's ingest snippets run as written in a real repository (issue 20)."""
+"""The public API is the documentation's: ``chunkgate.__all__`` against the table of
+docs/library.md, and the ingest snippets of docs/ingest.md run as written in a real
+repository (issue 20)."""
 
 from __future__ import annotations
 
@@ -9,26 +10,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from docspages import page
+from docspages import section as section_of
 from helpers import commit_all, pin_git_env, write
 
 import chunkgate
 from chunkgate import export, load_config, plan
 from chunkgate.ingest.adapters import flat_metadata
 
-ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+INGEST = page("ingest.md")
 
 Record = dict[str, object]
 
 
-def section(title: str) -> str:
-    start = README.index(f"\n### {title}\n")
-    end = README.find("\n#", start + len(title) + 6)
-    return README[start : end if end != -1 else None]
-
-
-def test_the_readme_lists_exactly_the_public_api() -> None:
-    listed = re.findall(r"^\| `(\w+)", section("The API"), re.M)
+def test_the_docs_list_exactly_the_public_api() -> None:
+    listed = re.findall(r"^\| `(\w+)", section_of(page("library.md"), "The API"), re.M)
     assert sorted(listed) == sorted(chunkgate.__all__)
     assert len(listed) == len(set(listed))
 
@@ -63,7 +59,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 
 def snippet(marker: str) -> str:
     found = re.findall(
-        rf"<!-- readme-test: {re.escape(marker)} -->\n```python\n(.*?)```", README, re.S
+        rf"<!-- docs-test: {re.escape(marker)} -->\n```python\n(.*?)```", INGEST, re.S
     )
     assert len(found) == 1, f"one snippet marked {marker!r}"
     return str(found[0])

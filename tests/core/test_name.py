@@ -6,6 +6,8 @@ import re
 import subprocess
 from pathlib import Path
 
+from docspages import pages
+
 ROOT = Path(__file__).resolve().parents[2]
 OLD_NAME = re.compile("chunk" + "guard", re.IGNORECASE)
 # What users type, import or commit; every other tracked file is checked as well.
@@ -46,9 +48,12 @@ def test_the_package_directory_holds_no_file_of_the_old_name() -> None:
 
 
 def test_readme_never_installs_from_the_index() -> None:
-    """Until a release is on PyPI, every install line names the repository or a clone."""
+    """Until a release is on PyPI, every install line of the README and the docs site
+    names the repository or a clone."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    installs = re.findall(r"pip install ([^\n`|]+)", readme)
+    # The rule pages' examples are other projects' docs ("pip install example").
+    guides = [text for name, text in pages().items() if not name.startswith("rules/")]
+    installs = re.findall(r"pip install ([^\n`|]+)", "\n".join([readme, *guides]))
     assert installs
     for target in installs:
         assert "git+https://" in target or target.startswith((".", "-e")), target
@@ -58,7 +63,7 @@ def test_hook_snippets_pin_a_revision_not_a_made_up_tag() -> None:
     from chunkgate.cli.init import INIT_SNIPPETS
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for text in (readme, INIT_SNIPPETS, (ROOT / "docs" / "github-action.md").read_text("utf-8")):
+    for text in (readme, INIT_SNIPPETS, *pages().values()):
         assert not re.search(r"rev: v\d|chunkgate@v\d", text)
     assert "rev: REV" in readme
     assert "rev: REV" in INIT_SNIPPETS
