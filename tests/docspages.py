@@ -43,7 +43,8 @@ def section(text: str, heading: str) -> str:
 def gen_docs() -> ModuleType:
     """scripts/gen_docs.py, the generator of the configuration reference and rule pages."""
     spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts" / "gen_docs.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -27,7 +27,8 @@ def test_the_site_builds_strictly_and_passes_chunkgates_check_against_it(tmp_pat
         relative = page.relative_to(DOCS).with_suffix("")
         folder = relative.parent if relative.name == "index" else relative
         assert (site / folder / "index.html").is_file(), page
-    checked = _run([sys.executable, "-m", "chunkgate", "check", "--format", "text", "--site", str(site)])
+    command = [sys.executable, "-m", "chunkgate", "check", "--format", "text", "--site", str(site)]
+    checked = _run(command)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "CG404" not in checked.stdout
 

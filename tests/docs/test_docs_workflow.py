@@ -32,4 +32,5 @@ def test_the_docs_workflow_builds_strictly_then_runs_the_action_on_the_site() ->
     assert any("pip" in run and "install" in run and "-e" in run for run in runs)
     action = steps[uses.index("./")]
     assert action["with"]["site"] == site
-    assert uses.index("./") > steps.index(next(s for s in steps if "mkdocs build" in s.get("run", "")))
+    built = next(index for index, step in enumerate(steps) if "mkdocs build" in step.get("run", ""))
+    assert uses.index("./") > built
