@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from chunkgate import rules
 from chunkgate.chunking.models import MODELS
@@ -22,62 +24,56 @@ def default_config_yaml() -> str:
 # Patterns are gitignore-style, matched against POSIX paths from the repository root.
 # The keys commented out take their defaults from embed.model when it is set (its
 # tokens, its input limit); uncomment one to set it either way.
-{_keys_yaml()}{_options_yaml()}"""
+{_keys_yaml()}"""
+
+
+class _Entry(NamedTuple):
+    path: str
+    doc: str
+    default: object
+    commented: bool
+
+
+def _entries() -> Iterator[_Entry]:
+    """The configuration's own keys (``config/keys.py``), then the rules' options; a key
+    whose default follows ``embed.model`` is commented out."""
+    for key in keys.KEYS:
+        doc = key.doc + (f" With embed.model: {key.model}." if key.model else "")
+        if key.path == "embed.model":
+            doc += f" Known: {', '.join(MODELS)}."
+        yield _Entry(key.path, doc, key.default, bool(key.model))
+    for option in rules.options():
+        yield _Entry(option.key, option.comment, option.default, False)
 
 
 def _keys_yaml() -> str:
-    """The configuration's own keys (``config/keys.py``), each under its description,
-    grouped by table; a key whose default follows ``embed.model`` commented out."""
+    """Every key under its description, grouped by table."""
     lines: list[str] = []
     table_open: str | None = None
-    for key in keys.KEYS:
-        table, _, name = key.path.rpartition(".")
+    for entry in _entries():
+        table, _, name = entry.path.rpartition(".")
         if table != table_open or not table:
             lines.append("")
             if table:
                 lines.append(f"{table}:")
             table_open = table
         indent = "  " if table else ""
-        doc = key.doc + (f" With embed.model: {key.model}." if key.model else "")
-        if key.path == "embed.model":
-            doc += f" Known: {', '.join(MODELS)}."
-        lines += _comment(doc, indent)
-        if key.path == "rules":
-            lines += [f"{indent}# Defaults:"]
+        lines += textwrap.wrap(
+            entry.doc,
+            width=88,
+            initial_indent=f"{indent}# ",
+            subsequent_indent=f"{indent}# ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+        if entry.path == "rules":
+            lines.append("# Defaults:")
             lines += [
                 f"#   {code}: {rule.severity:<8} # {rule.name}: {rule.summary}"
                 for code, rule in RULES.items()
             ]
-        shown = f"{indent}{name}: {yaml_value(key.default)}"
-        lines.append(shown.replace(name, f"# {name}", 1) if key.model else shown)
-    return "\n".join(lines) + "\n"
-
-
-def _comment(text: str, indent: str) -> list[str]:
-    return textwrap.wrap(
-        text,
-        width=88,
-        initial_indent=f"{indent}# ",
-        subsequent_indent=f"{indent}# ",
-        break_on_hyphens=False,
-        break_long_words=False,
-    )
-
-
-def _options_yaml() -> str:
-    """The rules' options with their defaults, a comment above each, grouped by table."""
-    lines: list[str] = []
-    table_open = ""
-    for option in rules.options():
-        table, _, name = option.key.rpartition(".")
-        if table != table_open or not table:
-            lines.append("")
-            if table:
-                lines.append(f"{table}:")
-            table_open = table
-        indent = "  " if table else ""
-        lines += _comment(option.comment, indent)
-        lines.append(f"{indent}{name}: {yaml_value(option.default)}")
+        mark = "# " if entry.commented else ""
+        lines.append(f"{indent}{mark}{name}: {yaml_value(entry.default)}")
     return "\n".join(lines) + "\n"
 
 
