@@ -85,16 +85,16 @@ def configuration_page() -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _key_section(path: str, doc: str, takes: str, default: str, extra: str) -> list[str]:
+def _key_section(
+    path: str, doc: str, takes: str | tuple[str, ...], default: str, extra: str
+) -> list[str]:
     takes = _code_alternatives(takes)
     return [f"## {path}", "", doc, "", f"- takes: {takes}", f"- default: {default}{extra}", ""]
 
 
-def _code_alternatives(takes: str) -> str:
-    """``chars | tokens`` as code: each alternative a value to type."""
-    if " | " in takes and " " not in takes.replace(" | ", ""):
-        return " | ".join(f"`{part}`" for part in takes.split(" | "))
-    return takes
+def _code_alternatives(takes: str | tuple[str, ...]) -> str:
+    """The values a key takes as code, each a value to type; or what it takes, in words."""
+    return takes if isinstance(takes, str) else " | ".join(f"`{value}`" for value in takes)
 
 
 def _sentence(text: str) -> str:

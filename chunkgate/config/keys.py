@@ -8,18 +8,20 @@ options (``denylist.paths``, ...) are declared by their rules (``rules.base.Opti
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from chunkgate.chunking import languages
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.embedtext import SIZES_OF, EmbedSettings
-from chunkgate.chunking.models import DEFAULT_LIMIT
+from chunkgate.chunking.models import DEFAULT_LIMIT, MODELS
 from chunkgate.chunking.sizes import TOKENIZERS
 from chunkgate.config.model import DEFAULT_MANIFEST
 from chunkgate.rules.base import OptionKind
 from chunkgate.sites.model import SETTINGS as ANCHOR_SETTINGS
 
 UNITS = ("chars", "tokens")
+_BOOLEAN = ("true", "false")
 _CHUNKING = ChunkOptions()
 _EMBED = EmbedSettings()
 
@@ -27,11 +29,12 @@ _EMBED = EmbedSettings()
 @dataclass(frozen=True, slots=True)
 class Key:
     """One key: ``path`` is ``table.name`` or a top-level name; ``takes`` says what
-    values it accepts; ``default`` is its value when no model is named, and ``model``
-    its default when ``embed.model`` names one ("" where that changes nothing)."""
+    values it accepts (a tuple: the values themselves); ``default`` is its value when no
+    model is named, and ``model`` its default when ``embed.model`` names one ("" where
+    that changes nothing)."""
 
     path: str
-    takes: str
+    takes: str | tuple[str, ...]
     default: object
     doc: str
     model: str = ""
@@ -60,7 +63,7 @@ KEYS: tuple[Key, ...] = (
     ),
     Key(
         "size.unit",
-        " | ".join(UNITS),
+        UNITS,
         _CHUNKING.unit,
         "What max, min and overlap count.",
         model="tokens",
@@ -97,14 +100,14 @@ KEYS: tuple[Key, ...] = (
     ),
     Key(
         "size.split",
-        "true | false",
+        _BOOLEAN,
         _CHUNKING.split,
         "A section or definition over max is chunked in parts, as an ingest splits it "
         "(#id, #id~2, ...); false: one chunk per section, whatever its size.",
     ),
     Key(
         "tokenizer",
-        TOKENIZERS.replace("'", "`").replace(" or ", " | ").replace(", ", " | "),
+        tuple(re.findall(r"'([^']+)'", TOKENIZERS)),
         _CHUNKING.tokenizer,
         "How tokens are counted: estimate (bytes / 4), tiktoken:<encoding> (e.g. "
         "tiktoken:cl100k_base), or huggingface:<repository or path>, a tokenizer.json "
@@ -120,20 +123,20 @@ KEYS: tuple[Key, ...] = (
     ),
     Key(
         "markdown.anchors",
-        " | ".join(("auto", *ANCHOR_SETTINGS)),
+        ("auto", *ANCHOR_SETTINGS),
         _CHUNKING.anchors,
         "Heading IDs as the site generator found in the tree makes them, else GitHub's; "
         "or one flavour for every file.",
     ),
     Key(
         "python.split_classes",
-        "true | false",
+        _BOOLEAN,
         _CHUNKING.split_classes,
         "Split a class larger than size.max into its head and methods.",
     ),
     Key(
         "embed.breadcrumb",
-        "true | false",
+        _BOOLEAN,
         _EMBED.breadcrumb,
         "The embed text's first line says where the chunk is: Guide > Setup (Markdown), "
         "pkg.module > Class.method (Python); false: the chunk's text alone.",
@@ -146,21 +149,21 @@ KEYS: tuple[Key, ...] = (
     ),
     Key(
         "embed.sizes",
-        " | ".join(SIZES_OF),
+        SIZES_OF,
         _EMBED.sizes,
         "What size limits and token counts measure: text (the chunk's) | embed (the "
         "embed text, breadcrumb included: what the model sees).",
     ),
     Key(
         "embed.headings",
-        "true | false",
+        _BOOLEAN,
         _EMBED.headings,
         "false: a section's heading lines are left out of the embed text where the "
         "breadcrumb holds them.",
     ),
     Key(
         "embed.model",
-        "null | the name of a known model",
+        ("null", *MODELS),
         _CHUNKING.model,
         "The model that embeds the chunks: its input limit is the hard limit "
         "(size.limit) and its tokenizer counts tokens.",
@@ -173,7 +176,7 @@ KEYS: tuple[Key, ...] = (
     ),
     Key(
         "strict",
-        "true | false",
+        _BOOLEAN,
         False,
         "The problems the committed manifest already records (what the repository had "
         "when chunkgate was adopted) fail nothing; true fails on every problem.",

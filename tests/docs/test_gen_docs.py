@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from docspages import DOCS, gen_docs, page
 
 from chunkgate import rules
 from chunkgate.config import keys
 from chunkgate.config.template import default_config_yaml
 from chunkgate.config.validate import validated
+from chunkgate.core.errors import ConfigError
 from chunkgate.rules import RULES, rule_docs
 
 GEN = gen_docs()
@@ -85,3 +87,30 @@ def test_init_writes_the_descriptions_the_reference_shows() -> None:
     for key in keys.KEYS:
         assert " ".join(key.doc.split()) in template, key.path
         assert key.doc in page("configuration.md")
+
+
+def _enumerated() -> list[tuple[str, str]]:
+    return [
+        (key.path, value)
+        for key in keys.KEYS
+        if isinstance(key.takes, tuple)
+        for value in key.takes
+        if "<" not in value  # a placeholder: tiktoken:<encoding>
+    ]
+
+
+ENUMERATED = _enumerated()
+
+
+@pytest.mark.parametrize(("path", "value"), ENUMERATED, ids=[f"{p}={v}" for p, v in ENUMERATED])
+def test_each_value_the_reference_lists_is_accepted(tmp_path: Path, path: str, value: str) -> None:
+    parsed = yaml.safe_load(f"{value}\n")  # as the YAML file gives it: true, null
+    validated(_nested(path, parsed), None, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "key", [k for k in keys.KEYS if isinstance(k.takes, tuple)], ids=lambda k: k.path
+)
+def test_a_value_the_reference_does_not_list_is_refused(tmp_path: Path, key: keys.Key) -> None:
+    with pytest.raises(ConfigError, match=re.escape(key.path)):
+        validated(_nested(key.path, "not-a-listed-value"), None, tmp_path)
