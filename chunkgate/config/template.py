@@ -24,7 +24,9 @@ def default_config_yaml() -> str:
 
 # Files that form the corpus (tracked or untracked, never .gitignored ones).
 # Changelogs (CHANGELOG*, CHANGES*, HISTORY, NEWS, RELEASE*NOTES*) are left out;
-# a pattern that names them brings them back, e.g. add "CHANGELOG.md".
+# a pattern that names them brings them back, e.g. add "CHANGELOG.md". So is test
+# data (below test/, tests/, __tests__/, fixtures/, __fixtures__/, testdata/,
+# test-data/, test_data/, __snapshots__/, snapshots/, expected/), e.g. add "tests/**".
 include: [{include}]
 # Files to leave out of the corpus, e.g. ["docs/generated/**"].
 exclude: []
