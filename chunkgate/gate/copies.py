@@ -16,12 +16,9 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from chunkgate.git import commits, process
+from chunkgate.rules.denylist import is_build_folder
 from chunkgate.rules.duplicates import Judge, Verdict
 from chunkgate.sites.settings import load_toml, load_yaml
-
-# Folders generators and packagers write their output to (Sphinx ``_build``, Jekyll
-# ``_site``, Hugo ``public``, MkDocs ``site``, VitePress and Vite ``dist``, ...).
-BUILD_FOLDERS = frozenset({"build", "dist", "site", "public", "_site", "out", "_build"})
 
 # One question: a folder -> why it looks built, or None.
 _Question = Callable[[str], "str | None"]
@@ -53,7 +50,7 @@ def copy_judge(root: Path, generator_files: Collection[str] | None) -> Judge:
 
 
 def _built_name(folder: str) -> str | None:
-    found = next((part for part in folder.split("/") if part in BUILD_FOLDERS), None)
+    found = next((part for part in folder.split("/") if is_build_folder(part)), None)
     return None if found is None else f"a build folder ({found}/)"
 
 

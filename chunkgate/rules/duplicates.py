@@ -18,12 +18,14 @@ CG501 duplicate-content
     A folder that copies another (a build output committed beside its
     source: a theme's ``material/`` built from ``src/``) is one finding, not
     one per chunk: when two folders hold at least 20 of the same chunks at
-    the same paths below them, in at least 2 files, the copy's findings are
+    the same paths below them, in at least 2 files, and those are at least
+    half the chunks of the smaller folder, the copy's findings are
     shown as one line naming both folders, how many chunks they share, and
     the ``exclude`` line that leaves the copy out. The copy is the folder
-    that looks built, asked in this order: a build or package folder
-    (``build/``, ``dist/``, ``site/``, ``public/``, ``_site/``, ``out/``,
-    ``_build/``, or the folder ``pyproject.toml`` ships as the package); the
+    that looks built, asked in this order: a build or package folder (a
+    build output folder CG301 knows: ``build/``, ``dist/``, ``site/``,
+    ``public/``, ``_site/``, ``out/``, ``_build/``, ...; or the folder
+    ``pyproject.toml`` ships as the package); the
     output folder or an ignore pattern of a site generator's configuration
     (``site_dir`` and ``exclude_docs`` of MkDocs and Zensical, Jekyll's
     ``destination`` and ``exclude``, Hugo's ``publishDir``); the folder git
