@@ -115,19 +115,22 @@ def copied_folders(rows: Iterable[Row], sizes: Mapping[str, int]) -> list[Folder
     relative paths (``src/a/x.md`` and ``material/a/x.md``), in ``MIN_FILES`` files or more,
     and at least ``MIN_SHARE`` of the chunks of the smaller (``sizes``: chunks by path).
 
-    Only the longest shared relative path counts, so ``src/a`` and ``material/a`` are
-    not a pair of their own; two language folders (``docs/de``, ``docs/uk``) are not a
-    copy but a translation, which CG501's per-chunk fix addresses.
+    A chunk pairs with the one of the same ID below the other folder (a copied file
+    keeps its IDs), so a section repeated within a file pairs with its own copy. Only
+    the longest shared relative path counts, so ``src/a`` and ``material/a`` are not a
+    pair of their own; two language folders (``docs/de``, ``docs/uk``) are not a copy
+    but a translation, which CG501's per-chunk fix addresses.
     """
-    below: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    below: dict[tuple[str, str, str], dict[str, str]] = defaultdict(dict)
     for chunk_hash, chunk_id, path, _line, _disabled in rows:
         parts = path.split("/")
+        identity = chunk_id[len(path) :]  # "#setup"
         for cut in range(1, len(parts)):
-            key = (chunk_hash, "/".join(parts[cut:]))
-            below[key].setdefault("/".join(parts[:cut]), chunk_id)
+            key = (chunk_hash, "/".join(parts[cut:]), identity)
+            below[key]["/".join(parts[:cut])] = chunk_id
     shared: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
     files: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for (_hash, relative), folders in below.items():
+    for (_hash, relative, _identity), folders in below.items():
         if not 2 <= len(folders) <= _MANY_FOLDERS:
             continue
         for first, second in combinations(sorted(folders, key=_path_key), 2):

@@ -135,3 +135,26 @@ def test_a_few_shared_chunks_stay_one_finding_each(cli_repo: Path) -> None:
     lines = _text(cli_repo)
     assert len(lines) == 2, lines
     assert all("keep one copy and link to app-a/" in line for line in lines)
+
+
+def test_a_section_repeated_in_the_source_stays_its_own_finding(cli_repo: Path) -> None:
+    """The source's own duplicate is still reported once; its copies in the copied
+    folder are part of the one line (each pairs with the chunk of the same ID)."""
+    _source(cli_repo)
+    tail = "## See also\n\nThe reference lists every option.\n"
+    for n in (1, 2):
+        path = cli_repo / f"src/guide/page{n}.md"
+        path.write_text(path.read_text() + "\n" + tail + "\n## More\n\nx\n\n" + tail)
+    commit_all(cli_repo, "the source")
+    _copy(cli_repo, "src", "material")
+    commit_all(cli_repo, "the build copy")
+    lines = _text(cli_repo)
+    assert sum(" copies: material/ holds a copy of src/" in line for line in lines) == 1
+    own = [line.partition(" warning CG501 ")[0] for line in lines if " CG501 " in line]
+    # "See also" four times, "More" twice: three and one copies, all in the source.
+    assert own == [
+        "src/guide/page1.md:17:",
+        "src/guide/page2.md:9:",
+        "src/guide/page2.md:13:",
+        "src/guide/page2.md:17:",
+    ]
