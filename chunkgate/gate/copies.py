@@ -120,7 +120,7 @@ def _generator_output(root: Path, configs: Iterable[str]) -> _Question:
 def _ignores(base: str, pattern: str, folder: str) -> bool:
     """Whether an ignore ``pattern`` relative to ``base`` names ``folder`` (or a folder
     above it): gitignore's rules for a folder name, ``*`` within one segment."""
-    if not pattern or pattern.startswith(("#", "!")) or not _below(folder, base):
+    if not pattern or pattern.startswith(("#", "!")) or (base and not _below(folder, base)):
         return False
     relative = folder[len(base) + 1 :] if base else folder
     pattern = pattern.strip("/").removesuffix("/**")

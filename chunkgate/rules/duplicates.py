@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
-from chunkgate.core.model import Violation
+from chunkgate.core.model import Severity, Violation
 from chunkgate.core.regex import lazy
 from chunkgate.rules.base import Rule, exclude_hint, literal_name
 
@@ -255,17 +255,10 @@ def duplicate_violations(
         if chunk_id in copied:
             if (only is None or path in only) and chunk_id not in suppressed:
                 found = copied[chunk_id]
-                yield Violation(
-                    CODE,
-                    RULES[0].name,
-                    severity,
-                    path,
-                    line,
-                    chunk_id,
-                    _SAME + found.original,
-                    found.fix,
-                    cause=found.cause,
+                copy = _finding(
+                    severity, path, line, chunk_id, original=found.original, fix=found.fix
                 )
+                yield copy._replace(cause=found.cause)
             continue
         groups[chunk_hash].append((path, chunk_id, line))
     for members in groups.values():
@@ -280,16 +273,15 @@ def duplicate_violations(
             if chunk_id in suppressed:
                 continue
             original = members[1][1] if index == 0 else members[0][1]
-            yield Violation(
-                CODE,
-                RULES[0].name,
-                severity,
-                path,
-                line,
-                chunk_id,
-                _SAME + original,
-                _fix(path, original),
+            yield _finding(
+                severity, path, line, chunk_id, original=original, fix=_fix(path, original)
             )
+
+
+def _finding(
+    severity: Severity, path: str, line: int, chunk_id: str, *, original: str, fix: str
+) -> Violation:
+    return Violation(CODE, RULES[0].name, severity, path, line, chunk_id, _SAME + original, fix)
 
 
 # A language folder: "de", "pt-BR", "zh_Hant" (the segments translated sites use).

@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 from helpers import cli_process, commit_all, run, write
 
@@ -89,27 +90,46 @@ def test_a_build_folder_is_the_copy_even_when_git_added_it_first(cli_repo: Path)
     assert _exclude(lines[0]) == ["dist/**"]
 
 
-def test_the_package_pyproject_ships_is_the_copy(cli_repo: Path) -> None:
-    write(cli_repo, "pyproject.toml", '[tool.hatch.build.targets.wheel]\ninclude = ["/theme"]\n')
-    _source(cli_repo, "theme")
-    commit_all(cli_repo, "the package first")
-    _copy(cli_repo, "theme", "sources")
-    commit_all(cli_repo, "the sources")
+@pytest.mark.parametrize(
+    ("config", "text", "folders", "reason"),
+    [
+        pytest.param(
+            "pyproject.toml",
+            '[tool.hatch.build.targets.wheel]\ninclude = ["/theme"]\n',
+            ("theme", "sources"),
+            "the package pyproject.toml ships (theme/)",
+            id="package",
+        ),
+        pytest.param(
+            "mkdocs.yml",
+            "site_name: x\nsite_dir: rendered\n",
+            ("rendered", "docs"),
+            "mkdocs.yml names it as site_dir",
+            id="mkdocs-site-dir",
+        ),
+        pytest.param(
+            "_config.yml",
+            "exclude: [archive, Gemfile]\n",
+            ("archive", "pages"),
+            "_config.yml leaves it out (exclude)",
+            id="jekyll-exclude",
+        ),
+    ],
+)
+def test_a_folder_the_project_config_names_is_the_copy(
+    cli_repo: Path, config: str, text: str, folders: tuple[str, str], reason: str
+) -> None:
+    """Committed before its source, or with it: the configuration decides, not git."""
+    copy, source = folders
+    write(cli_repo, config, text)
+    _source(cli_repo, copy)
+    commit_all(cli_repo, "the copy first")
+    _copy(cli_repo, copy, source)
+    commit_all(cli_repo, "the source")
     lines = _text(cli_repo)
     assert len(lines) == 1, lines
-    assert "theme/ holds a copy of sources/" in lines[0]
-    assert "the package pyproject.toml ships (theme/)" in lines[0]
-
-
-def test_a_generator_output_folder_is_the_copy(cli_repo: Path) -> None:
-    write(cli_repo, "mkdocs.yml", "site_name: x\nsite_dir: rendered\n")
-    _source(cli_repo, "rendered")
-    _copy(cli_repo, "rendered", "docs")
-    commit_all(cli_repo, "both at once")
-    lines = _text(cli_repo)
-    assert len(lines) == 1, lines
-    assert "rendered/ holds a copy of docs/" in lines[0]
-    assert "mkdocs.yml names it as site_dir" in lines[0]
+    assert f"{copy}/ holds a copy of {source}/" in lines[0]
+    assert f"{copy}/ looks built: {reason}" in lines[0]
 
 
 def test_when_nothing_tells_both_folders_are_named(cli_repo: Path) -> None:
