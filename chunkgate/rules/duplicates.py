@@ -15,25 +15,26 @@ CG501 duplicate-content
     ``docs/uk/...``) is an untranslated passage: translate it, or exclude the
     other languages if the index holds one.
 
-    A folder that copies another (a build output committed beside its
-    source: a theme's ``material/`` built from ``src/``) is one finding, not
-    one per chunk: when two folders hold at least 20 of the same chunks at
-    the same paths below them, in at least 2 files, and those are at least
-    half the chunks of the smaller folder, the copy's findings are
-    shown as one line naming both folders, how many chunks they share, and
-    the ``exclude`` line that leaves the copy out. The copy is the folder
-    that looks built, asked in this order: a build or package folder (a
-    build output folder CG301 knows: ``build/``, ``dist/``, ``site/``,
-    ``public/``, ``_site/``, ``out/``, ``_build/``, ...; or the folder
-    ``pyproject.toml`` ships as the package); the
-    output folder or an ignore pattern of a site generator's configuration
-    (``site_dir`` and ``exclude_docs`` of MkDocs and Zensical, Jekyll's
-    ``destination`` and ``exclude``, Hugo's ``publishDir``); the folder git
-    added later. When none of these tells, both folders are named and which
-    to keep is the author's choice. ``--verbose`` lists every chunk under the
-    line, and ``--format json`` lists them all: each finding with ``cause``
-    ``copies:COPY>ORIGINAL`` (``copies:A|B`` when unsure), and the group
-    with ``pairs``, every (copy, original) chunk ID pair.
+    A folder that copies another (a build output committed beside its source:
+    a theme's ``material/`` built from ``src/``) is one finding, not one per
+    chunk: when two folders hold at least 20 of the same chunks at the same
+    paths below them, in at least 2 files, and those are at least half the
+    chunks of the smaller folder, the copy's findings are shown as one line
+    naming both folders, how many chunks they share, and the ``exclude`` line
+    that leaves the copy out. The copy is the folder that looks built, asked
+    in this order: a build or package folder (a build output folder CG301
+    knows: ``build/``, ``dist/``, ``site/``, ``public/``, ``_site/``,
+    ``out/``, ``_build/``, ...; or the folder ``pyproject.toml`` ships as the
+    package); the output folder or an ignore pattern of a site generator's
+    configuration (``site_dir`` and ``exclude_docs`` of MkDocs and Zensical,
+    Jekyll's ``destination`` and ``exclude``, Hugo's ``publishDir``); the
+    folder git added later. When none of these tells, both folders are named
+    and which to keep is the author's choice. Two language folders
+    (``docs/de/``, ``docs/uk/``) are a translation, not a copy: their shared
+    chunks stay one finding each. ``--verbose`` lists every chunk
+    under the line, and ``--format json`` lists them all: each finding with
+    ``cause`` ``copies:COPY>ORIGINAL`` (``copies:A|B`` when unsure), and the
+    group with ``pairs``, every (copy, original) chunk ID pair.
 
     Passes: two sections with different text.
 
