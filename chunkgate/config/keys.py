@@ -47,7 +47,9 @@ KEYS: tuple[Key, ...] = (
         languages.default_include(),
         "Files that form the corpus (tracked or untracked, never .gitignored ones). "
         "Changelogs (CHANGELOG*, CHANGES*, HISTORY, NEWS, RELEASE*NOTES*) are left out; "
-        'a pattern that names them brings them back, e.g. add "CHANGELOG.md".',
+        'a pattern that names them brings them back, e.g. add "CHANGELOG.md". So is test '
+        "data (below test/, tests/, __tests__/, fixtures/, __fixtures__/, testdata/, "
+        'test-data/, test_data/, __snapshots__/, snapshots/, expected/), e.g. add "tests/**".',
     ),
     Key(
         "exclude",

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TypeVar, cast
+from typing import NamedTuple, TypeVar, cast
 
 from chunkgate import rules
 from chunkgate.chunking import languages
@@ -47,8 +47,39 @@ _CHANGELOG_WORDS = (
 )
 
 
+# Test data is left out too: what a test reads or compares (fixtures, expected outputs,
+# snapshots, deliberately broken files) and the tests themselves, code included. On the
+# 18 corpora every finding under these folders was of that kind: 1,026 of the standard
+# library's 1,033 there were test code copying test code (setUp, tearDown, the
+# unittest.main() tail), the others files broken on purpose and data tables (see
+# benchmarks/README.md). The names are those of the tools that write or read them:
+# test/tests (linguist, Semgrep, istanbul), __tests__, __fixtures__ and __snapshots__
+# (Jest, Vitest), fixtures (Rails, RSpec), snapshots (insta), testdata (Go's toolchain
+# skips it), test-data (mypy), expected (expected-output folders). A folder only:
+# "docs/testing.md" is a page.
+_TEST_DATA_NAMES = (
+    "test",
+    "tests",
+    "__tests__",
+    "testdata",
+    "test-data",
+    "test_data",
+    "fixtures",
+    "__fixtures__",
+    "__snapshots__",
+    "snapshots",
+    "expected",
+)
+_TEST_DATA = lazy(rf"(?<![^/])(?:{'|'.join(_TEST_DATA_NAMES)})/", re.IGNORECASE)
+
+
 def is_changelog(path: str) -> bool:
     return _CHANGELOG.fullmatch(path.rpartition("/")[2]) is not None
+
+
+def is_test_data(path: str) -> bool:
+    """Whether ``path`` is below a test or test-data folder (``tests/``, ``fixtures/``)."""
+    return _TEST_DATA.search(path) is not None
 
 
 def _names_changelogs(pattern: str) -> bool:
@@ -56,6 +87,27 @@ def _names_changelogs(pattern: str) -> bool:
     which brings them back; ``**/*.md`` does not."""
     name = pattern.rstrip("/").rpartition("/")[2].lstrip("*!").lower()
     return name.startswith(_CHANGELOG_WORDS)
+
+
+def _names_test_data(pattern: str) -> bool:
+    """Whether an include pattern names a test-data folder (``tests/**/*.md``,
+    ``**/fixtures/``), which brings what it matches there back."""
+    return is_test_data(pattern.lstrip("!/") + "/")
+
+
+class LeftOut(NamedTuple):
+    """Files the default corpus leaves out although the include patterns match them,
+    unless an include pattern names them (``named``)."""
+
+    what: str
+    holds: Callable[[str], bool]
+    named: Callable[[str], bool]
+
+
+LEFT_OUT = (
+    LeftOut("a changelog", is_changelog, _names_changelogs),
+    LeftOut("test data", is_test_data, _names_test_data),
+)
 
 
 def default_severities() -> Mapping[str, Severity]:
@@ -92,8 +144,9 @@ class Config:
     site: Path | None = field(default=None, repr=False, compare=False)
     include_spec: PathPatterns = field(init=False, repr=False, compare=False)
     exclude_spec: PathPatterns = field(init=False, repr=False, compare=False)
-    # The include patterns that name changelogs, which brings those back.
-    changelog_spec: PathPatterns = field(init=False, repr=False, compare=False)
+    # For each kind of ``LEFT_OUT``, the include patterns that name it, which bring
+    # back what they match of it.
+    returned: tuple[PathPatterns, ...] = field(init=False, repr=False, compare=False)
     _never: frozenset[str] = field(init=False, repr=False, compare=False)
     _manifest_folder: str = field(init=False, repr=False, compare=False)
 
@@ -108,8 +161,11 @@ class Config:
         )
         object.__setattr__(self, "include_spec", PathPatterns(self.include))
         object.__setattr__(self, "exclude_spec", PathPatterns(self.exclude))
-        changelogs = tuple(pattern for pattern in self.include if _names_changelogs(pattern))
-        object.__setattr__(self, "changelog_spec", PathPatterns(changelogs))
+        returned = tuple(
+            PathPatterns([pattern for pattern in self.include if kind.named(pattern)])
+            for kind in LEFT_OUT
+        )
+        object.__setattr__(self, "returned", returned)
         never = frozenset((self.manifest, *YAML_NAMES, LEGACY_MANIFEST))
         object.__setattr__(self, "_never", never)
         object.__setattr__(self, "_manifest_folder", self.manifest + "/")
@@ -142,8 +198,9 @@ class Config:
             return False
         if not self.include_spec.match(path):
             return False
-        if is_changelog(path) and not (self.changelog_spec and self.changelog_spec.match(path)):
-            return False
+        for kind, named in zip(LEFT_OUT, self.returned, strict=True):
+            if kind.holds(path) and not (named and named.match(path)):
+                return False
         return not (self.exclude_spec and self.exclude_spec.match(path))
 
     def selected(self, paths: Iterable[str]) -> list[str]:
@@ -152,11 +209,12 @@ class Config:
         chosen = self.include_spec.filter(
             path for path in paths if path not in never and not path.startswith(folder)
         )
-        changelogs = [path for path in chosen if is_changelog(path)]
-        if changelogs:
-            kept = set(self.changelog_spec.filter(changelogs)) if self.changelog_spec else set()
-            dropped = set(changelogs) - kept
-            chosen = [path for path in chosen if path not in dropped]
+        for kind, named in zip(LEFT_OUT, self.returned, strict=True):
+            held = [path for path in chosen if kind.holds(path)]
+            if held:
+                kept = set(named.filter(held)) if named else set()
+                dropped = set(held) - kept
+                chosen = [path for path in chosen if path not in dropped]
         if self.exclude_spec:
             excluded = set(self.exclude_spec.filter(chosen))
             chosen = [path for path in chosen if path not in excluded]

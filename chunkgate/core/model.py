@@ -218,8 +218,8 @@ class Violation(NamedTuple):
 
 class Group(NamedTuple):
     """Findings one change explains (a moved page, a renamed heading and the links into
-    it, files the configuration left out), shown as one line: the members are listed
-    under ``--verbose`` and always in JSON."""
+    it, files the configuration left out, a copied folder), shown as one line: the
+    members are listed under ``--verbose`` and always in JSON."""
 
     cause: str
     severity: Severity  # the most severe member's
@@ -228,9 +228,16 @@ class Group(NamedTuple):
     message: str
     fix: str
     members: tuple[Violation, ...]
+    # A copied folder's (copy, original) chunk ID pairs, which JSON lists.
+    pairs: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """What explains the members, as the human formats name it: ``moved``, ``copies``."""
+        return self.cause.partition(":")[0]
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "cause": self.cause,
             "severity": self.severity,
             "path": self.path,
@@ -239,6 +246,9 @@ class Group(NamedTuple):
             "fix": self.fix,
             "count": len(self.members),
         }
+        if self.pairs:
+            out["pairs"] = [list(pair) for pair in self.pairs]
+        return out
 
 
 class Unverified(NamedTuple):

@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Mapping
 from itertools import chain
 
+from chunkgate.config.model import Config
+from chunkgate.gate.copies import copy_judge
 from chunkgate.gate.scope import Scope
 from chunkgate.manifest import (
     ChunkEntry,
@@ -21,8 +23,7 @@ from chunkgate.manifest import (
     WorkTreeManifest,
 )
 from chunkgate.manifest.summary import digests
-
-Row = tuple[str, str, str, int, tuple[str, ...]]  # hash, id, path, first line, suppressed
+from chunkgate.rules.duplicates import Folders, Row
 
 
 def duplicate_rows(
@@ -58,3 +59,9 @@ def _repeated(checked: list[str], cached: list[ShardSummary]) -> set[str]:
 
 def _row(path: str, chunk: ChunkEntry) -> Row:
     return (chunk.hash, chunk.id, path, chunk.lines[0], chunk.suppressed)
+
+
+def copy_folders(config: Config, sizes: Mapping[str, int]) -> Folders:
+    """What CG501 needs to tell a copied folder in this repository (``sizes``: each
+    corpus file's chunk count)."""
+    return Folders(sizes, copy_judge(config.root, config.generator_files))

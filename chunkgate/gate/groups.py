@@ -1,13 +1,15 @@
 """Findings one change explains, as one line each: a page that moved (its changed IDs and
 the links into it), a renamed heading and the links that still name it, the files a
-configuration change left out. The members stay in the result (JSON lists them, and
-``--verbose`` under their line); a cause with one finding is shown as that finding."""
+configuration change left out, a folder that copies another (CG501). The members stay
+in the result (JSON lists them, and ``--verbose`` under their line); a cause with one
+finding is shown as that finding."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
 from chunkgate.core.model import Group, Severity, Violation
+from chunkgate.rules.duplicates import COPIES, copies_message, original_of
 from chunkgate.rules.stale import DROPPED
 
 _WEIGHT = {"error": 2, "warning": 1}
@@ -40,7 +42,17 @@ def _group(cause: str, members: Sequence[Violation]) -> Group:
     severity: Severity = max((v.severity for v in members), key=lambda s: _WEIGHT.get(s, 0))
     if cause == DROPPED:
         return _dropped(cause, severity, members)
+    if cause.startswith(COPIES):
+        return _copied(cause, severity, members)
     return _moved(cause, severity, members)
+
+
+def _copied(cause: str, severity: Severity, members: Sequence[Violation]) -> Group:
+    """A copied folder's CG501 findings: one line, and every (copy, original) chunk pair."""
+    first = members[0]
+    pairs = tuple((v.chunk_id or "", original_of(v)) for v in members)
+    message = copies_message(cause, len(members))
+    return Group(cause, severity, first.path, first.line, message, first.fix, tuple(members), pairs)
 
 
 def _dropped(cause: str, severity: Severity, members: Sequence[Violation]) -> Group:

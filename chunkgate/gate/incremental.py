@@ -24,7 +24,7 @@ from chunkgate.gate.corpus import (
     stored_findings,
     with_corpus_findings,
 )
-from chunkgate.gate.duplicates import duplicate_rows
+from chunkgate.gate.duplicates import copy_folders, duplicate_rows
 from chunkgate.gate.filecheck import Item, check_all, to_violations
 from chunkgate.gate.load import Loaded
 from chunkgate.gate.result import inherit_moves, result
@@ -131,7 +131,11 @@ def incremental(
     split = split_known(found, record, entries, tokens=tokens, moved=moved)
     if config.severity("CG501") != "off":
         rows = duplicate_rows(current, entries, scope, explicit=explicit)
-        copies = list(duplicate_violations(config, rows, only=set(entries) if explicit else None))
+        sizes = {path: len(entry.chunks) for path, entry in entries.items() if entry}
+        sizes.update((path, scope.summaries[path].chunks) for path in scope.cached)
+        only = set(entries) if explicit else None
+        folders = copy_folders(config, sizes)
+        copies = list(duplicate_violations(config, rows, only=only, folders=folders))
         if copies:
             members = sorted({row[2] for row in rows} - set(record))
             if source is not None:

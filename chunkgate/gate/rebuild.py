@@ -18,7 +18,7 @@ from chunkgate.core.model import CheckResult, Violation
 from chunkgate.gate.assess import Assessment
 from chunkgate.gate.baseline import known_duplicates, split_known
 from chunkgate.gate.corpus import corpus_findings, moves_of, stored_findings, with_corpus_findings
-from chunkgate.gate.duplicates import Row
+from chunkgate.gate.duplicates import copy_folders
 from chunkgate.gate.filecheck import Item, render_all
 from chunkgate.gate.load import Loaded
 from chunkgate.gate.result import inherit_moves, result
@@ -34,7 +34,7 @@ from chunkgate.manifest import (
     render_block,
     summarise,
 )
-from chunkgate.rules.duplicates import duplicate_violations
+from chunkgate.rules.duplicates import Row, duplicate_violations
 
 
 def rebuild(
@@ -53,6 +53,7 @@ def rebuild(
     now: dict[str, FileEntry | None] = {}  # the new entries of files with an oversized chunk
     first: dict[str, str] = {}  # each hash's first file
     holders: dict[str, list[str]] = {}  # the files of the hashes that repeat
+    sizes: dict[str, int] = {}  # each file's chunk count (CG501's copied folders)
     changed = chunks = 0
     with current.staging():  # every shard and the header, old or new as a whole
         for checked in render_all(config, items, jobs, settings=expected.digest()):
@@ -68,6 +69,7 @@ def rebuild(
             changed += current.put(checked.path, block, durable=False)
             summary = summarise(block, checked.path)
             chunks += summary.chunks
+            sizes[checked.path] = summary.chunks
             for digest in summary.hashes:
                 if digest in holders:
                     holders[digest].append(checked.path)
@@ -94,7 +96,7 @@ def rebuild(
     split = split_known(found, old, now, tokens=config.chunking.unit == "tokens")
     violations = [*state.violations, *split.new]
     if config.severity("CG501") != "off":
-        copies = _duplicates(config, loaded, holders)
+        copies = _duplicates(config, loaded, holders, sizes)
         if loaded.record is not None:
             record = _entries(loaded.record, sorted({row[2] for row in copies.rows}))
             duplicates = known_duplicates(copies.violations, copies.rows, record)
@@ -158,7 +160,9 @@ class _Copies(NamedTuple):
     rows: list[Row]
 
 
-def _duplicates(config: Config, loaded: Loaded, holders: dict[str, list[str]]) -> _Copies:
+def _duplicates(
+    config: Config, loaded: Loaded, holders: dict[str, list[str]], sizes: dict[str, int]
+) -> _Copies:
     repeated = set(holders)
     paths = sorted({path for files in holders.values() for path in files})
     rows: list[Row] = []
@@ -170,4 +174,5 @@ def _duplicates(config: Config, loaded: Loaded, holders: dict[str, list[str]]) -
                 for chunk in entry.chunks
                 if chunk.hash in repeated
             )
-    return _Copies(list(duplicate_violations(config, rows)), rows)
+    folders = copy_folders(config, sizes)
+    return _Copies(list(duplicate_violations(config, rows, folders=folders)), rows)

@@ -41,3 +41,25 @@ def fetch(root: Path, remote: str, sha: str, depth: int | None = None) -> None:
     if depth is not None:
         args.append(f"--depth={depth}")
     run(root, *args, "--end-of-options", remote, sha)
+
+
+def first_added(root: Path, folder: str) -> str | None:
+    """The oldest commit (in this history) that added a file below ``folder``; None when
+    none did (a folder not committed yet, or no history)."""
+    try:
+        out = run(root, "log", "--diff-filter=A", "--format=%H", "--", f"{folder}/")
+    except GitCommandError:
+        return None  # no commits yet, or not a repository
+    shas = out.decode("ascii").split()
+    return shas[-1] if shas else None
+
+
+def is_ancestor(root: Path, older: str, newer: str) -> bool:
+    """Whether commit ``older`` is an ancestor of ``newer`` (itself included)."""
+    try:
+        run(root, "merge-base", "--is-ancestor", older, newer)
+    except GitCommandError as exc:
+        if exc.returncode == 1:  # answered: not an ancestor
+            return False
+        raise
+    return True

@@ -125,9 +125,8 @@ def text_line(violation: Violation) -> str:
 
 def group_line(group: Group) -> str:
     """``path:line: severity moved: MESSAGE (fix: ...)``: one line for a group's findings."""
-    kind = "moved" if group.cause.startswith("moved:") else group.cause
     return printable(
-        f"{group.path}:{group.line}: {group.severity} {kind}: {one_line(group.message)} "
+        f"{group.path}:{group.line}: {group.severity} {group.kind}: {one_line(group.message)} "
         f"(fix: {one_line(group.fix)})"
     )
 
@@ -228,11 +227,10 @@ def _rich_group(group: Group) -> list[RenderableType]:
     from rich.text import Text  # rich: terminal output only
 
     mark, style = _MARKS.get(group.severity, ("·", "dim"))
-    kind = "moved" if group.cause.startswith("moved:") else group.cause
     head = Text.assemble(
         (mark, style),
         " ",
-        (kind, style),
+        (group.kind, style),
         "  ",
         (f"line {group.line}", "dim"),
         "  ",

@@ -238,6 +238,15 @@ _ROOT_BUILD = frozenset(("site", "build", "dist", "out", "public", "_site", "tar
 _ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 
 
+def is_build_folder(name: str) -> bool:
+    """Whether a folder's name is one build output has (``_build``, ``dist``, ``site``),
+    wherever it is: for telling a build copy from its source (CG501)."""
+    lowered = name.lower()
+    return (
+        _FOLDERS.get(lowered) == _BUILD or lowered.endswith(".egg-info") or lowered in _ROOT_BUILD
+    )
+
+
 def check(file: FileContext) -> Iterator[Finding]:
     pages = tuple(site.folder for site in file.config.chunking.sites if site.folder)
     matched = denylisted(

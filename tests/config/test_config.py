@@ -702,3 +702,40 @@ def test_a_model_sets_the_defaults_that_depend_on_it(
     # Without a model: 8,192 tokens, and nothing new in the fingerprint (old manifests hold).
     assert load_yaml(root, "").chunking.limit == 8192
     assert "limit" not in ChunkOptions().fingerprint()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tests/data/page.md",
+        "test/source/_posts/hello.markdown",
+        "tests/mypy/outputs/plugin.py",
+        "src/lib/__tests__/button.md",
+        "pkg/__snapshots__/render.md",
+        "crates/x/tests/snapshots/out.md",
+        "spec/fixtures/page.md",
+        "go/parser/testdata/input.md",
+        "Tests/Unit/Readme.md",
+        "examples/expected/output.md",
+    ],
+)
+def test_test_data_is_out_of_the_default_corpus(root: Path, path: str) -> None:
+    assert not load_yaml(root, "").selects(path)
+    assert load_yaml(root, "").selected([path, "docs/guide.md"]) == ["docs/guide.md"]
+
+
+@pytest.mark.parametrize(
+    "path", ["docs/testing.md", "docs/test-your-app.md", "mytests/a.md", "docs/fixture.md"]
+)
+def test_pages_named_like_test_folders_stay(root: Path, path: str) -> None:
+    assert load_yaml(root, "").selects(path)
+
+
+def test_one_include_line_brings_test_data_back(root: Path) -> None:
+    config = load_yaml(root, "include: ['**/*.md', '**/*.py', 'tests/**/*.md']\n")
+    assert [config.selects(path) for path in ("tests/a.md", "tests/b/c.md")] == [True, True]
+    assert not config.selects("tests/test_a.py")  # the line names tests' Markdown only
+    assert not config.selects("pkg/tests/a.md")  # nor another tests/ folder
+    everywhere = load_yaml(root, "include: ['**/*.md', '**/tests/**']\n")
+    assert everywhere.selects("pkg/tests/a.md")
+    assert not everywhere.selects("pkg/fixtures/a.md")

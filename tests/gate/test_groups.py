@@ -78,15 +78,16 @@ def test_a_renamed_heading_with_18_links_is_one_line_before_and_after_accepting(
 
 def test_excluding_a_folder_of_files_is_one_line(cli_repo: Path) -> None:
     for n in range(200):
-        write(cli_repo, f"tests/case{n}.md", f"# Case {n}\n\n{BODY.format(n)}")
+        write(cli_repo, f"drafts/case{n}.md", f"# Case {n}\n\n{BODY.format(n)}")
     write(cli_repo, "docs/index.md", f"# Docs\n\n{BODY.format('index')}")
     _adopt(cli_repo)
-    write(cli_repo, ".chunkgate.yaml", 'exclude: ["tests/"]\n')
+    write(cli_repo, ".chunkgate.yaml", 'exclude: ["drafts/"]\n')
     lines = _lines(cli_repo)
     assert len(lines) <= 5, lines
     assert lines[0].startswith(
-        "tests/case0.md:1: error dropped: 200 files (200 IDs) left the corpus: the "
-        "configuration leaves them out now (tests/case0.md, tests/case1.md, tests/case10.md, ...)"
+        "drafts/case0.md:1: error dropped: 200 files (200 IDs) left the corpus: the "
+        "configuration leaves them out now "
+        "(drafts/case0.md, drafts/case1.md, drafts/case10.md, ...)"
     ), lines
     assert "`chunkgate update` removes their manifest entries" in lines[0]
     assert run("update")[0] == 0
