@@ -21,7 +21,7 @@ DEFAULT_OUTPUT = "chunkgate-report.html"
     type=click.Path(dir_okay=False, path_type=Path),
     default=DEFAULT_OUTPUT,
     show_default=True,
-    help="Write the page to this file (replaced at once when done).",
+    help="Write the page to this file (replaced at once when done; its folder made).",
 )
 @click.option(
     "--largest",
@@ -54,8 +54,10 @@ def report_command(
     overview = corpus_overview(
         paths, config_path=config_path, largest=largest, jobs=jobs, env=os.environ
     )
+    target = output.resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
     # A file name that is not UTF-8 holds lone surrogates: written as \udcXX escapes.
-    write_atomic(output.resolve(), report_page(overview).encode("utf-8", "backslashreplace"))
+    write_atomic(target, report_page(overview).encode("utf-8", "backslashreplace"))
     if not quiet:
         summary = overview.summary
         click.echo(f"{output}: {summary.files:,} files, {summary.chunks:,} chunks")

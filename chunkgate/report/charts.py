@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from html import escape
 from dataclasses import dataclass
+from html import escape
 from typing import NamedTuple
 
 from chunkgate.report.treemap import squarify
