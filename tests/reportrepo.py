@@ -26,7 +26,8 @@ FILES = {
     ".chunkgate.yaml": "size: {max: 400, min: 40}\nrules: {CG502: warning}\n",
     "README.md": f"# Project\n\n{INTRO}\n\n## Usage\n\n{INTRO[:120]}\n",
     "docs/guide.md": (
-        f"# Guide\n\n{INTRO[:200]}\n\n## Tiny\n\nShort.\n\n## Long\n\n{STEPS}\n\n"
+        "# Guide\n\nThe guide walks through a first run, step by step.\n\n"
+        f"## Tiny\n\nShort.\n\n## Long\n\n{STEPS}\n\n"
         f"## Wide\n\n```text\n{'x' * 700}\n```\n"
     ),
     "docs/api/linux.md": f"# Linux\n\n{PROSE}\n",
