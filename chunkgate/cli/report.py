@@ -48,8 +48,8 @@ def report_command(
     a treemap of the folders and the near-duplicate clusters."""
     # imported per command: the run pulls in the chunkers and the rules
     from chunkgate.manifest import write_atomic
-    from chunkgate.overview import corpus_overview
-    from chunkgate.report.page import report_page
+    from chunkgate.overview import corpus_overview  # the gate, with the chunkers and rules
+    from chunkgate.report.page import report_page  # with the run it renders
 
     overview = corpus_overview(
         paths, config_path=config_path, largest=largest, jobs=jobs, env=os.environ
