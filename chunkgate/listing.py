@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from chunkgate.chunking import ChunkedFile, chunk_bytes, languages
+from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.outline import outline_bytes
 from chunkgate.chunking.sizes import make_counter
 from chunkgate.config.load import load_config
@@ -181,8 +182,11 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
 def size_stats(config: Config, paths: Sequence[str] | None, *, largest: int) -> Stats:
     """``chunkgate stats``: the size distribution of the corpus's (or the named) chunks
     against the configured limits, with the ``largest`` chunks named."""
-    found = corpus_sizes(config, paths)
-    options = config.chunking
+    return stats_of(config.chunking, corpus_sizes(config, paths), largest=largest)
+
+
+def stats_of(options: ChunkOptions, found: CorpusSizes, *, largest: int) -> Stats:
+    """``found``'s sizes against the limits of ``options``."""
     return corpus_stats(
         found.sizes,
         max_size=options.max,

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate.config.load import load_config
+from chunkgate.core.classes import representatives
 from chunkgate.core.model import Summary, Violation
 from chunkgate.gate.runs import check_run
-from chunkgate.listing import SizedChunk, corpus_sizes
+from chunkgate.listing import SizedChunk, corpus_sizes, stats_of
 from chunkgate.rules.nearduplicates import CODE as NEAR_DUPLICATE
 from chunkgate.rules.nearduplicates import original_of
-from chunkgate.stats import Stats, corpus_stats
+from chunkgate.stats import Stats
 
 ROOT = "."  # the folder of the files at the repository's root
 
@@ -92,23 +93,13 @@ def corpus_overview(
     result = checked.result
     config = load_config(Path.cwd(), config_path=config_path)
     found = corpus_sizes(config, list(paths) or None)
-    options = config.chunking
-    stats = corpus_stats(
-        found.sizes,
-        max_size=options.max,
-        min_size=options.min,
-        unit=options.unit,
-        largest=largest,
-        known=found.known,
-        model=options.model,
-    )
     chunks = tuple(found.chunks)
     findings = (*result.violations, *(v._replace(known=True) for v in result.known))
     near = config.severity(NEAR_DUPLICATE) != "off"
     return Overview(
         name=config.root.name,
-        stats=stats,
-        limit=options.limit,
+        stats=stats_of(config.chunking, found, largest=largest),
+        limit=config.chunking.limit,
         chunks=chunks,
         summary=result.summary,
         rules=rule_counts(findings),
@@ -169,26 +160,18 @@ def clusters(
 ) -> tuple[tuple[Member, ...], ...]:
     """Each group of chunks CG502 links (a copy to its original, transitively), its
     members in path order, the groups by their first member."""
-    parent: dict[str, str] = {}
-
-    def root(chunk_id: str) -> str:
-        while parent.setdefault(chunk_id, chunk_id) != chunk_id:
-            parent[chunk_id] = parent[parent[chunk_id]]
-            chunk_id = parent[chunk_id]
-        return chunk_id
-
     similar: dict[str, str] = {}
+    links: list[tuple[str, str]] = []
     for finding in findings:
         original = original_of(finding)
-        if original is None or finding.chunk_id is None:
-            continue
-        similar[finding.chunk_id] = finding.message
-        parent[root(finding.chunk_id)] = root(original)
+        if original is not None and finding.chunk_id is not None:
+            similar[finding.chunk_id] = finding.message
+            links.append((finding.chunk_id, original))
     by_id = {chunk.id: chunk for chunk in chunks}
     groups: defaultdict[str, list[Member]] = defaultdict(list)
-    for chunk_id in sorted(parent):
+    for chunk_id, representative in sorted(representatives(links).items()):
         chunk = by_id.get(chunk_id, SizedChunk(chunk_id, 0, chunk_id.partition("#")[0], 0))
-        groups[root(chunk_id)].append(Member(chunk, similar.get(chunk_id, "")))
+        groups[representative].append(Member(chunk, similar.get(chunk_id, "")))
     ordered = (tuple(sorted(group, key=_place)) for group in groups.values())
     return tuple(sorted(ordered, key=lambda group: _place(group[0])))
 

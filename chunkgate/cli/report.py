@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from chunkgate.cli.errors import reports_errors
-from chunkgate.cli.options import config_option, jobs_option, quiet_option
+from chunkgate.cli.options import config_option, jobs_option, largest_option, quiet_option
 
 DEFAULT_OUTPUT = "chunkgate-report.html"
 
@@ -23,13 +23,7 @@ DEFAULT_OUTPUT = "chunkgate-report.html"
     show_default=True,
     help="Write the page to this file (replaced at once when done; its folder made).",
 )
-@click.option(
-    "--largest",
-    type=click.IntRange(min=0),
-    default=20,
-    show_default=True,
-    help="How many of the largest chunks to list.",
-)
+@largest_option(20)
 @jobs_option()
 @config_option
 @quiet_option
