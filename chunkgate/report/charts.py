@@ -58,6 +58,13 @@ def _count(ordered: Sequence[int], low: int, high: int | None) -> int:
     return end - bisect.bisect_left(ordered, low)
 
 
+def axis_end(bins: Sequence[Bin], max_size: int) -> int:
+    """The size at the right end of the histogram's axis (the open bin drawn one step wide)."""
+    step = max(1, -(-max_size // STEPS))
+    last = bins[-1]
+    return (last.high if last.high is not None else last.low + step - 1) + 1
+
+
 def _f(value: float) -> str:
     return f"{value:.2f}"
 
@@ -68,8 +75,7 @@ def histogram_svg(
     """Bars of the bins, with the limits as lines: ``size.min``, ``size.max`` and the
     hard limit (``limit``; None when the sizes are not in its tokens)."""
     step = max(1, -(-max_size // STEPS))
-    last = bins[-1]
-    end = (last.high if last.high is not None else last.low + step - 1) + 1
+    end = axis_end(bins, max_size)
     plot_width, plot_height = WIDTH - _LEFT - _RIGHT, HEIGHT - _TOP - _BOTTOM
     scale = plot_width / end
     peak = max((b.count for b in bins), default=0) or 1

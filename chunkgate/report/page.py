@@ -12,7 +12,7 @@ from html import escape
 
 from chunkgate import __version__
 from chunkgate.overview import ROOT, Member, Overview
-from chunkgate.report.charts import Folder, histogram_svg, size_bins, treemap_svg
+from chunkgate.report.charts import Folder, axis_end, histogram_svg, size_bins, treemap_svg
 from chunkgate.report.check import plural
 from chunkgate.report.stats import figures, headline, limits
 
@@ -104,7 +104,12 @@ def _sizes(overview: Overview) -> list[str]:
     )
     out.append("<p>" + " · ".join(f"{name} {value}" for name, value in figures(stats)) + "</p>")
     out.append(f"<p>{escape(limits(stats))}.")
-    where = "drawn above" if tokens else f"not drawn: these sizes are {escape(stats.unit)}"
+    if not tokens:
+        where = f"not drawn: these sizes are {escape(stats.unit)}"
+    elif overview.limit < axis_end(bins, stats.max_size):
+        where = "drawn above"
+    else:
+        where = "past the histogram's right end"
     out.append(
         f" The hard limit, the embedding model's input, is {overview.limit:,} tokens of the "
         f"embed text ({where}); over it CG201 is an error, between size.max and it a warning.</p>"

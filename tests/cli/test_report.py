@@ -108,3 +108,16 @@ def test_report_is_a_command() -> None:
     code, output = run("--help")
     assert code == 0
     assert re.search(r"^\s+report\s+Write the corpus", output, re.M)
+
+
+@pytest.mark.parametrize(("limit", "where"), [(160, "drawn above"), (5000, "past the histogram")])
+def test_token_sizes_draw_the_hard_limit_when_it_is_on_the_axis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int, where: str
+) -> None:
+    repo = report_repo(tmp_path, monkeypatch)
+    write(repo, ".chunkgate.yaml", f"size: {{unit: tokens, max: 100, min: 10, limit: {limit}}}\n")
+    assert run("report")[0] == 0
+    page = (repo / "chunkgate-report.html").read_text(encoding="utf-8")
+    assert "Chunk sizes (tokens)" in page
+    assert (f'class="mark limit" data-size="{limit}"' in page) == (where == "drawn above")
+    assert f"is {limit:,} tokens of the embed text ({where}" in page
