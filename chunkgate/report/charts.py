@@ -23,6 +23,8 @@ OVER_STEPS = 10  # bins past size.max, the last one open
 WIDTH, HEIGHT = 960, 260
 _LEFT, _RIGHT, _TOP, _BOTTOM = 48, 16, 28, 40
 MAP_WIDTH, MAP_HEIGHT = 960, 360
+CHAR_WIDTH = 6.5  # pixels a character of the tiles' 11px labels takes, at most
+LINE = 13  # pixels between the lines of a label
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,20 +164,34 @@ def treemap_svg(folders: Sequence[Folder], unit: str) -> str:
             f' height="{_f(tile.height)}"><title>{name}: {folder.size:,} {escape(unit)},'
             f" {folder.chunks:,} chunks, {folder.findings:,} findings</title></rect>"
         )
-        label = _label(folder.name, tile.width, tile.height)
-        if label:
-            out.append(f'<text x="{_f(tile.x + 4)}" y="{_f(tile.y + 14)}">{escape(label)}</text>')
+        lines = label_lines(folder.name, tile.width, tile.height)
+        if lines:
+            spans = "".join(
+                f'<tspan x="{_f(tile.x + 4)}" dy="{LINE if i else 14}">{escape(line)}</tspan>'
+                for i, line in enumerate(lines)
+            )
+            out.append(f'<text class="label" y="{_f(tile.y)}">{spans}</text>')
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _label(name: str, width: float, height: float) -> str:
-    """The folder's path, else its last part, if it fits in the tile ("" if neither)."""
-    if height < 18:
-        return ""
-    last = name.rstrip("/").rpartition("/")[2] + ("/" if name.endswith("/") else "")
-    for text in (name, last):
-        if len(text) * 7 + 8 <= width:
-            return text
-    return ""
+def label_lines(name: str, width: float, height: float) -> list[str]:
+    """The folder's path in lines that fit the tile, broken after a ``/`` (a deep path
+    reads whole: ``docs/es/`` over ``docs/tutorial/``); else its longest tail that fits
+    (``…/glossary/``); else none."""
+    columns = int((width - 8) // CHAR_WIDTH)
+    rows = int((height - 14) // LINE)
+    parts = [f"{piece}/" for piece in name.split("/") if piece]
+    if parts and not name.endswith("/"):
+        parts[-1] = parts[-1].removesuffix("/")
+    for start in range(len(parts)):
+        lines: list[str] = []
+        for part in ["…/"] * bool(start) + parts[start:]:
+            if lines and len(lines[-1]) + len(part) <= columns:
+                lines[-1] += part
+            else:
+                lines.append(part)
+        if len(lines) <= rows and all(len(line) <= columns for line in lines):
+            return lines
+    return []

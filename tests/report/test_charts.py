@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkgate.report.charts import Bin, Folder, histogram_svg, size_bins, treemap_svg
+from chunkgate.report.charts import (
+    Bin,
+    Folder,
+    histogram_svg,
+    label_lines,
+    size_bins,
+    treemap_svg,
+)
 
 
 def test_bins_follow_the_limits() -> None:
@@ -86,3 +93,27 @@ def test_one_tile_per_folder_its_area_its_size_and_names_escaped() -> None:
     assert 'class="folder many"' in svg
     assert 'class="folder clean"' in svg
     assert "<b>" not in svg
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "lines"),
+    [
+        pytest.param(400, 100, ["docs/es/docs/tutorial/"], id="one-line"),
+        pytest.param(100, 100, ["docs/es/docs/", "tutorial/"], id="broken-after-a-slash"),
+        pytest.param(72, 100, ["docs/es/", "docs/", "tutorial/"], id="three-lines"),
+        pytest.param(72, 50, ["…/docs/", "tutorial/"], id="too-low-for-all"),
+        pytest.param(60, 400, [], id="a-part-too-wide"),
+        pytest.param(72, 20, [], id="too-low"),
+    ],
+)
+def test_a_label_is_the_whole_path_in_the_lines_the_tile_holds(
+    width: float, height: float, lines: list[str]
+) -> None:
+    assert label_lines("docs/es/docs/tutorial/", width, height) == lines
+    assert label_lines("(root)", 400, 100) == ["(root)"]
+
+
+def test_the_label_lines_are_tspans_of_the_tile() -> None:
+    svg = treemap_svg([Folder("docs/es/docs/tutorial/", 1, 1, 0), Folder("b/", 9, 1, 0)], "chars")
+    (label,) = re.findall(r'<text class="label"[^>]*>(.*?)</text>', svg.split("</g>")[1])
+    assert re.findall(r">([^<]+)</tspan>", label) == ["docs/es/docs/", "tutorial/"]  # 96 wide
