@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from chunkgate.chunking import ChunkedFile, chunk_bytes, languages
+from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.outline import outline_bytes
 from chunkgate.chunking.sizes import make_counter
 from chunkgate.config.load import load_config
@@ -123,9 +124,21 @@ def outline_named(config: Config, paths: Sequence[str]) -> Iterator[list[Heading
             yield Failure(path, exc.strerror or str(exc))
 
 
+class SizedChunk(NamedTuple):
+    id: str
+    size: int  # in the configured unit
+    path: str
+    line: int  # its first line
+
+
 class CorpusSizes(NamedTuple):
-    sizes: list[tuple[str, int]]  # (chunk ID, size in the configured unit) of every chunk
+    chunks: list[SizedChunk]  # every chunk, in path order
     known: Counter[str]  # the problems the manifest records (the known ones), by rule
+
+    @property
+    def sizes(self) -> list[tuple[str, int]]:
+        """(chunk ID, size) of every chunk."""
+        return [(chunk.id, chunk.size) for chunk in self.chunks]
 
 
 def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSizes:
@@ -140,7 +153,7 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
         header = None
     tokens = config.chunking.unit == "tokens"
     counter = make_counter(config.chunking.tokenizer)
-    sizes: list[tuple[str, int]] = []
+    sizes: list[SizedChunk] = []
     known: Counter[str] = Counter()
     for file in select_files(config, paths).files:
         try:
@@ -148,7 +161,10 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
         except ManifestError:
             entry = None
         if entry is not None and file.blob is not None and file.blob == entry.blob:
-            sizes.extend((c.id, c.tokens if tokens else c.chars) for c in entry.chunks)
+            sizes.extend(
+                SizedChunk(c.id, c.tokens if tokens else c.chars, file.path, c.lines[0])
+                for c in entry.chunks
+            )
             known.update(finding.rule for finding in entry.findings)
             continue
         try:
@@ -156,15 +172,21 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
             chunks = chunk_bytes(data, file.path, options=config.chunking, counter=counter).chunks
         except (OSError, UnreadableError):
             continue
-        sizes.extend((c.id, c.tokens if tokens else c.chars) for c in chunks)
+        sizes.extend(
+            SizedChunk(c.id, c.tokens if tokens else c.chars, file.path, c.start_line)
+            for c in chunks
+        )
     return CorpusSizes(sizes, known)
 
 
 def size_stats(config: Config, paths: Sequence[str] | None, *, largest: int) -> Stats:
     """``chunkgate stats``: the size distribution of the corpus's (or the named) chunks
     against the configured limits, with the ``largest`` chunks named."""
-    found = corpus_sizes(config, paths)
-    options = config.chunking
+    return stats_of(config.chunking, corpus_sizes(config, paths), largest=largest)
+
+
+def stats_of(options: ChunkOptions, found: CorpusSizes, *, largest: int) -> Stats:
+    """``found``'s sizes against the limits of ``options``."""
     return corpus_stats(
         found.sizes,
         max_size=options.max,

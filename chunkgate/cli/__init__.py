@@ -26,6 +26,7 @@ COMMANDS = {
     "outline": "chunkgate.cli.outline:outline_command",
     "redirects": "chunkgate.cli.redirects:redirects_command",
     "refs": "chunkgate.cli.refs:refs_command",
+    "report": "chunkgate.cli.report:report_command",
     "rules": "chunkgate.cli.rules:rules_command",
     "search": "chunkgate.cli.search:search_command",
     "stats": "chunkgate.cli.stats:stats_command",

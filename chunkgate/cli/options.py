@@ -31,6 +31,17 @@ baseline_option = click.option(
 )
 
 
+def largest_option(default: int) -> Callable[[F], F]:
+    """``--largest N``: how many of the largest chunks a size report names."""
+    return click.option(
+        "--largest",
+        type=click.IntRange(min=0),
+        default=default,
+        show_default=True,
+        help="How many of the largest chunks to list.",
+    )
+
+
 def jobs_option(
     help: str = "Worker processes for many files (0: one per CPU).",
 ) -> Callable[[F], F]:

@@ -8,20 +8,14 @@ from pathlib import Path
 import click
 
 from chunkgate.cli.errors import reports_errors
-from chunkgate.cli.options import config_option, format_option, load
+from chunkgate.cli.options import config_option, format_option, largest_option, load
 from chunkgate.report import formats
 
 
 @click.command("stats")
 @click.argument("paths", nargs=-1, type=click.Path())
 @format_option(formats.STATS)
-@click.option(
-    "--largest",
-    type=click.IntRange(min=0),
-    default=10,
-    show_default=True,
-    help="How many of the largest chunks to list.",
-)
+@largest_option(10)
 @config_option
 @reports_errors
 def stats_command(

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings
+from chunkgate.core.classes import representatives
 from chunkgate.core.errors import ChunkgateError
 from chunkgate.core.model import Chunk
 from chunkgate.diff.moves import unit_id
@@ -166,7 +167,7 @@ def evaluate(
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     ids = [chunk.id for chunk in chunks]
-    same = _equivalent(moves)
+    same = representatives(moves)  # each ID that takes part in a recorded move
 
     def key(chunk_id: str) -> str:
         # Any part of the expected section counts: `install~2` is the section `install`.
@@ -187,20 +188,3 @@ def evaluate(
                 rank = rank or position
         results.append(QueryResult(item.query, item.expected, retrieved, tuple(found), rank))
     return EvalRun(name, k, len(chunks), tuple(results))
-
-
-def _equivalent(moves: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """Each ID that takes part in a recorded move -> one representative of its chain."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for new, old in moves:
-        a, b = find(new), find(old)
-        if a != b:
-            parent[max(a, b)] = min(a, b)  # the same representative whatever the order
-    return {x: find(x) for x in list(parent)}

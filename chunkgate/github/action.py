@@ -38,6 +38,7 @@ from chunkgate.git.events import read_event
 from chunkgate.git.process import find_root
 from chunkgate.github.comment import COMMENT_LIMIT, Target, upsert_comment
 from chunkgate.github.inputs import Inputs, not_a_repository
+from chunkgate.listing import size_stats
 from chunkgate.manifest import write_atomic
 from chunkgate.report.annotations import Annotation, write_annotations
 from chunkgate.report.check import totals as check_totals
@@ -47,7 +48,9 @@ from chunkgate.report.diff import totals
 from chunkgate.report.diffmarkdown import fit_markdown, title
 from chunkgate.report.github import check_summary, violation_annotations, where_listed
 from chunkgate.report.sarif import sarif_log
+from chunkgate.report.stats import sizes_summary
 from chunkgate.report.summary import Fitted, append_summary
+from chunkgate.stats import Stats
 
 COUNTS = ("errors", "warnings", "added", "removed", "modified", "moved", "unstable")
 
@@ -64,6 +67,7 @@ class Run:
         self.lines: list[str] = []  # plain log lines, after the annotations
         self.check: CheckResult | None = None
         self.diff: ChunkDiff | None = None
+        self.sizes: Stats | None = None
         self._base: Base | ChunkgateError | None = None
 
     def base(self, root: Path) -> Base:
@@ -123,6 +127,7 @@ def run_check_part(run: Run, root: Path) -> None:
         known_from=known_from,
     )
     run.check = result
+    run.sizes = size_stats(config, list(paths) or None, largest=0)
     run.outputs.update(errors=result.summary.errors, warnings=result.summary.warnings)
     run.fail(1 if result.errors else 0)
     if run.inputs.sarif_file is not None:
@@ -177,6 +182,8 @@ def _summary(run: Run) -> dict[str, int]:
     renders = []
     if run.check is not None:
         renders.append(partial(check_summary, run.check))
+    if run.sizes is not None:
+        renders.append(partial(sizes_summary, run.sizes))
     if run.diff is not None:
         renders.append(partial(fit_markdown, run.diff))
     if not path or not renders:

@@ -7,6 +7,7 @@ from typing import IO, TYPE_CHECKING
 
 from chunkgate.report.check import plural, rich_console
 from chunkgate.report.formats import STATS, StatsWriter
+from chunkgate.report.summary import SUMMARY_LIMIT, Fitted
 from chunkgate.stats import Bucket, Stats
 
 if TYPE_CHECKING:
@@ -167,3 +168,22 @@ def write_rich(stats: Stats, stream: IO[str]) -> None:
             Text(f"{size:,}", style="red" if size > stats.max_size else ""), Text(chunk_id)
         )
     console.print(largest)
+
+
+def sizes_summary(stats: Stats, limit: int = SUMMARY_LIMIT) -> Fitted:
+    """The job summary's ``### chunk sizes`` section: the histogram as a Markdown table of
+    Unicode bars, within ``limit`` UTF-8 bytes ("" when it does not fit)."""
+    lines = ["", f"### chunk sizes ({stats.unit})", "", headline(stats), ""]
+    if stats.count:
+        peak = max(bucket.count for bucket in stats.histogram)
+        lines += ["| size | | chunks | share | |", "|--:|:--|--:|--:|:--|"]
+        lines += [
+            f"| {bucket.label} | {_bar(bucket.count, peak, '█')} | {bucket.count:,} "
+            f"| {_percent(bucket.count, stats.count)} | {_marker(bucket)} |"
+            for bucket in stats.histogram
+        ]
+        lines += ["", limits(stats)]
+    text = "\n".join(lines) + "\n"
+    if len(text.encode("utf-8")) > limit:
+        return Fitted("", {})
+    return Fitted(text, {})

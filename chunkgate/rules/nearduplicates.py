@@ -61,6 +61,7 @@ MIN_WORDS = 20
 SHINGLE = 3  # words per shingle: long enough that shared vocabulary is not a match
 _PERMUTATIONS = 64
 _WORD = lazy(r"\w+")
+_SAME_AS = " the same text as "  # between the similarity and the original's ID
 
 
 def shingles(text: str) -> set[str]:
@@ -130,11 +131,19 @@ def near_duplicate_violations(config: Config, chunks: Sequence[Chunk]) -> list[V
                 copy.path,
                 copy.start_line,
                 copy.id,
-                f"{similarity:.0%} the same text as {original.id}",
+                f"{similarity:.0%}{_SAME_AS}{original.id}",
                 f"keep one copy and link to {original.id}, or make the copies say what differs",
             )
         )
     return out
+
+
+def original_of(violation: Violation) -> str | None:
+    """The ID of the chunk a CG502 finding's chunk nearly copies, read back from its
+    message (written above); None for any other finding."""
+    if violation.rule != CODE:
+        return None
+    return violation.message.partition(_SAME_AS)[2] or None
 
 
 def check_corpus(context: CorpusContext) -> list[Violation]:

@@ -465,6 +465,25 @@ def test_args_are_checked_as_the_command_checks_them(
         assert message in out
 
 
+def test_the_job_summary_shows_the_size_histogram(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = project.tmp / "ws"
+    checkout(url(project.origin), workspace, project.merge, remote_ref="refs/remotes/pull/7/merge")
+    env = {**pr_env(project, workspace), "CHUNKGATE_DIFF": "false"}
+    run(env, workspace, monkeypatch)
+    summary = Path(env["GITHUB_STEP_SUMMARY"]).read_text()
+    check, _, sizes = summary.partition("### chunk sizes (chars)\n")
+    assert "3 files, 5 chunks" in check  # the same chunks as check's
+    assert "\n5 chunks, " in sizes
+    rows = [line for line in sizes.splitlines() if line.startswith("| ")][1:]
+    assert [row.split("|")[1].strip() for row in rows] == [
+        "< 40", "40–499", "500–999", "1,000–1,499", "1,500–2,000", "> 2,000"
+    ]  # fmt: skip
+    assert sum(int(row.split("|")[3]) for row in rows) == 5
+    assert "█" in sizes
+
+
 def test_the_site_input_checks_links_against_the_built_pages(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:

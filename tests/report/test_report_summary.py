@@ -163,3 +163,26 @@ def test_a_full_summary_leaves_out_sections_and_says_so(tmp_path: Path) -> None:
         "1 of chunkgate's 1 summary sections left out"
     )
     assert path.stat().st_size == SUMMARY_LIMIT - 100
+
+
+def test_the_sizes_section_is_the_histogram_as_a_table_of_bars() -> None:
+    from chunkgate.report.stats import sizes_summary
+    from chunkgate.stats import corpus_stats
+
+    sizes = [("a.md#x", 10), *((f"a.md#w{i}", 900) for i in range(4)), ("a.md#big", 2500)]
+    stats = corpus_stats(sizes, max_size=2000, min_size=40, unit="chars")
+    fitted = sizes_summary(stats)
+    assert fitted.listed == {}
+    rows = [line for line in fitted.text.splitlines() if line.startswith("| ")][1:]
+    assert len(rows) == len(stats.histogram)
+    for row, bucket in zip(rows, stats.histogram, strict=True):
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[0] == bucket.label
+        assert cells[2] == f"{bucket.count:,}"
+        bar = max(1, round(bucket.count / 4 * 30)) if bucket.count else 0  # 4: the peak
+        assert cells[1] == "█" * bar
+    assert "below size.min (CG202)" in rows[0]
+    assert "over size.max (CG201)" in rows[-1]
+    rendered = cmarkgfm.github_flavored_markdown_to_html(fitted.text)
+    assert rendered.count("<tr>") == len(stats.histogram) + 1
+    assert sizes_summary(stats, limit=50).text == ""

@@ -17,6 +17,7 @@ from chunkgate.rules.nearduplicates import (
     THRESHOLD,
     near_duplicate_violations,
     near_duplicates,
+    original_of,
     shingles,
 )
 
@@ -39,6 +40,14 @@ def test_a_pasted_section_under_another_heading_fires() -> None:
     assert (violation.rule, violation.path, violation.chunk_id) == ("CG502", "b.md", "b.md#macos")
     assert "the same text as a.md#linux" in violation.message
     assert violation.severity == "warning"
+
+
+def test_the_original_is_read_back_from_the_finding() -> None:
+    a = _chunks(f"# Linux\n\n{PROSE}\n", "the same text as.md")
+    b = _chunks(f"# macOS\n\n{PROSE.replace('machine', 'Mac')}\n", "z.md")
+    (violation,) = near_duplicate_violations(ON, [*a, *b])
+    assert original_of(violation) == "the same text as.md#linux"
+    assert original_of(violation._replace(rule="CG501")) is None
 
 
 def test_exact_copies_and_short_or_different_bodies_pass() -> None:
