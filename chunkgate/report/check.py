@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING
 
 from chunkgate.core.model import CheckResult, Group, Summary, Unverified, Violation
 from chunkgate.report.console import make_console
+from chunkgate.report.fit import whole_headers
 from chunkgate.report.formats import CHECK, CheckWriter
 from chunkgate.report.printable import printable
 
@@ -266,7 +267,7 @@ def _rule_table(violations: list[Violation]) -> RenderableType:
     for (rule, name, severity), count in sorted(counts.items()):
         _, style = _MARKS.get(severity, ("·", "dim"))
         table.add_row(Text(rule, style=style), name, f"{count:,}")
-    return table
+    return whole_headers(table)
 
 
 def write_rich(
