@@ -4,6 +4,7 @@ the rules report. ``chunkgate.config.load`` makes one from a file."""
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -138,13 +139,32 @@ class Config:
 
     def selects(self, path: str) -> bool:
         """Whether a root-relative POSIX path belongs to the corpus by include/exclude."""
+        return self.left_out(path) is None
+
+    def left_out(self, path: str) -> str | None:
+        """Why include/exclude leave a root-relative POSIX path out of the corpus (None:
+        they do not), in words that say how to bring it in."""
         if path in self._never or path.startswith(self._manifest_folder):
-            return False
+            return "it is chunkgate's own configuration or manifest"
         if not self.include_spec.match(path):
-            return False
+            return self._not_included(path)
         if is_changelog(path) and not (self.changelog_spec and self.changelog_spec.match(path)):
-            return False
-        return not (self.exclude_spec and self.exclude_spec.match(path))
+            name = path.rpartition("/")[2]
+            return f"changelogs are left out by default; add {name!r} to `include` to bring it in"
+        excluded = self.exclude_spec.deciding(path) if self.exclude_spec else None
+        if excluded is not None:
+            return f"the `exclude` pattern {excluded!r} leaves it out"
+        return None
+
+    def _not_included(self, path: str) -> str:
+        suffix = posixpath.splitext(path.rpartition("/")[2])[1]
+        if suffix and self.include_spec.simple:
+            why, pattern = f"its suffix {suffix} is not a corpus suffix", f"**/*{suffix}"
+        else:
+            why, pattern = "no `include` pattern matches it", path
+        # A list in the configuration replaces the default one, which has no key to add to.
+        own = "" if self.include != languages.default_include() else " (with the default ones)"
+        return f"{why}; add {pattern!r} to `include`{own} to bring it in"
 
     def selected(self, paths: Iterable[str]) -> list[str]:
         """The paths ``selects``, in their order: one pass for a whole corpus."""

@@ -86,6 +86,11 @@ def unverified_line(result: CheckResult) -> str | None:
     )
 
 
+def outside_lines(result: CheckResult) -> list[str]:
+    """``PATH: not in the corpus: WHY``, for each named path the run left out."""
+    return [printable(f"{item.path}: not in the corpus: {item.reason}") for item in result.outside]
+
+
 def unverified_text(item: Unverified) -> str:
     """``path:line: unverified CG404: link DEST: TARGET not found; the page is open: WHY``."""
     page = item.target.partition("#")[0]
@@ -164,6 +169,8 @@ def write_text(
     if not quiet:
         if violations or listed:
             stream.write("\n")
+        for left_out in outside_lines(result):
+            stream.write(left_out + "\n")
         stream.write(totals(result.summary) + "\n")
         for line in (known_line(result), unverified_line(result)):
             if line:
@@ -294,6 +301,8 @@ def write_rich(
             console.print(_rule_table(violations))
             console.print()
         summary = result.summary
+        for left_out in outside_lines(result):
+            console.print(Text(left_out, style="yellow"), overflow="fold")
         if summary.errors:
             style, mark = "bold red", "✖"
         elif summary.warnings:
