@@ -95,6 +95,14 @@ class _Validator:
                 self.problems.append(f"{self.name}: unknown key '{parent}{name}' ({hint})")
         return value
 
+    def entry(
+        self, table: dict[str, Any], key: str, default: _T, check: Callable[..., _T], *args: Any
+    ) -> _T:
+        """``key``'s value in its ``table`` (``size.max`` in ``size``) by ``check``, which
+        takes the key, the value and ``args``; ``default`` when not given or wrong."""
+        given = table.get(key.rpartition(".")[2], default)
+        return self.kept(default, partial(check, key, given, *args))
+
     def section(self, key: str, value: object, known: tuple[str, ...]) -> dict[str, Any]:
         """``table``, or no keys when ``value`` is no table (the problem recorded)."""
         empty: dict[str, Any] = {}
@@ -221,50 +229,36 @@ class _Validator:
         size = self.section("size", top.get("size", {}), _SIZE_KEYS)
         embed_table = self.section("embed", top.get("embed", {}), _EMBED_KEYS)
         model = self.kept(None, partial(self.model, embed_table.get("model")))
-        given_limit = size.get("limit", model.limit if model else DEFAULT_LIMIT)
-        limit = self.kept(DEFAULT_LIMIT, partial(self.integer, "size.limit", given_limit, 1))
+        limit = self.entry(
+            size, "size.limit", model.limit if model else DEFAULT_LIMIT, self.integer, 1
+        )
         unit = size.get("unit", "tokens" if model else defaults.unit)
         self.kept("", partial(self.choice, "size.unit", unit, _UNITS, "'chars' or 'tokens'"))
         in_tokens = model is not None and unit == "tokens"
         target = max(min(_MODEL_TARGET, limit * 3 // 4) if in_tokens else defaults.max, 1)
-        maximum = self.kept(target, partial(self.integer, "size.max", size.get("max", target), 1))
+        maximum = self.entry(size, "size.max", target, self.integer, 1)
         least = min(_MODEL_MIN, maximum) if in_tokens else defaults.min
-        minimum = self.kept(least, partial(self.integer, "size.min", size.get("min", least), 0))
-        overlap = self.kept(
-            defaults.overlap,
-            partial(self.integer, "size.overlap", size.get("overlap", defaults.overlap), 0),
-        )
+        minimum = self.entry(size, "size.min", least, self.integer, 0)
+        overlap = self.entry(size, "size.overlap", defaults.overlap, self.integer, 0)
         self.kept(None, partial(self.bounds, "min" in size, minimum, maximum, overlap))
-        split = self.kept(
-            defaults.split, partial(self.boolean, "size.split", size.get("split", defaults.split))
-        )
+        split = self.entry(size, "size.split", defaults.split, self.boolean)
         tokenizer = self.kept(
             defaults.tokenizer,
             partial(self.tokenizer, top.get("tokenizer", model.tokenizer if model else None)),
         )
         markdown = self.section("markdown", top.get("markdown", {}), ("split_level", "anchors"))
-        level = self.kept(
-            defaults.split_level,
-            partial(self.split_level, markdown.get("split_level", defaults.split_level)),
-        )
-        anchors = self.kept(
+        level = self.entry(markdown, "markdown.split_level", defaults.split_level, self.split_level)
+        anchors = self.entry(
+            markdown,
+            "markdown.anchors",
             defaults.anchors,
-            partial(
-                self.choice,
-                "markdown.anchors",
-                markdown.get("anchors", defaults.anchors),
-                ("auto", *ANCHOR_SETTINGS),
-                f"auto, {', '.join(ANCHOR_SETTINGS)}",
-            ),
+            self.choice,
+            ("auto", *ANCHOR_SETTINGS),
+            f"auto, {', '.join(ANCHOR_SETTINGS)}",
         )
         python = self.section("python", top.get("python", {}), ("split_classes",))
-        split_classes = self.kept(
-            defaults.split_classes,
-            partial(
-                self.boolean,
-                "python.split_classes",
-                python.get("split_classes", defaults.split_classes),
-            ),
+        split_classes = self.entry(
+            python, "python.split_classes", defaults.split_classes, self.boolean
         )
         embed = self.kept(defaults.embed, partial(self.embed, embed_table))
         if self.problems:
@@ -298,9 +292,9 @@ class _Validator:
             self.wrong("tokenizer", tokenizer, TOKENIZERS)
         return tokenizer
 
-    def split_level(self, level: object) -> int:
+    def split_level(self, key: str, level: object) -> int:
         if type(level) is not int or not 1 <= level <= 6:
-            self.wrong("markdown.split_level", level, "an integer from 1 to 6")
+            self.wrong(key, level, "an integer from 1 to 6")
         return level
 
     def model(self, name: object) -> EmbedModel | None:
