@@ -121,3 +121,12 @@ def test_a_very_long_id_keeps_its_start_and_end(cli_repo: Path) -> None:
 def test_an_id_is_shortened_in_the_middle(text: str, width: int, expected: str) -> None:
     assert middle(text, width) == expected
     assert len(middle(text, width)) <= width
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_rules_list_fits(width: int) -> None:
+    result = CliRunner().invoke(cli, ["rules"], env={"COLUMNS": str(width)})
+    fits(result.output, width, ())
+    assert re.search(r"^CG301  denylisted-path +error +a corpus file", result.output, re.M)
+    # a summary's next line stands under the summaries' column
+    assert re.search(r"^ {35}\S", result.output, re.M) or width == 120
