@@ -20,9 +20,11 @@ from chunkgate.core.model import Chunk, Heading
 from chunkgate.core.parallel import ordered_map
 from chunkgate.corpus.paths import read_regular, relative_paths
 from chunkgate.corpus.select import select_files
+from chunkgate.gate.duplicates import row
 from chunkgate.gate.load import expected_header
 from chunkgate.git import process
 from chunkgate.manifest import WorkTreeManifest
+from chunkgate.rules.duplicates import Row, duplicate_violations
 from chunkgate.stats import Stats, corpus_stats
 
 _Out = TypeVar("_Out")
@@ -142,8 +144,11 @@ class CorpusSizes(NamedTuple):
 
 
 def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSizes:
-    """Every chunk's size, from the manifest where current (else chunked now), and what
-    the manifest records as found in those files."""
+    """Every chunk's size, from the manifest where current (else chunked now), and the
+    problems the manifest records in those files: what the file rules found, and the
+    copies among the recorded chunks (CG501, which ``check`` tells from the recorded
+    hashes, not from a record of findings), so that ``stats`` and ``check`` count the
+    same known problems."""
     manifest = WorkTreeManifest(config.root, config.manifest, in_git=process.installed())
     try:
         header = manifest.header()
@@ -155,6 +160,7 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
     counter = make_counter(config.chunking.tokenizer)
     sizes: list[SizedChunk] = []
     known: Counter[str] = Counter()
+    rows: list[Row] = []
     for file in select_files(config, paths).files:
         try:
             entry = manifest.entry(file.path) if header is not None else None
@@ -166,6 +172,7 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
                 for c in entry.chunks
             )
             known.update(finding.rule for finding in entry.findings)
+            rows.extend(row(file.path, chunk) for chunk in entry.chunks)
             continue
         try:
             data = read_regular(config.root / file.path)
@@ -176,6 +183,7 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
             SizedChunk(c.id, c.tokens if tokens else c.chars, file.path, c.start_line)
             for c in chunks
         )
+    known.update(violation.rule for violation in duplicate_violations(config, rows))
     return CorpusSizes(sizes, known)
 
 

@@ -216,7 +216,7 @@ def update_command(
     """Rewrite the manifest for the named files (all without PATHS)."""
     # imported per command: keeps the start-up of the other commands light
     from chunkgate.gate.runs import update_run
-    from chunkgate.report.check import problems  # with the run: the same count `check` says
+    from chunkgate.report.check import outside_lines, problems  # as `check` says them
 
     result = update_run(
         paths,
@@ -228,7 +228,7 @@ def update_command(
     )
     if quiet:
         return
-    for note in result.notes:
+    for note in (*outside_lines(result), *result.notes):
         click.echo(note)
     if not result.manifest_changed:
         click.echo(f"{result.manifest} is up to date")

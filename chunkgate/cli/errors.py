@@ -26,8 +26,10 @@ class Failure(Protocol):
 
 
 def fail(message: str) -> None:
-    """One line on stderr; a file name in it may hold an ESC, shown escaped."""
-    click.echo(f"chunkgate: error: {printable(message)}", err=True)
+    """One line on stderr for each of the message's lines (a configuration's problems,
+    all of them); a file name in it may hold an ESC, shown escaped."""
+    for line in message.split("\n"):
+        click.echo(f"chunkgate: error: {printable(line)}", err=True)
 
 
 def reports_errors(command: F) -> F:

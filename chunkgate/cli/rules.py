@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+import textwrap
+
 import click
 
 from chunkgate.cli.errors import reports_errors
@@ -16,8 +19,13 @@ def rules_command(code: str | None) -> None:
     from chunkgate.rules import RULES, rule_docs
 
     if code is None:
+        # A terminal's width (or COLUMNS): summaries wrap by word under their column; a
+        # pipe gets a line a rule, for grep.
+        width = shutil.get_terminal_size((0, 0)).columns
         for rule in RULES.values():
-            click.echo(f"{rule.code}  {rule.name:<18} {rule.severity:<8} {rule.summary}")
+            head = f"{rule.code}  {rule.name:<18} {rule.severity:<8} "
+            lines = textwrap.wrap(rule.summary, max(width - len(head), 20)) if width else []
+            click.echo(head + ("\n" + " " * len(head)).join(lines or [rule.summary]))
         click.echo("\n`chunkgate rules CODE` prints a rule's documentation.")
         return
     by_name = {rule.name: rule.code for rule in RULES.values()}

@@ -4,6 +4,7 @@ the rules report. ``chunkgate.config.load`` makes one from a file."""
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -95,6 +96,12 @@ def _names_test_data(pattern: str) -> bool:
     return is_test_data(pattern.lstrip("!/") + "/")
 
 
+def _test_data_folder(path: str) -> str:
+    """The include pattern that brings back the test-data folder ``path`` is in."""
+    found = _TEST_DATA.search(path)
+    return f"{path[: found.end()] if found else ''}**"
+
+
 class LeftOut(NamedTuple):
     """Files the default corpus leaves out although the include patterns match them,
     unless an include pattern names them (``named``)."""
@@ -102,11 +109,12 @@ class LeftOut(NamedTuple):
     what: str
     holds: Callable[[str], bool]
     named: Callable[[str], bool]
+    include_line: Callable[[str], str]
 
 
 LEFT_OUT = (
-    LeftOut("a changelog", is_changelog, _names_changelogs),
-    LeftOut("test data", is_test_data, _names_test_data),
+    LeftOut("a changelog", is_changelog, _names_changelogs, lambda path: path.rpartition("/")[2]),
+    LeftOut("test data", is_test_data, _names_test_data, _test_data_folder),
 )
 
 
@@ -194,14 +202,33 @@ class Config:
 
     def selects(self, path: str) -> bool:
         """Whether a root-relative POSIX path belongs to the corpus by include/exclude."""
+        return self.left_out(path) is None
+
+    def left_out(self, path: str) -> str | None:
+        """Why include/exclude leave a root-relative POSIX path out of the corpus (None:
+        they do not), in words that say how to bring it in."""
         if path in self._never or path.startswith(self._manifest_folder):
-            return False
+            return "it is chunkgate's own configuration or manifest"
         if not self.include_spec.match(path):
-            return False
+            return self._not_included(path)
         for kind, named in zip(LEFT_OUT, self.returned, strict=True):
             if kind.holds(path) and not (named and named.match(path)):
-                return False
-        return not (self.exclude_spec and self.exclude_spec.match(path))
+                line = kind.include_line(path)
+                return f"{kind.what} is left out by default; add {line!r} to `include`"
+        excluded = self.exclude_spec.deciding(path) if self.exclude_spec else None
+        if excluded is not None:
+            return f"the `exclude` pattern {excluded!r} leaves it out"
+        return None
+
+    def _not_included(self, path: str) -> str:
+        suffix = posixpath.splitext(path.rpartition("/")[2])[1]
+        if suffix and self.include_spec.simple:
+            why, pattern = f"its suffix {suffix} is not a corpus suffix", f"**/*{suffix}"
+        else:
+            why, pattern = "no `include` pattern matches it", path
+        # A list in the configuration replaces the default one, which has no key to add to.
+        own = "" if self.include != languages.default_include() else " (with the default ones)"
+        return f"{why}; add {pattern!r} to `include`{own} to bring it in"
 
     def selected(self, paths: Iterable[str]) -> list[str]:
         """The paths ``selects``, in their order: one pass for a whole corpus."""

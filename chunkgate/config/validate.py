@@ -1,17 +1,20 @@
 """Validation: a parsed configuration document into a ``Config``, once.
 
-Every key is checked by its kind; a problem is a ``ConfigError`` naming the file, the
-key's path (``tool.chunkgate.size.max`` in a pyproject), the value and what is allowed.
+Every key is checked by its kind; a problem is a line naming the file, the key's path
+(``tool.chunkgate.size.max`` in a pyproject), the value and what is allowed. Every
+problem of a document is found, each key checked on its own (a wrong one stands in
+for its default meanwhile), and one ``ConfigError`` holds them all, a line each.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from chunkgate import rules
 from chunkgate.chunking import languages
@@ -26,9 +29,10 @@ from chunkgate.core.model import DeclaredAnchor
 from chunkgate.core.regex import lazy
 from chunkgate.corpus import paths
 from chunkgate.corpus.patterns import PathPatterns
-from chunkgate.rules import RULES, SEVERITIES, Severity
+from chunkgate.rules import RULES, SEVERITIES, Option, Severity
 from chunkgate.sites.model import SETTINGS as ANCHOR_SETTINGS
 
+_T = TypeVar("_T")
 _TOKENIZER = lazy(r"estimate|tiktoken:[A-Za-z0-9_.\-]+|huggingface:\S+")
 
 # With a model named, sizes default to its tokens: a target of 500 (about the 2,000
@@ -39,7 +43,8 @@ _MODEL_MIN = 10
 
 
 class _Validator:
-    """Checks one document's keys, each by its kind, failing on the first problem."""
+    """Checks one document's keys, each by its kind. A check raises on its key's problem;
+    ``kept`` records it and goes on with the key's default."""
 
     def __init__(self, source: Path | None, root: Path) -> None:
         self.name = shown(source) if source is not None else "configuration"
@@ -47,9 +52,18 @@ class _Validator:
         self.root = root
         in_pyproject = source is not None and source.name == "pyproject.toml"
         self.prefix = "tool.chunkgate." if in_pyproject else ""
+        self.problems: list[str] = []
 
     def fail(self, message: str) -> NoReturn:
         raise ConfigError(f"{self.name}: {message}")
+
+    def kept(self, fallback: _T, check: Callable[[], _T]) -> _T:
+        """What ``check`` returns; on a problem, ``fallback``, the problem recorded."""
+        try:
+            return check()
+        except ConfigError as exc:
+            self.problems.append(str(exc))
+            return fallback
 
     def wrong(self, key: str, value: object, allowed: str, note: str = "") -> NoReturn:
         shown = f"{self.prefix}{key}" if key else self.prefix.rstrip(".") or "top level"
@@ -64,8 +78,21 @@ class _Validator:
                 close = _close_matches(str(name), known, n=1)
                 hint = f"did you mean '{parent}{close[0]}'?" if close else "known keys: "
                 hint += "" if close else ", ".join(known)
-                self.fail(f"unknown key '{parent}{name}' ({hint})")
+                self.problems.append(f"{self.name}: unknown key '{parent}{name}' ({hint})")
         return value
+
+    def entry(
+        self, table: dict[str, Any], key: str, default: _T, check: Callable[..., _T], *args: Any
+    ) -> _T:
+        """``key``'s value in its ``table`` (``size.max`` in ``size``) by ``check``, which
+        takes the key, the value and ``args``; ``default`` when not given or wrong."""
+        given = table.get(key.rpartition(".")[2], default)
+        return self.kept(default, partial(check, key, given, *args))
+
+    def section(self, key: str, value: object, known: tuple[str, ...]) -> dict[str, Any]:
+        """``table``, or no keys when ``value`` is no table (the problem recorded)."""
+        empty: dict[str, Any] = {}
+        return self.kept(empty, partial(self.table, key, value, known))
 
     def fraction(self, key: str, value: object) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.1 <= value <= 1:
@@ -98,42 +125,68 @@ class _Validator:
                 self.wrong(f"{key}[{index}]", pattern, f"a gitignore-style pattern ({exc})")
         return patterns
 
+    def choice(self, key: str, value: object, choices: Sequence[str], allowed: str) -> str:
+        if value not in choices:
+            self.wrong(key, value, allowed)
+        return str(value)
+
     def build(self, data: object) -> Config:
         top = self.table("", data, (*keys.top_level(), *_option_tables()))
-        include = self.globs("include", top.get("include", list(languages.default_include())))
-        exclude = self.globs("exclude", top.get("exclude", []))
+        default_include = languages.default_include()
+        include = self.kept(
+            default_include,
+            lambda: self.globs("include", top.get("include", list(default_include))),
+        )
+        none: tuple[str, ...] = ()
+        exclude = self.kept(none, lambda: self.globs("exclude", top.get("exclude", [])))
+        manifest = self.kept(
+            DEFAULT_MANIFEST, lambda: self.manifest(top.get("manifest", DEFAULT_MANIFEST))
+        )
+        chunking = self.chunking(top)
+        severities = self.kept(default_severities(), partial(self.severities, top.get("rules", {})))
+        options = self.options(top)
+        strict = self.kept(False, lambda: self.boolean("strict", top.get("strict", False)))
+        if self.problems:
+            raise ConfigError("\n".join(self.problems))
         return Config(
             root=self.root,
             source=self.source,
             include=include,
             exclude=exclude,
-            manifest=self.manifest(top.get("manifest", DEFAULT_MANIFEST)),
-            chunking=self.chunking(top),
-            severities=self.severities(top.get("rules", {})),
-            options=self.options(top),
-            strict=self.boolean("strict", top.get("strict", False)),
+            manifest=manifest,
+            chunking=chunking,
+            severities=severities,
+            options=options,
+            strict=strict,
         )
 
     def options(self, top: dict[str, Any]) -> Mapping[str, object]:
         """The rules' options (``chunkgate.rules.options()``), each validated by its kind."""
         tables = _option_tables()
         values: dict[str, object] = {}
+        checked: dict[str, dict[str, Any]] = {"": top}
         for option in rules.options():
             table, _, name = option.key.rpartition(".")
-            given = self.table(table, top.get(table, {}), tables[table]) if table else top
-            if name not in given:
-                values[option.key] = option.default
-            elif option.kind == "globs":
-                values[option.key] = self.globs(option.key, given[name])
-            elif option.kind == "regexes":
-                values[option.key] = self.regexes(option.key, given[name])
-            elif option.kind == "fraction":
-                values[option.key] = self.fraction(option.key, given[name])
-            elif option.kind == "anchor_patterns":
-                values[option.key] = self.anchor_patterns(option.key, given[name])
-            else:
-                values[option.key] = self.integer(option.key, given[name], 1)
+            if table not in checked:  # each table once: its unknown keys said once
+                given = top.get(table, {})
+                checked[table] = self.section(table, given, tables[table])
+            values[option.key] = self.kept(
+                option.default, partial(self.option, option, checked[table], name)
+            )
         return MappingProxyType(values)
+
+    def option(self, option: Option[Any], given: dict[str, Any], name: str) -> object:
+        if name not in given:
+            return option.default
+        if option.kind == "globs":
+            return self.globs(option.key, given[name])
+        if option.kind == "regexes":
+            return self.regexes(option.key, given[name])
+        if option.kind == "fraction":
+            return self.fraction(option.key, given[name])
+        if option.kind == "anchor_patterns":
+            return self.anchor_patterns(option.key, given[name])
+        return self.integer(option.key, given[name], 1)
 
     def manifest(self, value: object) -> str:
         allowed = "a relative POSIX path inside the repository"
@@ -159,59 +212,76 @@ class _Validator:
 
     def chunking(self, top: dict[str, Any]) -> ChunkOptions:
         defaults = ChunkOptions()
-        size = self.table("size", top.get("size", {}), keys.table("size"))
-        embed_table = self.table("embed", top.get("embed", {}), keys.table("embed"))
-        model = self.model(embed_table.get("model"))
-        limit = self.integer(
-            "size.limit", size.get("limit", model.limit if model else DEFAULT_LIMIT), 1
+        size = self.section("size", top.get("size", {}), keys.table("size"))
+        embed_table = self.section("embed", top.get("embed", {}), keys.table("embed"))
+        model = self.kept(None, partial(self.model, embed_table.get("model")))
+        limit = self.entry(
+            size, "size.limit", model.limit if model else DEFAULT_LIMIT, self.integer, 1
         )
         unit = size.get("unit", "tokens" if model else defaults.unit)
-        if unit not in keys.UNITS:
-            self.wrong("size.unit", unit, "'chars' or 'tokens'")
+        self.kept("", partial(self.choice, "size.unit", unit, keys.UNITS, "'chars' or 'tokens'"))
         in_tokens = model is not None and unit == "tokens"
-        target = min(_MODEL_TARGET, limit * 3 // 4) if in_tokens else defaults.max
-        maximum = self.integer("size.max", size.get("max", max(target, 1)), 1)
+        target = max(min(_MODEL_TARGET, limit * 3 // 4) if in_tokens else defaults.max, 1)
+        maximum = self.entry(size, "size.max", target, self.integer, 1)
         least = min(_MODEL_MIN, maximum) if in_tokens else defaults.min
-        minimum = self.integer("size.min", size.get("min", least), 0)
-        overlap = self.integer("size.overlap", size.get("overlap", defaults.overlap), 0)
+        minimum = self.entry(size, "size.min", least, self.integer, 0)
+        overlap = self.entry(size, "size.overlap", defaults.overlap, self.integer, 0)
+        self.kept(None, partial(self.bounds, "min" in size, minimum, maximum, overlap))
+        split = self.entry(size, "size.split", defaults.split, self.boolean)
+        tokenizer = self.kept(
+            defaults.tokenizer,
+            partial(self.tokenizer, top.get("tokenizer", model.tokenizer if model else None)),
+        )
+        markdown = self.section("markdown", top.get("markdown", {}), keys.table("markdown"))
+        level = self.entry(markdown, "markdown.split_level", defaults.split_level, self.split_level)
+        anchors = self.entry(
+            markdown,
+            "markdown.anchors",
+            defaults.anchors,
+            self.choice,
+            ("auto", *ANCHOR_SETTINGS),
+            f"auto, {', '.join(ANCHOR_SETTINGS)}",
+        )
+        python = self.section("python", top.get("python", {}), keys.table("python"))
+        split_classes = self.entry(
+            python, "python.split_classes", defaults.split_classes, self.boolean
+        )
+        embed = self.kept(defaults.embed, partial(self.embed, embed_table))
+        if self.problems:
+            return defaults  # never used: the document fails, with every problem said
+        return ChunkOptions(
+            unit=unit,
+            max=maximum,
+            min=minimum,
+            overlap=overlap,
+            split_level=level,
+            split_classes=split_classes,
+            tokenizer=tokenizer,
+            anchors=anchors,
+            split=split,
+            embed=embed,
+            limit=limit,
+            model=model.name if model else None,
+        )
+
+    def bounds(self, min_given: bool, minimum: int, maximum: int, overlap: int) -> None:
         if minimum > maximum:
-            default = "" if "min" in size else " (the default; set size.min too)"
+            default = "" if min_given else " (the default; set size.min too)"
             self.wrong("size.min", minimum, f"at most size.max ({maximum})", default)
         if overlap >= maximum:
             self.wrong("size.overlap", overlap, f"less than size.max ({maximum})")
-        split = self.boolean("size.split", size.get("split", defaults.split))
-        tokenizer = top.get("tokenizer", model.tokenizer if model else defaults.tokenizer)
+
+    def tokenizer(self, tokenizer: object) -> str:
+        if tokenizer is None:
+            return ChunkOptions().tokenizer
         if not isinstance(tokenizer, str) or not _TOKENIZER.fullmatch(tokenizer):
             self.wrong("tokenizer", tokenizer, TOKENIZERS)
-        markdown = self.table("markdown", top.get("markdown", {}), keys.table("markdown"))
-        level = markdown.get("split_level", defaults.split_level)
+        return tokenizer
+
+    def split_level(self, key: str, level: object) -> int:
         if type(level) is not int or not 1 <= level <= 6:
-            self.wrong("markdown.split_level", level, "an integer from 1 to 6")
-        anchors = markdown.get("anchors", defaults.anchors)
-        if anchors != "auto" and anchors not in ANCHOR_SETTINGS:
-            self.wrong("markdown.anchors", anchors, f"auto, {', '.join(ANCHOR_SETTINGS)}")
-        python = self.table("python", top.get("python", {}), keys.table("python"))
-        split_classes = self.boolean(
-            "python.split_classes", python.get("split_classes", defaults.split_classes)
-        )
-        embed = self.embed(embed_table)
-        try:
-            return ChunkOptions(
-                unit=unit,
-                max=maximum,
-                min=minimum,
-                overlap=overlap,
-                split_level=level,
-                split_classes=split_classes,
-                tokenizer=tokenizer,
-                anchors=anchors,
-                split=split,
-                embed=embed,
-                limit=limit,
-                model=model.name if model else None,
-            )
-        except ValueError as exc:  # pragma: no cover - every case is caught above
-            self.fail(str(exc))
+            self.wrong(key, level, "an integer from 1 to 6")
+        return level
 
     def model(self, name: object) -> EmbedModel | None:
         if name is None:
@@ -237,25 +307,27 @@ class _Validator:
     def severities(self, value: object) -> Mapping[str, Severity]:
         if not isinstance(value, dict):
             self.wrong("rules", value, "a mapping of rule code to 'error', 'warning' or 'off'")
-        names = {rule.name: code for code, rule in RULES.items()}
         result = dict(default_severities())
         for key, setting in value.items():
             code = str(key).upper()
-            if code not in RULES:
-                close = names.get(str(key)) or next(
-                    iter(_close_matches(code, list(RULES), n=1)), None
-                )
-                hint = f"did you mean '{close}'? " if close else ""
-                self.fail(
-                    f"{self.prefix}rules.{key}: unknown rule code {key!r} "
-                    f"({hint}known codes: {', '.join(RULES)})"
-                )
-            # YAML 1.1 reads a bare `off` as false.
-            severity = "off" if setting is False else setting
-            if severity not in SEVERITIES:
-                self.wrong(f"rules.{code}", setting, "'error', 'warning' or 'off'")
-            result[code] = severity
-        return MappingProxyType(result)
+            result[code] = self.kept(result.get(code, "off"), partial(self.rule, key, setting))
+        return MappingProxyType({code: result[code] for code in result if code in RULES})
+
+    def rule(self, key: object, setting: object) -> Severity:
+        code = str(key).upper()
+        if code not in RULES:
+            names = {rule.name: code for code, rule in RULES.items()}
+            close = names.get(str(key)) or next(iter(_close_matches(code, list(RULES), n=1)), None)
+            hint = f"did you mean '{close}'? " if close else ""
+            self.fail(
+                f"{self.prefix}rules.{key}: unknown rule code {key!r} "
+                f"({hint}known codes: {', '.join(RULES)})"
+            )
+        # YAML 1.1 reads a bare `off` as false.
+        severity = "off" if setting is False else setting
+        if severity not in SEVERITIES:
+            self.wrong(f"rules.{code}", setting, "'error', 'warning' or 'off'")
+        return severity
 
     def regexes(self, key: str, value: object) -> tuple[re.Pattern[str], ...]:
         compiled = []

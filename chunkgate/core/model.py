@@ -279,6 +279,16 @@ class DeclaredAnchor(NamedTuple):
     anchor: str
 
 
+class Outside(NamedTuple):
+    """A path named on the command line that is not in the corpus, and why."""
+
+    path: str
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
 class CheckResult(NamedTuple):
     """What ``check``/``update`` found: violations sorted by path and line.
 
@@ -303,6 +313,9 @@ class CheckResult(NamedTuple):
     # members under it too (``--verbose``).
     groups: tuple[Group, ...] = ()
     detail: bool = False
+    # The named paths the run left out, each with the reason (not the hook's: pre-commit
+    # names every staged file, and most are no corpus files).
+    outside: tuple[Outside, ...] = ()
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -320,6 +333,7 @@ class CheckResult(NamedTuple):
             "known": [v.to_dict() for v in self.known],
             "unverified": [u.to_dict() for u in self.unverified],
             "groups": [g.to_dict() for g in self.groups],
+            "outside": [o.to_dict() for o in self.outside],
             "summary": {
                 **self.summary.to_dict(),
                 "known": len(self.known),

@@ -53,6 +53,20 @@ class PathPatterns:
             return self._suffix_search is not None and self._suffix_search(path) is not None
         return self.spec().match_file(path)
 
+    def deciding(self, path: str) -> str | None:
+        """The pattern that makes ``path`` match (the last one that matches, as in
+        gitignore); None when it does not match."""
+        if self._suffixes is not None:
+            found = self._suffix_search(path) if self._suffix_search is not None else None
+            if found is None:
+                return None
+            suffix = found.group().rstrip("/")
+            return next(p for p in reversed(self.patterns) if p.endswith(f"*{suffix}"))
+        checked = self.spec().check_file(path)
+        return (
+            self.patterns[checked.index] if checked.include and checked.index is not None else None
+        )
+
     def filter(self, paths: Iterable[str]) -> list[str]:
         """The paths that match, in their order (``match`` of each, in one pass)."""
         if self._suffixes is not None:

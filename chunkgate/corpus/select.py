@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import pathspec
 
 from chunkgate.config.model import Config
+from chunkgate.core.model import Outside
 from chunkgate.core.parallel import in_background
 from chunkgate.corpus.paths import relative_paths
 from chunkgate.git import hookfiles, listings, process
@@ -35,6 +36,7 @@ class Selection(NamedTuple):
     explicit: bool = False
     named: tuple[str, ...] = ()  # the explicit paths, root-relative
     unselected: tuple[str, ...] = ()  # explicit files that exist but the config leaves out
+    outside: tuple[Outside, ...] = ()  # explicit paths not in the corpus, and why
     # Tracked files git keeps out of the work tree (a sparse checkout): neither read nor
     # deleted; their manifest entries stay as recorded.
     sparse: frozenset[str] = frozenset()
@@ -74,6 +76,7 @@ def _select(
     root = config.root
     named = None
     unselected: list[str] = []
+    outside: list[Outside] = []
     if isinstance(listing, listings.WorkTreeListing) and (
         paths is not None or listing.root != root
     ):
@@ -89,12 +92,17 @@ def _select(
         # selects before asking git about them. Folders stay, to be expanded.
         named = []
         for path in given:
-            if config.selects(path) or path == "." or (root / path).is_dir():
+            why = config.left_out(path)
+            if why is None or path == "." or (root / path).is_dir():
                 named.append(path)
             elif os.path.lexists(root / path):
                 unselected.append(path)
+                outside.append(Outside(path, why))
+            else:
+                outside.append(Outside(path, NO_FILE))
     sparse: set[str] = set()
-    if _is_work_tree(root):
+    in_git = _is_work_tree(root)
+    if in_git:
         found, missing = _from_git(
             root,
             named,
@@ -106,9 +114,10 @@ def _select(
     else:
         found, missing = _from_walk(root, named)
     if named is not None:
-        missing |= {
-            path for path in named if path not in sparse and not os.path.lexists(root / path)
-        }
+        absent = {path for path in named if path not in sparse and not os.path.lexists(root / path)}
+        outside += _unlisted(root, named, found.keys() | absent | sparse, in_git=in_git)
+        outside += [Outside(path, NO_FILE) for path in absent - missing]  # not even tracked
+        missing |= absent
     chosen = config.selected(found)
     chosen.sort(key=_sort_key)
     blobs = map(found.__getitem__, chosen)
@@ -118,8 +127,27 @@ def _select(
         explicit=named is not None,
         named=tuple(named or ()),
         unselected=tuple(unselected),
+        outside=tuple(sorted(outside)),
         sparse=frozenset(sparse),
     )
+
+
+NO_FILE = "no such file"
+
+
+def _unlisted(
+    root: Path, named: Sequence[str], listed: Collection[str], *, in_git: bool
+) -> list[Outside]:
+    """The named files that exist and include/exclude select, yet the listing left out:
+    ignored ones (a symbolic link is named by its target, ``relative_paths``)."""
+    why = "git ignores it (`git check-ignore -v PATH` names the rule)"
+    if not in_git:
+        why = "a .gitignore file ignores it"
+    return [
+        Outside(path, why)
+        for path in named
+        if path != "." and path not in listed and not os.path.isdir(os.path.join(root, path))
+    ]
 
 
 def _sort_key(path: str) -> bytes:

@@ -33,7 +33,7 @@ def duplicate_rows(
     *,
     explicit: bool,
 ) -> list[Row]:
-    rows = [_row(path, chunk) for path, entry in entries.items() if entry for chunk in entry.chunks]
+    rows = [row(path, chunk) for path, entry in entries.items() if entry for chunk in entry.chunks]
     if explicit:
         return rows
     cached = [scope.summaries[path] for path in scope.cached]
@@ -47,7 +47,7 @@ def duplicate_rows(
         except ManifestSyntaxError:
             continue  # its summary was read; a shard that changed since is the next run's
         if entry is not None:
-            found.extend(_row(path, chunk) for chunk in entry.chunks if chunk.hash in repeated)
+            found.extend(row(path, chunk) for chunk in entry.chunks if chunk.hash in repeated)
     return found
 
 
@@ -57,7 +57,8 @@ def _repeated(checked: list[str], cached: list[ShardSummary]) -> set[str]:
     return {digest for digest, times in counts.items() if times > 1}
 
 
-def _row(path: str, chunk: ChunkEntry) -> Row:
+def row(path: str, chunk: ChunkEntry) -> Row:
+    """A recorded chunk as CG501 compares it."""
     return (chunk.hash, chunk.id, path, chunk.lines[0], chunk.suppressed)
 
 

@@ -127,6 +127,7 @@ def checked(
         result = result._replace(
             summary=result.summary._replace(files=len(selection.files)),
             notes=(*result.notes, *extras),
+            outside=selection.outside,
         )
         return result
 

@@ -69,6 +69,8 @@ def check_run(
         result = result._replace(notes=(*result.notes, note))
     if show_known:
         result = result.with_known()
+    if hook:  # pre-commit names every staged file: saying why each is no corpus file is noise
+        result = result._replace(outside=())
     return Checked(result._replace(listing=show_unverified), output)
 
 

@@ -44,7 +44,7 @@ def auto_base(root: Path, env: Mapping[str, str]) -> Base:
         if event.is_pull_request:
             return _pull_request(root, event)
         if event.merge_group_base_sha:
-            sha = commit(root, event.merge_group_base_sha)
+            sha = commit(root, event.merge_group_base_sha, ci=True)
             return Base(sha, f"the merge queue's base {sha[:12]}")
         if event.name == "push" or event.ref:
             return _push(root, event)
@@ -88,7 +88,7 @@ def _pull_request(root: Path, event: Event) -> Base:
     if event.from_fork and event.base_clone_url:
         sources.append(event.base_clone_url)
     try:
-        found = merge_base(root, "HEAD", event.pr_base_sha, sources)
+        found = merge_base(root, "HEAD", event.pr_base_sha, sources, ci=True)
     except GitError as exc:
         hint = ""
         if event.from_fork:
@@ -118,7 +118,7 @@ def _push(root: Path, event: Event) -> Base:
                         f"`base: {event.default_branch or 'main'}...` (the branch's changes "
                         "since it left the default branch)"
                     ) from None
-        sha = commit(root, event.before)
+        sha = commit(root, event.before, ci=True)
         return Base(sha, f"the branch's previous tip {sha[:12]}")
     branch = event.ref.removeprefix("refs/heads/")
     if event.default_branch and branch == event.default_branch:
@@ -148,6 +148,7 @@ def _default_branch(root: Path, event: Event | None, *, created: bool = False) -
         except GitError as exc:
             raise GitError(f"the default branch {name}: {exc}") from None
         ref = f"origin/{name}"
-    found = merge_base(root, "HEAD", ref)
+    # An event is a workflow run's; without one, the environment says where this runs.
+    found = merge_base(root, "HEAD", ref, ci=True if event is not None else None)
     why = "the push created this branch" if created else "no pull request or push"
     return Base(found, f"the merge base {found[:12]} of HEAD and {ref} ({why})")

@@ -5,12 +5,14 @@ merge base, is not there. A missing full sha is fetched (the commit alone:
 a tree-to-tree diff needs no history), a missing branch is fetched into its
 remote-tracking ref, and a shallow history is deepened step by step until
 a merge base turns up. When that fails the error keeps git's own words and
-says what fixes this case; ``fetch-depth: 0`` only where it would help.
+says what fixes this case; the whole history (``fetch-depth: 0`` in CI, ``git fetch
+--unshallow`` in a clone of one's own) only where it would help.
 ``--base auto`` (which base an event means) is ``autobase``'s.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from contextlib import suppress
@@ -28,6 +30,16 @@ _FULL_SHA = lazy(r"[0-9a-f]{40}|[0-9a-f]{64}")
 # Deepen a shallow history this far, step by step, looking for a merge base.
 DEEPEN = (50, 500, 5000)
 FULL_HISTORY = "set `fetch-depth: 0` on actions/checkout, so that the whole history is there"
+UNSHALLOW = "run `git fetch --unshallow` to fetch the whole history"
+
+
+def full_history(ci: bool | None = None) -> str:
+    """What brings the whole history: the checkout's setting in CI (where a fetch by hand
+    is lost with the runner), the command in a clone of one's own. ``ci`` None: CI when
+    the environment says so (``CI``, ``GITHUB_ACTIONS``); the action says True."""
+    if ci is None:
+        ci = bool(os.environ.get("CI") or os.environ.get("GITHUB_ACTIONS"))
+    return FULL_HISTORY if ci else UNSHALLOW
 
 
 class Revisions(NamedTuple):
@@ -83,10 +95,12 @@ def fetch(
     raise FetchError(answers)
 
 
-def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
+def commit(
+    root: Path, rev: str, sources: Sequence[str] = ("origin",), *, ci: bool | None = None
+) -> str:
     """The sha of ``rev``: a missing full sha is fetched (alone, in a shallow clone), a
     branch missing here is looked for as ``origin/NAME``, and in a shallow clone fetched
-    as that."""
+    as that. ``ci``: whether to advise as in CI (``full_history``)."""
     try:
         return commits.resolve(root, rev)
     except GitError as exc:
@@ -98,7 +112,7 @@ def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
         except GitError as exc:
             raise GitError(
                 f"commit {rev} is not in this clone and could not be fetched ({exc}): "
-                f"{_fetch_fix(git_words(exc))}"
+                f"{_fetch_fix(git_words(exc), ci)}"
             ) from None
         return commits.resolve(root, rev)
     if re.fullmatch(r"[\w./-]+", rev) and not rev.startswith(("origin/", "refs/", "-")):
@@ -112,22 +126,22 @@ def commit(root: Path, rev: str, sources: Sequence[str] = ("origin",)) -> str:
             with suppress(GitError):
                 return fetch_branch(root, rev)
     if commits.is_shallow(root):
-        raise GitError(_shallow_words(root, rev, git_words(first))) from None
+        raise GitError(_shallow_words(root, rev, git_words(first), ci)) from None
     raise first
 
 
 _ANCESTRY = lazy(r"(?:[~^][0-9]*)+$")  # HEAD~3, main^2, v1^^
 
 
-def _shallow_words(root: Path, rev: str, words: str) -> str:
+def _shallow_words(root: Path, rev: str, words: str, ci: bool | None) -> str:
     """Why ``rev`` is missing from a shallow clone: history cut off (``HEAD~1`` of a depth-1
     clone: fetch more) or a name that exists nowhere (a typo: no fetch depth helps)."""
     named = _ANCESTRY.sub("", rev)
     if named != rev and named and object_id(root, f"{named}^{{commit}}") is not None:
         cut = f"{named} is here, but not the history before it (a shallow clone)"
-        return f"{words}: {cut}: {FULL_HISTORY}"
+        return f"{words}: {cut}: {full_history(ci)}"
     if re.fullmatch(r"[0-9a-f]{4,39}", named):  # an abbreviated sha: maybe an older commit
-        return f"{words}: no such commit here; a shallow clone lacks older ones: {FULL_HISTORY}"
+        return f"{words}: no such commit here; a shallow clone lacks older ones: {full_history(ci)}"
     return (
         f"{words}: no branch, tag or commit has that name here or on origin "
         "(`git branch -a` and `git tag` list them)"
@@ -141,13 +155,20 @@ def fetch_branch(root: Path, branch: str) -> str:
     return commits.resolve(root, f"origin/{branch}")
 
 
-def merge_base(root: Path, first: str, second: str, sources: Sequence[str] = ("origin",)) -> str:
+def merge_base(
+    root: Path,
+    first: str,
+    second: str,
+    sources: Sequence[str] = ("origin",),
+    *,
+    ci: bool | None = None,
+) -> str:
     """The merge base of two revisions, deepening a shallow clone until it is there.
 
     ``sources`` are where ``second``'s history can be fetched from (another repository
-    for a fork's base); ``first``'s comes from origin.
+    for a fork's base); ``first``'s comes from origin. ``ci`` as for ``commit``.
     """
-    a, b = commit(root, first), commit(root, second, sources)
+    a, b = commit(root, first, ci=ci), commit(root, second, sources, ci=ci)
     try:
         return commits.merge_base(root, a, b)
     except GitError as exc:
@@ -161,7 +182,7 @@ def merge_base(root: Path, first: str, second: str, sources: Sequence[str] = ("o
         except GitError as exc:
             raise GitError(
                 f"the merge base of {first} and {second} is not in this shallow clone, and "
-                f"deepening it failed ({exc}): {_fetch_fix(git_words(exc))}"
+                f"deepening it failed ({exc}): {_fetch_fix(git_words(exc), ci)}"
             ) from None
         try:
             return commits.merge_base(root, a, b)
@@ -171,11 +192,11 @@ def merge_base(root: Path, first: str, second: str, sources: Sequence[str] = ("o
             break  # the whole history is here now: there is none
     raise GitError(
         f"no merge base of {first} and {second} within {DEEPEN[-1]} commits of this shallow "
-        f"clone ({git_words(failure)}): {FULL_HISTORY}"
+        f"clone ({git_words(failure)}): {full_history(ci)}"
     ) from None
 
 
-def _fetch_fix(words: str) -> str:
+def _fetch_fix(words: str, ci: bool | None) -> str:
     """What fixes a fetch that failed, judged from what git said."""
     lowered = words.lower()
     if "does not appear to be a git repository" in lowered or "no such remote" in lowered:
@@ -197,4 +218,4 @@ def _fetch_fix(words: str) -> str:
             "repository): name a base that exists with the action's `base` input "
             "(e.g. `base: main...`)"
         )
-    return f"check the network and the remote, or {FULL_HISTORY}"
+    return f"check the network and the remote, or {full_history(ci)}"

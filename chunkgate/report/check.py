@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING
 
 from chunkgate.core.model import CheckResult, Group, Summary, Unverified, Violation
 from chunkgate.report.console import make_console
+from chunkgate.report.fit import whole_headers
 from chunkgate.report.formats import CHECK, CheckWriter
 from chunkgate.report.printable import printable
 
@@ -83,6 +84,11 @@ def unverified_line(result: CheckResult) -> str | None:
         f"{plural(count, 'unverified link')} into pages with anchors made at build time "
         f"(they fail nothing; {how})"
     )
+
+
+def outside_lines(result: CheckResult) -> list[str]:
+    """``PATH: not in the corpus: WHY``, for each named path the run left out."""
+    return [printable(f"{item.path}: not in the corpus: {item.reason}") for item in result.outside]
 
 
 def unverified_text(item: Unverified) -> str:
@@ -162,6 +168,8 @@ def write_text(
     if not quiet:
         if violations or listed:
             stream.write("\n")
+        for left_out in outside_lines(result):
+            stream.write(left_out + "\n")
         stream.write(totals(result.summary) + "\n")
         for line in (known_line(result), unverified_line(result)):
             if line:
@@ -264,7 +272,7 @@ def _rule_table(violations: list[Violation]) -> RenderableType:
     for (rule, name, severity), count in sorted(counts.items()):
         _, style = _MARKS.get(severity, ("·", "dim"))
         table.add_row(Text(rule, style=style), name, f"{count:,}")
-    return table
+    return whole_headers(table)
 
 
 def write_rich(
@@ -291,6 +299,8 @@ def write_rich(
             console.print(_rule_table(violations))
             console.print()
         summary = result.summary
+        for left_out in outside_lines(result):
+            console.print(Text(left_out, style="yellow"), overflow="fold")
         if summary.errors:
             style, mark = "bold red", "✖"
         elif summary.warnings:

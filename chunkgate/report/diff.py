@@ -24,6 +24,7 @@ from chunkgate.report.diffmarkdown import (
     summary_rows,
     title,
 )
+from chunkgate.report.fit import whole_headers
 from chunkgate.report.formats import DIFF, DiffWriter
 from chunkgate.report.github import rule_rank, where_listed
 from chunkgate.report.printable import printable
@@ -145,7 +146,7 @@ def _rich(diff: ChunkDiff, stream: IO[str]) -> None:
     for label, count, style in summary_rows(diff):
         table.add_row(f"[{style}]{label}[/{style}]" if style else label, str(count))
     console.print()
-    console.print(table)
+    console.print(whole_headers(table))
     for note in diff.notes:
         console.print(f"[dim]note: {escape(note)}[/dim]")
 

@@ -10,6 +10,7 @@ from typing import IO
 
 from chunkgate.evaluate.retrieval import EvalReport
 from chunkgate.report.console import make_console
+from chunkgate.report.fit import middle, room, whole_headers, widest
 from chunkgate.report.formats import EVAL, EvalWriter
 from chunkgate.report.github import cell, code_cell
 
@@ -85,17 +86,28 @@ def _text(report: EvalReport, stream: IO[str]) -> None:
         stream.write(note + "\n")
 
 
+_SCORES = ("recall", "first hit")
+
+
 def _rich(report: EvalReport, stream: IO[str]) -> None:
     # rich takes tens of ms to import: only terminal output needs it
     from rich.table import Table
 
     console = make_console(stream)
+    rows = _rows(report)
     table = Table(title=f"chunkgate eval (k={report.head.k})")
-    for name in ("query", "recall", "first hit", "not found"):
-        table.add_column(name, overflow="fold")
-    for query, recall, rank, missing in _rows(report):
+    scores = [widest(name, [row[i] for row in rows]) for i, name in enumerate(_SCORES, 1)]
+    # The missing IDs share a line with the query: each gets at most half of what is left.
+    id_room = room(console.width, [*scores, room(console.width, scores) // 2])
+    table.add_column("query", overflow="fold")
+    for name in _SCORES:
+        table.add_column(name, no_wrap=True)
+    table.add_column("not found", overflow="fold")
+    for query, recall, rank, missing in rows:
         style = "red" if "->" in recall or recall.startswith("0.00") else None
-        table.add_row(query, recall, rank, missing, style=style)
+        shown = ", ".join(middle(found, id_room) for found in missing.split(", ") if found)
+        table.add_row(query, recall, rank, shown, style=style)
+    table = whole_headers(table)
     console.print(table)
     console.print(_headline(report))
     for note in report.notes:

@@ -12,6 +12,7 @@ from chunkgate.core.jsonfields import string as _string
 from chunkgate.core.jsonfields import value as _value
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.report.console import make_console
+from chunkgate.report.fit import middle, room, whole_headers, widest
 from chunkgate.report.formats import CHUNKS, OUTLINE, ChunksWriter, OutlineWriter
 from chunkgate.report.printable import printable
 
@@ -163,6 +164,12 @@ def _plain_chunks(chunks: Sequence[Chunk], stream: IO[str], *, text: bool) -> No
             stream.write("".join(f"    {printable(line)}\n" for line in chunk.text.split("\n")))
 
 
+_FIXED = ("kind", "lines", "chars", "tokens")
+_HEADING = "heading / symbol"
+# The heading column keeps this much beside a long ID at the least.
+_LEAST_HEADING = 12
+
+
 def _rich_chunks(
     files: Sequence[ChunkedFile],
     stream: IO[str],
@@ -180,32 +187,38 @@ def _rich_chunks(
         if anchors is not None and languages.get(file.language).markup:
             caption = f"anchors: {anchors(file.path)}"
         table = Table(
-            title=Text(printable(file.path)),
+            title=Text(printable(middle(file.path, console.width))),
             title_justify="left",
             caption=caption,
             caption_justify="left",
             show_edge=False,
             expand=False,
         )
+        rows = [
+            (chunk.kind, _lines(chunk), str(chunk.chars), str(chunk.tokens))
+            for chunk in file.chunks
+        ]
+        fixed = [widest(head, [row[i] for row in rows]) for i, head in enumerate(_FIXED)]
+        labels = [_label(chunk) for chunk in file.chunks]
+        # The heading column takes up to two fifths of what the others leave (wrapped by
+        # word); the ID, which tells the chunk, the rest.
+        share = max(_LEAST_HEADING, room(console.width, fixed) * 2 // 5)
+        label_room = min(widest(_HEADING, labels), share)
+        identity_room = room(console.width, [*fixed, label_room])
         table.add_column("identity", style="cyan", no_wrap=True)
-        table.add_column("kind")
-        table.add_column("lines", justify="right")
-        table.add_column("chars", justify="right")
-        table.add_column("tokens", justify="right")
-        table.add_column("heading / symbol", overflow="fold")
-        for chunk in file.chunks:
+        for head in _FIXED:
+            table.add_column(head, no_wrap=True, justify="left" if head == "kind" else "right")
+        table.add_column(_HEADING, overflow="fold")
+        for chunk, row, label in zip(file.chunks, rows, labels, strict=True):
             # Text, not str: a heading's "[bold]" or "[/b]" is text, never rich markup.
             table.add_row(
-                Text(printable(chunk.identity)),
-                chunk.kind,
-                _lines(chunk),
-                str(chunk.chars),
-                str(chunk.tokens),
-                Text(printable(_label(chunk))),
+                Text(printable(middle(chunk.identity, identity_room))),
+                *row,
+                Text(printable(label)),
             )
             if text:
                 table.add_row("", "", "", "", "", Text(printable(chunk.text)), style="dim")
-        console.print(table)
+        console.print(whole_headers(table))
         if not file.chunks:
             console.print("  [dim](no chunks)[/dim]")
 

@@ -16,12 +16,12 @@ from typing import IO
 
 from chunkgate.evaluate.search import Hit, SearchResult
 from chunkgate.report.console import make_console
+from chunkgate.report.fit import middle
 from chunkgate.report.formats import SEARCH, SearchWriter
 from chunkgate.report.printable import printable
 
 WIDTH = 80
 INDENT = "    "
-ELLIPSIS = "..."
 
 
 def write_search(result: SearchResult, fmt: str, stream: IO[str]) -> None:
@@ -97,18 +97,6 @@ def _place(hit: Hit, width: int) -> str:
     where = chunk.symbol or " > ".join(chunk.heading_path) or chunk.kind
     size = f"  lines {chunk.start_line}-{chunk.end_line}, {chunk.tokens:,} tokens"
     return middle(where, width - len(size)) + size
-
-
-def middle(text: str, width: int) -> str:
-    """``text`` in ``width`` characters at most, its middle replaced by ``...``: a chunk
-    ID is told apart by its path's start and its anchor."""
-    if len(text) <= width:
-        return text
-    if width <= len(ELLIPSIS):
-        return text[:width]
-    keep = width - len(ELLIPSIS)
-    head = keep * 2 // 5
-    return text[:head] + ELLIPSIS + text[len(text) - (keep - head) :]
 
 
 def _explained(result: SearchResult) -> list[str]:

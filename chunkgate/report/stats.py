@@ -6,7 +6,9 @@ import json
 from typing import IO, TYPE_CHECKING
 
 from chunkgate.report.check import plural, rich_console
+from chunkgate.report.fit import middle, room, whole_headers, widest
 from chunkgate.report.formats import STATS, StatsWriter
+from chunkgate.report.printable import printable
 from chunkgate.report.summary import SUMMARY_LIMIT, Fitted
 from chunkgate.stats import Bucket, Stats
 
@@ -161,13 +163,16 @@ def write_rich(stats: Stats, stream: IO[str]) -> None:
     console.print()
 
     largest = Table(title="largest chunks", title_justify="left", show_edge=False, box=None)
+    sizes = [f"{size:,}" for _, size in stats.largest]
+    id_room = room(console.width, [widest(stats.unit, sizes)])
     largest.add_column(stats.unit, justify="right", no_wrap=True)
-    largest.add_column("chunk", overflow="fold")
-    for chunk_id, size in stats.largest:
+    largest.add_column("chunk", no_wrap=True)
+    for (chunk_id, size), shown in zip(stats.largest, sizes, strict=True):
         largest.add_row(
-            Text(f"{size:,}", style="red" if size > stats.max_size else ""), Text(chunk_id)
+            Text(shown, style="red" if size > stats.max_size else ""),
+            Text(printable(middle(chunk_id, id_room))),
         )
-    console.print(largest)
+    console.print(whole_headers(largest))
 
 
 def sizes_summary(stats: Stats, limit: int = SUMMARY_LIMIT) -> Fitted:

@@ -133,3 +133,24 @@ def test_a_missing_file_on_the_command_line(repo: Path) -> None:
     assert result.exit_code == 2
     assert "docs/gone.md" in result.output
     assert "does not exist" in result.output
+
+
+def test_check_stats_and_the_job_summary_count_the_same_known_problems(
+    cli_repo: Path, tmp_path: Path
+) -> None:
+    same = "This paragraph is repeated verbatim in every file of the folder here."
+    for name in ("a", "b", "c"):  # 2 copies (CG501) and 3 undersized sections (CG202)
+        write(cli_repo, f"{name}.md", f"# Same\n\n{same}\n\n# Tiny {name}\n\nx\n")
+    assert CliRunner().invoke(cli, ["update"]).exit_code == 0
+    commit_all(cli_repo)
+    checked = json.loads(CliRunner().invoke(cli, ["check", "--format", "json"]).output)
+    assert checked["summary"]["known"] == 5
+    stats = json.loads(CliRunner().invoke(cli, ["stats", "--format", "json"]).output)
+    assert stats["known"] == {"CG202": 3, "CG501": 2}
+    text = CliRunner().invoke(cli, ["stats", "--format", "text"]).output
+    assert "5 known problems the manifest records: CG202 3, CG501 2" in text
+    summary = tmp_path / "summary.md"
+    env = {"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)}
+    CliRunner().invoke(cli, ["check", "--format", "github"], env=env)
+    assert "5 known problems the manifest records" in summary.read_text()
+    assert "CG202 ×3, CG501 ×2" in summary.read_text()

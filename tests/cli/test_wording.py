@@ -22,11 +22,23 @@ def shallow(cli_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     return clone
 
 
-def test_shallow_clone_is_blamed_for_missing_history(shallow: Path) -> None:
+def test_shallow_clone_is_blamed_for_missing_history(
+    shallow: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CI", raising=False)
     code, output = run("diff", "HEAD~1")
     assert code == 2
     assert "HEAD is here, but not the history before it" in output
-    assert "fetch-depth: 0" in output
+    # A clone of one's own: the command that fetches the rest; CI: the checkout's setting.
+    assert output.endswith(
+        "(a shallow clone): run `git fetch --unshallow` to fetch the whole history\n"
+    )
+    assert "fetch-depth" not in output
+    monkeypatch.setenv("CI", "true")
+    code, output = run("diff", "HEAD~1")
+    assert code == 2
+    assert "set `fetch-depth: 0` on actions/checkout" in output
+    assert "--unshallow" not in output
 
 
 @pytest.mark.parametrize("typo", ["HAED", "HAED~1", "mian"])

@@ -4,10 +4,12 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from helpers import pin_git_env, write
 
 from chunkgate.chunking.base import ChunkOptions
 from chunkgate.chunking.languages import default_include
+from chunkgate.cli import cli
 from chunkgate.config.load import load_config
 from chunkgate.config.model import Config
 from chunkgate.config.template import default_config_yaml
@@ -739,3 +741,34 @@ def test_one_include_line_brings_test_data_back(root: Path) -> None:
     everywhere = load_yaml(root, "include: ['**/*.md', '**/tests/**']\n")
     assert everywhere.selects("pkg/tests/a.md")
     assert not everywhere.selects("pkg/fixtures/a.md")
+
+
+THREE_MISTAKES = """\
+size:
+  max: big
+rules:
+  CG999: error
+markdown:
+  split_levl: 2
+"""
+
+
+def test_every_configuration_error_is_reported_at_once(root: Path) -> None:
+    with pytest.raises(ConfigError) as raised:
+        load_yaml(root, THREE_MISTAKES)
+    assert str(raised.value).split("\n") == [
+        ".chunkgate.yaml: size.max: expected an integer >= 1, got 'big'",
+        ".chunkgate.yaml: unknown key 'markdown.split_levl' (did you mean 'markdown.split_level'?)",
+        f".chunkgate.yaml: rules.CG999: unknown rule code 'CG999' (known codes: "
+        f"{', '.join(RULES)})",
+    ]
+
+
+def test_the_command_line_says_each_configuration_error_on_its_own_line(root: Path) -> None:
+    write(root, ".chunkgate.yaml", THREE_MISTAKES)
+    result = CliRunner().invoke(cli, ["check", "--format", "text"])
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 3
+    assert all(line.startswith("chunkgate: error: .chunkgate.yaml: ") for line in lines)
+    assert "size.max: expected an integer >= 1, got 'big'" in lines[0]

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import commit_all, git, pin_git_env, write
+from helpers import check_json, commit_all, git, pin_git_env, run, write
 
 from chunkgate.config.load import load_config
 from chunkgate.config.model import Config
@@ -323,3 +323,61 @@ def test_outside_git_a_malformed_ignore_line_drops_only_itself(tmp_path: Path) -
     write(root, "build-notes.md", "# Notes\n")
     write(root, "kept.md", "# Kept\n")
     assert paths_of(select_files(Config(root=root.resolve()))) == ["kept.md"]
+
+
+OUTSIDE = {
+    "package-lock.json": "its suffix .json is not a corpus suffix; add '**/*.json' to "
+    "`include` (with the default ones) to bring it in",
+    "CHANGELOG.md": "a changelog is left out by default; add 'CHANGELOG.md' to `include`",
+    "docs/tests/t.md": "test data is left out by default; add 'docs/tests/**' to `include`",
+    "vendor/v.md": "the `exclude` pattern 'vendor/**' leaves it out",
+    "build/b.md": "git ignores it (`git check-ignore -v PATH` names the rule)",
+    "nope.md": "no such file",
+    ".chunkgate.yaml": "it is chunkgate's own configuration or manifest",
+}
+
+
+@pytest.fixture
+def outside_repo(repo: Path) -> Path:
+    write(repo, ".chunkgate.yaml", 'exclude: ["vendor/**"]\n')
+    write(repo, ".gitignore", "build/\n")
+    write(repo, "package-lock.json", "{}\n")
+    for path in ("a.md", "CHANGELOG.md", "docs/tests/t.md", "vendor/v.md", "build/b.md"):
+        write(repo, path, f"# {path}\n\nA page with enough words to be a section of its own.\n")
+    write(repo, "deleted.md", "# Deleted\n\nA tracked page the commit deletes.\n")
+    commit_all(repo)
+    (repo / "deleted.md").unlink()
+    return repo
+
+
+def test_a_named_path_outside_the_corpus_says_why(outside_repo: Path) -> None:
+    selection = select_files(load_config(outside_repo), [*OUTSIDE, "a.md", "deleted.md"])
+    assert dict(selection.outside) == OUTSIDE  # a tracked file deleted is a deletion: checked
+    assert selection.paths == ("a.md",)
+    assert "deleted.md" in selection.missing
+
+
+def test_check_says_why_a_named_path_is_not_checked(outside_repo: Path) -> None:
+    _, output = run("check", "--format", "text", *OUTSIDE)
+    lines = output.splitlines()
+    for path, reason in OUTSIDE.items():
+        assert f"{path}: not in the corpus: {reason}" in lines
+    assert lines[-1].startswith("0 files, 0 chunks")
+    _, document = check_json("package-lock.json")
+    assert document["outside"] == [
+        {"path": "package-lock.json", "reason": OUTSIDE["package-lock.json"]}
+    ]
+    # pre-commit passes every staged text file: the hook stays quiet about them
+    _, hooked = run("check", "--hook", "--format", "text", "package-lock.json", "a.md")
+    assert "not in the corpus" not in hooked
+    run("update")  # with no manifest yet, `update PATHS` rebuilds the whole of it
+    _, updated = run("update", "package-lock.json")
+    assert f"package-lock.json: not in the corpus: {OUTSIDE['package-lock.json']}" in updated
+
+
+def test_an_include_pattern_that_is_not_a_suffix_names_the_path(repo: Path) -> None:
+    config = Config(root=repo, include=("docs/**/*.md",))
+    assert config.left_out("README.md") == (
+        "no `include` pattern matches it; add 'README.md' to `include` to bring it in"
+    )
+    assert config.left_out("docs/a.md") is None

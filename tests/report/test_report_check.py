@@ -151,7 +151,7 @@ def test_json_is_the_spec_schema_and_always_complete(quiet: bool) -> None:
     out = render(make_result(), "json", quiet=quiet)
     assert out.endswith("}\n")
     data = json.loads(out)
-    assert set(data) == {"violations", "known", "unverified", "groups", "summary"}
+    assert set(data) == {"violations", "known", "unverified", "groups", "outside", "summary"}
     assert data["summary"] == {
         "files": 12,
         "chunks": 80,
@@ -175,6 +175,7 @@ def test_json_without_violations() -> None:
         "known": [],
         "unverified": [],
         "groups": [],
+        "outside": [],
         "summary": {
             "files": 12,
             "chunks": 80,

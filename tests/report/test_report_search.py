@@ -7,13 +7,11 @@ import json
 from pathlib import Path
 
 import jsonschema
-import pytest
 from click.testing import CliRunner
 from helpers import write
 
 from chunkgate.cli import cli
 from chunkgate.evaluate.snippets import snippet
-from chunkgate.report.search import middle
 
 _TERM = {
     "type": "object",
@@ -97,19 +95,6 @@ def test_the_json_document_has_its_schema(cli_repo: Path) -> None:
     for found in document["results"]:
         words = {found["snippet"][a:b].lower() for a, b in found["marks"]}
         assert words <= {"cats", "purr"}
-
-
-@pytest.mark.parametrize(
-    ("text", "width", "expected"),
-    [
-        ("docs/a.md#intro", 20, "docs/a.md#intro"),
-        ("docs/tutorial/path-params.md#path-with-types", 27, "docs/tuto...path-with-types"),
-        ("abcdef", 3, "abc"),
-    ],
-)  # fmt: skip
-def test_an_id_is_shortened_in_the_middle(text: str, width: int, expected: str) -> None:
-    assert middle(text, width) == expected
-    assert len(middle(text, width)) <= width
 
 
 def test_the_snippet_is_the_window_with_the_most_matches() -> None:
