@@ -56,6 +56,9 @@ markdown:
   anchors: auto     # heading IDs as the site generator found in the tree makes them,
                     # else GitHub's; or github, mkdocs, kramdown, hugo, docusaurus,
                     # starlight, vitepress
+  merge_small: false  # true: a section under size.min joins a neighbour (its subsection,
+                    # else the section before); the chunk keeps the first ID and lists
+                    # the others in `merged`, so citations of them still resolve
 
 python:
   split_classes: true   # split a class larger than size.max into its head and methods

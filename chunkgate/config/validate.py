@@ -197,13 +197,18 @@ class _Validator:
         tokenizer = top.get("tokenizer", model.tokenizer if model else defaults.tokenizer)
         if not isinstance(tokenizer, str) or not _TOKENIZER.fullmatch(tokenizer):
             self.wrong("tokenizer", tokenizer, TOKENIZERS)
-        markdown = self.table("markdown", top.get("markdown", {}), ("split_level", "anchors"))
+        markdown = self.table(
+            "markdown", top.get("markdown", {}), ("split_level", "anchors", "merge_small")
+        )
         level = markdown.get("split_level", defaults.split_level)
         if type(level) is not int or not 1 <= level <= 6:
             self.wrong("markdown.split_level", level, "an integer from 1 to 6")
         anchors = markdown.get("anchors", defaults.anchors)
         if anchors != "auto" and anchors not in ANCHOR_SETTINGS:
             self.wrong("markdown.anchors", anchors, f"auto, {', '.join(ANCHOR_SETTINGS)}")
+        merge_small = self.boolean(
+            "markdown.merge_small", markdown.get("merge_small", defaults.merge_small)
+        )
         python = self.table("python", top.get("python", {}), ("split_classes",))
         split_classes = self.boolean(
             "python.split_classes", python.get("split_classes", defaults.split_classes)
@@ -223,6 +228,7 @@ class _Validator:
                 embed=embed,
                 limit=limit,
                 model=model.name if model else None,
+                merge_small=merge_small,
             )
         except ValueError as exc:  # pragma: no cover - every case is caught above
             self.fail(str(exc))
