@@ -72,6 +72,8 @@ embed:
                         # embed (the embed text, breadcrumb included: what the model sees)
   headings: true        # false: a section's heading lines are left out of the embed text
                         # where the breadcrumb holds them
+  module_summary: false # true: a Python function's, class's or method's embed text
+                        # carries its module docstring's first line, after the breadcrumb
   # model: bge-small-en-v1.5  # the model that embeds the chunks: its input limit is the
                         # hard limit (size.limit) and its tokenizer counts tokens. Known:
 {_models_comment()}

@@ -42,7 +42,7 @@ _CORE_KEYS = (
     "strict",
     "embed",
 )
-_EMBED_KEYS = ("breadcrumb", "separator", "sizes", "model", "headings")
+_EMBED_KEYS = ("breadcrumb", "separator", "sizes", "model", "headings", "module_summary")
 _SIZE_KEYS = ("unit", "max", "min", "overlap", "split", "limit")
 # With a model named, sizes default to its tokens: a target of 500 (about the 2,000
 # characters of the default) or, for a small model, three quarters of its limit (room
@@ -250,8 +250,15 @@ class _Validator:
         if sizes not in SIZES_OF:
             self.wrong("embed.sizes", sizes, "'text' or 'embed'")
         headings = self.boolean("embed.headings", embed.get("headings", defaults.headings))
+        summary = self.boolean(
+            "embed.module_summary", embed.get("module_summary", defaults.module_summary)
+        )
         return EmbedSettings(
-            breadcrumb=breadcrumb, separator=separator, sizes=sizes, headings=headings
+            breadcrumb=breadcrumb,
+            separator=separator,
+            sizes=sizes,
+            headings=headings,
+            module_summary=summary,
         )
 
     def severities(self, value: object) -> Mapping[str, Severity]:

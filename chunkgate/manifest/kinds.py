@@ -206,7 +206,8 @@ def _fast_ids(where: Where, listed: str) -> tuple[str, ...]:  # located
 
 def _strict_ids(key: str, raw: object, where: Where) -> tuple[str, ...]:
     if not isinstance(raw, list) or not raw or len(set(map(str, raw))) != len(raw):
-        raise where.error(f'"{key}" must be a non-empty list of distinct chunk IDs, got {show(raw)}')
+        what = "a non-empty list of distinct chunk IDs"
+        raise where.error(f'"{key}" must be {what}, got {show(raw)}')
     return tuple(_strict_id(key, item, where) for item in raw)
 
 

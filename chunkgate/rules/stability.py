@@ -190,7 +190,12 @@ def check_stability(
     found: list[Violation | None] = []
     accepted: dict[str, FileEntry] = {}
     unstable: set[str] = set()
-    moves = [move for move in find_moves(before, after) if move.old.id != move.new.id]
+    # A section that joined a neighbour is not a move: the neighbour lists its ID.
+    moves = [
+        move
+        for move in find_moves(before, after)
+        if move.old.id != move.new.id and move.old.id not in move.new.merged
+    ]
     for move in moves:
         entry = accepted.get(move.new.path) or entries.get(move.new.path)
         if entry is not None and entry.moved_from(move.new.id) == move.old.id:
