@@ -702,3 +702,22 @@ def test_a_model_sets_the_defaults_that_depend_on_it(
     # Without a model: 8,192 tokens, and nothing new in the fingerprint (old manifests hold).
     assert load_yaml(root, "").chunking.limit == 8192
     assert "limit" not in ChunkOptions().fingerprint()
+
+
+def test_merge_small_and_module_summary_are_off_unless_set(root: Path) -> None:
+    assert "merge_small: false" in default_config_yaml()
+    assert "module_summary: false" in default_config_yaml()
+    config = load_yaml(root, "markdown: {merge_small: true}\nembed: {module_summary: true}\n")
+    assert config.chunking.merge_small
+    assert config.chunking.embed.module_summary
+    # A manifest made without merging stays valid: the fingerprint names it only when on.
+    assert "merge_small" not in load_config_default(root).chunking.fingerprint()
+    with pytest.raises(ConfigError, match=r"markdown\.merge_small: expected true or false"):
+        load_yaml(root, "markdown: {merge_small: small}\n")
+    with pytest.raises(ConfigError, match=r"embed\.module_summary: expected true or false"):
+        load_yaml(root, "embed: {module_summary: 1}\n")
+
+
+def load_config_default(root: Path) -> Config:
+    (root / ".chunkgate.yaml").unlink()
+    return load_config(root)
