@@ -22,8 +22,14 @@ sections' headings stay in its text. A merge that would take the chunk over
 stays as it is. The merged chunk keeps its first section's ID and lists the
 others' in ``Chunk.merged`` (the manifest's and the export's ``merged``), so a
 citation of one of them still resolves; the page keeps their headings, and
-their anchors. A merged chunk spans its sections' lines, which are contiguous:
-its text is still its lines.
+their anchors. A merged chunk spans its sections' lines, which are
+contiguous: its text is still its lines.
+
+The preamble (the text above the first heading) is the exception:
+``~preamble`` is no name to cite a page's first section by. A small preamble
+opens the first section's chunk, which keeps the section's ID and lists the
+preamble's, as a preamble of comments alone already opens it; and no section
+merges up into a preamble.
 """
 
 from __future__ import annotations
@@ -55,10 +61,18 @@ def merge_small_sections(
         level = unit.chunk.level
         after = units[index + 1] if index + 1 < len(units) else None
         before = units[index - 1] if index else None
-        if after is not None and after.top > level and (joined := _joined(ctx, unit, after)):
+        if unit.chunk.kind == "preamble":
+            # Text above the first heading opens the first section's chunk, as a preamble
+            # of comments alone does: the section's name is the one to cite.
+            if after is not None and (joined := _joined(ctx, unit, after, named=after)):
+                units[index : index + 2] = [joined]
+            else:
+                index += 1
+        elif after is not None and after.top > level and (joined := _joined(ctx, unit, after)):
             units[index : index + 2] = [joined]
         elif (
             before is not None
+            and before.chunk.kind != "preamble"
             and unit.top >= before.chunk.level
             and (joined := _joined(ctx, before, unit))
         ):
@@ -75,22 +89,26 @@ def _small(ctx: ChunkContext, chunk: Chunk) -> bool:
     return ctx.size_of(chunk) < ctx.options.min and "CG202" not in chunk.suppressed
 
 
-def _joined(ctx: ChunkContext, first: _Unit, second: _Unit) -> _Unit | None:
-    """One chunk of both, under the first one's ID and heading path; None when it would
-    be over ``size.max``."""
+def _joined(
+    ctx: ChunkContext, first: _Unit, second: _Unit, *, named: _Unit | None = None
+) -> _Unit | None:
+    """One chunk of both, under the ID and heading path of ``named`` (default: the
+    first); None when it would be over ``size.max``."""
     one, two = first.chunk, second.chunk
+    name = (named or first).chunk
+    ids = (one.id, *one.merged, two.id, *two.merged)
     chunk = ctx.make(
-        one.identity,
-        one.kind,
-        one.language,
+        name.identity,
+        name.kind,
+        name.language,
         one.start_line,
         two.end_line,
-        body_line=one.body_line,
-        heading_path=one.heading_path,
-        level=one.level,
+        body_line=name.body_line,
+        heading_path=name.heading_path,
+        level=name.level,
         suppressed=one.suppressed | two.suppressed,
-        title=one.title,
-        tags=one.tags,
-        merged=(*one.merged, two.id, *two.merged),
+        title=name.title,
+        tags=name.tags,
+        merged=tuple(chunk_id for chunk_id in ids if chunk_id != name.id),
     )
     return _Unit(chunk, first.top) if ctx.size_of(chunk) <= ctx.options.max else None

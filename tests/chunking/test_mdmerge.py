@@ -107,8 +107,13 @@ def test_the_page_keeps_every_heading_anchor() -> None:
         ),
         pytest.param(
             f"Short intro.\n\n# Title\n\n{LONG}\n",
-            [("~preamble", ("title",))],
-            id="a-small-preamble-goes-down",
+            [("title", ("~preamble",))],
+            id="a-small-preamble-opens-the-first-section-under-its-id",
+        ),
+        pytest.param(
+            f"{LONG}\n\n# Title\n\nTiny.\n\n# Next\n\n{LONG}\n",
+            [("~preamble", ()), ("title", ("next",))],
+            id="nothing-merges-up-into-a-preamble",
         ),
         pytest.param(
             f"## A\n\n{LONG}\n\n<!-- chunkgate: disable=CG202 -->\n## B\n\nTiny.\n",
