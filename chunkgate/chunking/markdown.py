@@ -327,7 +327,7 @@ def _chunks(
             )
         made.append(chunk)
     if ctx.options.merge_small:
-        made = merge_small_sections(ctx, made, [span.top for span in spans])
+        made = merge_small_sections(ctx, made, [span.top for span in spans], dialect)
     chunks: list[Chunk] = []
     for chunk in made:
         if split and ctx.size_of(chunk) > limit:

@@ -1,11 +1,12 @@
 """Markdown sections under ``size.min`` merged into a neighbour (``markdown.merge_small``).
 
 A section of a heading and a line ("## Options", "See below.") has too little
-to be retrieved for anything (CG202). With ``markdown.merge_small: true`` (off
-by default: it changes chunks and IDs) such a section joins a neighbour, as
-Unstructured's ``chunk_by_title`` combines a section under
-``combine_text_under_n_chars`` with the sections after it (LangChain's
-``MarkdownHeaderTextSplitter`` merges nothing):
+to be retrieved for anything (CG202, which measures it without its template
+syntax, and never counts a section that includes a file). With
+``markdown.merge_small: true`` (off by default: it changes chunks and IDs)
+such a section joins a neighbour, as Unstructured's ``chunk_by_title``
+combines a section under ``combine_text_under_n_chars`` with the sections
+after it (LangChain's ``MarkdownHeaderTextSplitter`` merges nothing):
 
 - down, into the section after it when that one is its subsection: a parent's
   line of introduction goes with its first child, as a heading with no body of
@@ -38,6 +39,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from chunkgate.chunking.base import ChunkContext
+from chunkgate.chunking.syntax import Dialect, included_files, may_hold_syntax, prose
 from chunkgate.core.model import Chunk
 
 
@@ -47,15 +49,16 @@ class _Unit(NamedTuple):
 
 
 def merge_small_sections(
-    ctx: ChunkContext, chunks: Sequence[Chunk], tops: Sequence[int]
+    ctx: ChunkContext, chunks: Sequence[Chunk], tops: Sequence[int], dialect: Dialect
 ) -> list[Chunk]:
     """``chunks`` (one file's sections, not yet split into parts) with those under
-    ``size.min`` merged into a neighbour; ``tops`` holds each one's ``_Unit.top``."""
+    ``size.min`` merged into a neighbour; ``tops`` holds each one's ``_Unit.top``,
+    ``dialect`` the file's template syntax."""
     units = [_Unit(chunk, top) for chunk, top in zip(chunks, tops, strict=True)]
     index = 0
     while index < len(units):
         unit = units[index]
-        if not _small(ctx, unit.chunk):
+        if not _small(ctx, unit.chunk, dialect):
             index += 1
             continue
         level = unit.chunk.level
@@ -85,8 +88,18 @@ def merge_small_sections(
     return [unit.chunk for unit in units]
 
 
-def _small(ctx: ChunkContext, chunk: Chunk) -> bool:
-    return ctx.size_of(chunk) < ctx.options.min and "CG202" not in chunk.suppressed
+def _small(ctx: ChunkContext, chunk: Chunk, dialect: Dialect) -> bool:
+    """Under ``size.min`` as CG202 measures it: without its template syntax, and never
+    a section that includes a file (on the site, its text is the file's)."""
+    minimum = ctx.options.min
+    if "CG202" in chunk.suppressed or included_files(chunk.text):
+        return False
+    if ctx.size_of(chunk) < minimum:
+        return True
+    if not may_hold_syntax(chunk.text, dialect):
+        return False
+    kept = prose(chunk.text, dialect)
+    return (len(kept) if ctx.options.unit == "chars" else ctx.counter(kept)) < minimum
 
 
 def _joined(

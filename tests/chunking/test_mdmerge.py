@@ -229,3 +229,12 @@ def _unmerged_stay(text: str) -> None:
     for index, chunk in enumerate(plain):
         if all(c.chars >= MERGE.min for c in plain[max(index - 1, 0) : index + 2]):
             assert found[chunk.id][:-3] == chunk[:-3]  # its relations may name merged ones
+
+
+def test_small_as_cg202_measures_it_template_syntax_aside_and_includes_never() -> None:
+    figure = '{{< figure src="x.png" alt="the long figure" >}}'
+    hugo = f"## A\n\n{LONG}\n\n## B\n\nTiny.\n\n{figure}\n"
+    assert len(hugo.split("## B")[1]) > MERGE.min
+    assert shape(hugo) == [("a", ("b",))]  # B is a shortcode and one word of prose
+    include = f'## A\n\n{LONG}\n\n## B\n\n--8<-- "docs/snippets/b.md"\n'
+    assert shape(include) == [("a", ()), ("b", ())]  # B is the included file's text
