@@ -18,7 +18,9 @@ build, not content: they belong to no chunk, like front matter (a preamble of
 imports alone gives no chunk, and the first section's starts at its heading).
 
 Heading identities come from the anchor flavour of the site that publishes
-the file (``anchors``, ``ChunkOptions.anchors`` and ``sites``).
+the file (``anchors``, ``ChunkOptions.anchors`` and ``sites``). With
+``markdown.merge_small``, a section under ``size.min`` joins a neighbour
+before long sections are split (``mdmerge``).
 """
 
 from __future__ import annotations
