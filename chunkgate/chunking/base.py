@@ -62,6 +62,8 @@ class ChunkOptions:
     # the input limit of the model that embeds it (`embed.model`, or `size.limit`).
     limit: int = DEFAULT_LIMIT
     model: str | None = None  # `embed.model`, a name of `chunking.models.MODELS`
+    # `markdown.merge_small` (issue 41): a section under `min` joins a neighbour.
+    merge_small: bool = False
 
     def __post_init__(self) -> None:
         if self.max < 1:
@@ -91,6 +93,7 @@ class ChunkOptions:
             f"python.split_classes={str(self.split_classes).lower()};tokenizer={self.tokenizer};"
             f"anchors={settings_key(self.anchors, self.sites)}{self.embed.fingerprint()}"
             f"{self._model_fingerprint()}"
+            f"{';markdown.merge_small=true' if self.merge_small else ''}"
         )
 
     def _model_fingerprint(self) -> str:
@@ -178,6 +181,7 @@ class ChunkContext(NamedTuple):
         end_column: int = 0,
         unsplittable: str = "",
         fields: tuple[tuple[str, str], ...] = (),
+        merged: tuple[str, ...] = (),
     ) -> Chunk:
         """Build the chunk spanning 1-based lines ``start..end`` inclusive, from the
         1-based ``start_column`` of the first line to ``end_column`` (inclusive) of
@@ -201,7 +205,7 @@ class ChunkContext(NamedTuple):
             f"{self.path}#{identity}", self.path, kind, language, symbol, heading_path, level,
             start, end, chars, tokens, digest, text, start if body_line is None else body_line,
             suppressed, title, tags, part, parts, start_column, end_column, unsplittable,
-            fields,
+            fields, "", "", merged,
         )  # fmt: skip
 
 

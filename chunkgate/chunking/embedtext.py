@@ -19,7 +19,12 @@ holds them (issue 41); it is not the default, as it changes every section's
 embed text, and LlamaIndex's nodes, whose content is the text, cannot.
 Settings (``embed:`` in the configuration): ``breadcrumb`` (default true;
 false: the embed text is the text), ``separator`` (default ``" > "``),
-``headings`` (default true) and ``sizes`` (``text``, the default: size
+``headings`` (default true), ``module_summary`` (default false; true: a
+Python function's, class's or method's embed text carries the first line of
+its module's docstring after the breadcrumb, as the VPS guide advises: what the
+module is for, which a function alone seldom says; context, like a re-opened
+fence, in no chunk's lines and not counted in its sizes) and ``sizes``
+(``text``, the default: size
 limits and token counts measure the chunk's text; ``embed``: they measure the
 embed text, what the model sees).
 """
@@ -47,6 +52,8 @@ class EmbedSettings:
     separator: str = " > "
     sizes: SizesOf = "text"
     headings: bool = True  # false: a section's heading lines the breadcrumb holds are left out
+    # true: a Python definition's embed text carries its module docstring's first line
+    module_summary: bool = False
 
     def __post_init__(self) -> None:
         if not self.separator or "\n" in self.separator or "\r" in self.separator:

@@ -18,7 +18,9 @@ build, not content: they belong to no chunk, like front matter (a preamble of
 imports alone gives no chunk, and the first section's starts at its heading).
 
 Heading identities come from the anchor flavour of the site that publishes
-the file (``anchors``, ``ChunkOptions.anchors`` and ``sites``).
+the file (``anchors``, ``ChunkOptions.anchors`` and ``sites``). With
+``markdown.merge_small``, a section under ``size.min`` joins a neighbour
+before long sections are split (``mdmerge``).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from chunkgate.chunking.base import (
 )
 from chunkgate.chunking.frontmatter import FrontMatter, parse_front_matter
 from chunkgate.chunking.identities import distinct
+from chunkgate.chunking.mdmerge import merge_small_sections
 from chunkgate.chunking.syntax import Dialect
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.core.regex import lazy
@@ -221,6 +224,7 @@ class _Span(NamedTuple):
     first: int
     last: int
     path: tuple[str, ...]
+    top: int = 0  # the smallest level of the headings that open it (its body-less ones too)
 
 
 def _spans(
@@ -264,7 +268,8 @@ def _spans(
         first = opens_at(waiting[0] if waiting else heading)
         if opening is not None:
             first, opening = opening, None
-        spans.append(_Span(heading, first, body[1], tuple(titles)))
+        top = min([heading.level, *(h.level for h in waiting)])
+        spans.append(_Span(heading, first, body[1], tuple(titles), top))
         waiting = []
     if waiting and spans:
         # Body-less headings at the end close the chunk before them. A file of
@@ -290,14 +295,14 @@ def _chunks(
     comments = "chunkgate:" in ctx.text
     split = ctx.options.split
     limit = ctx.options.max
-    chunks: list[Chunk] = []
+    made: list[Chunk] = []
     start = front.lines if front else 0
     spans = _spans(lines, start, sections, dialect, opens)
     # Two sections the site gives one anchor still need an ID each (identities.distinct).
     named = [span.heading for span in spans if span.heading is not None]
     reserved = {heading.identity for heading in sections}
     identities = iter(distinct([(h.identity, h.explicit) for h in named], reserved))
-    for heading, first, last, path in spans:
+    for heading, first, last, path, _ in spans:
         if heading is None:
             chunk = make(
                 PREAMBLE_IDENTITY,
@@ -322,6 +327,11 @@ def _chunks(
                 title=title,
                 tags=tags,
             )
+        made.append(chunk)
+    if ctx.options.merge_small:
+        made = merge_small_sections(ctx, made, [span.top for span in spans], dialect)
+    chunks: list[Chunk] = []
+    for chunk in made:
         if split and ctx.size_of(chunk) > limit:
             from chunkgate.chunking.mdparts import markdown_parts  # only for long sections
 

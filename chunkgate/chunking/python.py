@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 _WHITESPACE = " \t\f\v"
+_DEFINED = frozenset({"function", "class", "method"})  # the kinds of a definition's chunk
 
 
 @dataclass(slots=True)
@@ -81,7 +82,22 @@ def _chunk_python(ctx: ChunkContext) -> tuple[list[Chunk], list[Problem]]:
         chunks = merge_small_code(ctx, chunks)
     if ctx.options.split:
         chunks = _split_oversized(ctx, chunks, tree)
+    if ctx.options.embed.module_summary:
+        chunks = _with_summary(chunks, tree)
     return chunks, []
+
+
+def _with_summary(chunks: list[Chunk], tree: ast.Module) -> list[Chunk]:
+    """The definitions' chunks with the first line of the module's docstring in their
+    embed text (``embed.module_summary``, ``Chunk.embed_before``), none in their lines."""
+    docstring = ast.get_docstring(tree) or ""
+    summary = next((line.strip() for line in docstring.splitlines() if line.strip()), "")
+    if not summary:
+        return chunks
+    return [
+        chunk._replace(embed_before=summary) if chunk.kind in _DEFINED else chunk
+        for chunk in chunks
+    ]
 
 
 def _parse(text: str) -> ast.Module:

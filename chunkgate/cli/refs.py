@@ -39,14 +39,24 @@ def refs_command(
     """Check that the chunk IDs other files cite (eval sets, citations, notes) exist.
 
     An ID that moved (moved_from in the manifest) is named with where it went;
-    --fix rewrites it there, changing nothing else in the file. Exit status: 0
+    --fix rewrites it there, changing nothing else in the file. An ID of a section
+    merged into another chunk (markdown.merge_small) exists: it is named with that
+    chunk and left as it is. Exit status: 0
     every ID exists (after --fix), 1 some do not, 2 errors.
     """
     # imported per command: the corpus's IDs, which the hook never needs
     from chunkgate.evaluate.citations import check_files, corpus_ids
 
-    known, moved, suffixes = corpus_ids(Path.cwd(), config_path=config_path)
-    result = check_files(list(files), known, moved, field=field, fix=fix, suffixes=suffixes)
+    ids = corpus_ids(Path.cwd(), config_path=config_path)
+    result = check_files(
+        list(files),
+        ids.known,
+        ids.moved,
+        field=field,
+        fix=fix,
+        suffixes=ids.suffixes,
+        merged=ids.merged,
+    )
     fmt = formats.REFS.resolve(fmt, sys.stdout)
     if not quiet or fmt == "json":
         formats.REFS.writer(fmt)(result, sys.stdout)

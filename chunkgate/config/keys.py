@@ -131,6 +131,14 @@ KEYS: tuple[Key, ...] = (
         "or one flavour for every file.",
     ),
     Key(
+        "markdown.merge_small",
+        _BOOLEAN,
+        _CHUNKING.merge_small,
+        "true: a section under size.min joins a neighbour (its subsection, else the section "
+        "before); the chunk keeps the first ID and lists the others in `merged`, so "
+        "citations of them still resolve.",
+    ),
+    Key(
         "python.split_classes",
         _BOOLEAN,
         _CHUNKING.split_classes,
@@ -162,6 +170,13 @@ KEYS: tuple[Key, ...] = (
         _EMBED.headings,
         "false: a section's heading lines are left out of the embed text where the "
         "breadcrumb holds them.",
+    ),
+    Key(
+        "embed.module_summary",
+        _BOOLEAN,
+        _EMBED.module_summary,
+        "true: a Python function's, class's or method's embed text carries its module "
+        "docstring's first line, after the breadcrumb.",
     ),
     Key(
         "embed.model",

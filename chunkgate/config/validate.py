@@ -242,6 +242,9 @@ class _Validator:
             ("auto", *ANCHOR_SETTINGS),
             f"auto, {', '.join(ANCHOR_SETTINGS)}",
         )
+        merge_small = self.entry(
+            markdown, "markdown.merge_small", defaults.merge_small, self.boolean
+        )
         python = self.section("python", top.get("python", {}), keys.table("python"))
         split_classes = self.entry(
             python, "python.split_classes", defaults.split_classes, self.boolean
@@ -262,6 +265,7 @@ class _Validator:
             embed=embed,
             limit=limit,
             model=model.name if model else None,
+            merge_small=merge_small,
         )
 
     def bounds(self, min_given: bool, minimum: int, maximum: int, overlap: int) -> None:
@@ -300,8 +304,15 @@ class _Validator:
         if sizes not in SIZES_OF:
             self.wrong("embed.sizes", sizes, "'text' or 'embed'")
         headings = self.boolean("embed.headings", embed.get("headings", defaults.headings))
+        summary = self.boolean(
+            "embed.module_summary", embed.get("module_summary", defaults.module_summary)
+        )
         return EmbedSettings(
-            breadcrumb=breadcrumb, separator=separator, sizes=sizes, headings=headings
+            breadcrumb=breadcrumb,
+            separator=separator,
+            sizes=sizes,
+            headings=headings,
+            module_summary=summary,
         )
 
     def severities(self, value: object) -> Mapping[str, Severity]:

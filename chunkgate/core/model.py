@@ -68,6 +68,9 @@ class Chunk(NamedTuple):
     # fence line of a code block a part starts or ends inside, so it still reads as code.
     embed_before: str = ""
     embed_after: str = ""
+    # issue 41, ``markdown.merge_small``: the IDs of the sections under ``size.min`` this
+    # chunk took in, in document order; a citation of one resolves to this chunk.
+    merged: tuple[str, ...] = ()
     # Relations (issue 20), filled once a file's chunks are final (chunking.relate):
     # the enclosing section's (or class's) chunk ID, and the chunks before and after
     # this one in the file.
@@ -107,6 +110,8 @@ class Chunk(NamedTuple):
             "prev": self.prev,
             "next": self.next,
         }
+        if self.merged:
+            out["merged"] = list(self.merged)
         if self.start_column:
             out["start_column"] = self.start_column
         if self.end_column:

@@ -4,7 +4,9 @@ IDs are found by their shape, ``path#identity`` with a path ending in a
 corpus file's extension, anywhere in the text (JSON, JSON lines, YAML, CSV,
 Markdown or anything else); or, with ``field``, as the values of that key
 (JSON, JSON lines, YAML, at any depth; a CSV column), whatever their shape.
-An ID that is no chunk of the corpus is reported, with the ID a recorded move
+An ID of a section merged into a neighbour (``markdown.merge_small``) is
+found: it is named with the chunk that holds it, and left as it is. An ID that
+is no chunk of the corpus is reported, with the ID a recorded move
 (``moved_from`` in the manifest, followed to its end) redirects it to, and
 ``fix`` rewrites those in place: only the bytes of the ID change, the file
 is written atomically.
@@ -44,13 +46,30 @@ class RefsResult(NamedTuple):
     broken: tuple[Citation, ...]  # IDs that are not chunks (left as they are)
     fixed: tuple[Citation, ...]  # IDs rewritten through a recorded move
     checked: int  # IDs looked at
+    # IDs of sections merged into a neighbour (``markdown.merge_small``), which resolve
+    # to the chunk that holds them (``redirect``): found, and left as they are.
+    merged: tuple[Citation, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {
             "broken": [c.to_dict() for c in self.broken],
             "fixed": [c.to_dict() for c in self.fixed],
+            "merged": [
+                {"path": c.path, "line": c.line, "id": c.id, "chunk": c.redirect}
+                for c in self.merged
+            ],
             "checked": self.checked,
         }
+
+
+class CorpusIds(NamedTuple):
+    """What a citation may name: the corpus's chunk IDs, its recorded moves (old ->
+    new), its files' extensions, and the IDs merged into a chunk (ID -> the chunk's)."""
+
+    known: set[str]
+    moved: dict[str, str]
+    suffixes: set[str]
+    merged: dict[str, str]
 
 
 def id_pattern(suffixes: Collection[str] = _SUFFIXES) -> re.Pattern[str]:
@@ -156,13 +175,16 @@ def check_files(
     field: str | None = None,
     fix: bool = False,
     suffixes: Collection[str] = _SUFFIXES,
+    merged: Mapping[str, str] | None = None,
 ) -> RefsResult:
     """Check (and with ``fix`` rewrite) the IDs cited in ``files``; ``moved`` maps an old
-    ID to the ID it moved to."""
+    ID to the ID it moved to, ``merged`` a merged section's ID to its chunk's."""
 
+    merged = merged or {}
     pattern = id_pattern(suffixes)
     broken: list[Citation] = []
     fixed: list[Citation] = []
+    joined: list[Citation] = []
     checked = 0
     for file in files:
         name = str(file)
@@ -176,13 +198,18 @@ def check_files(
             field_citations(name, text, field) if field else find_citations(name, text, pattern)
         )
         checked += len(found)
-        bad = [c._replace(redirect=follow(moved, c.id, known)) for c in found if c.id not in known]
+        joined.extend(c._replace(redirect=merged[c.id]) for c in found if c.id in merged)
+        bad = [
+            c._replace(redirect=follow(moved, c.id, known))
+            for c in found
+            if c.id not in known and c.id not in merged
+        ]
         movable = [c for c in bad if c.redirect is not None] if fix else []
         broken.extend(c for c in bad if c not in movable)
         if movable:
             write_atomic(file, _rewritten(name, text, movable).encode("utf-8"))
             fixed.extend(movable)
-    return RefsResult(tuple(broken), tuple(fixed), checked)
+    return RefsResult(tuple(broken), tuple(fixed), checked, tuple(joined))
 
 
 def _rewritten(path: str, text: str, citations: Sequence[Citation]) -> str:
@@ -202,13 +229,12 @@ def _rewritten(path: str, text: str, citations: Sequence[Citation]) -> str:
     return "".join(parts)
 
 
-def corpus_ids(
-    root: Path, *, config_path: Path | None = None
-) -> tuple[set[str], dict[str, str], set[str]]:
-    """The corpus's chunk IDs, its recorded moves (old -> new) and its files' extensions."""
+def corpus_ids(root: Path, *, config_path: Path | None = None) -> CorpusIds:
+    """The IDs a citation of the working tree's corpus may name (``CorpusIds``)."""
 
     snapshot = working_tree(root, config_path=config_path)
     known = {chunk.id for chunk in snapshot.chunks}
     moved = {old: new for new, old in snapshot.moves}
     suffixes = {p.rpartition(".")[2] for p in {c.path for c in snapshot.chunks} if "." in p}
-    return known, moved, set(_SUFFIXES) | suffixes
+    merged = {alias: chunk.id for chunk in snapshot.chunks for alias in chunk.merged}
+    return CorpusIds(known, moved, set(_SUFFIXES) | suffixes, merged)

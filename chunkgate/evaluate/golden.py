@@ -13,7 +13,8 @@ expected IDs in the top k, its reciprocal rank 1/rank of the first one found
 there (0 when none is). An expected ID that the manifest records as moved
 (``moved_from``) counts as found under the ID it moved to, and the other way
 round, so a golden file written before or after an acknowledged rename
-measures the same thing.
+measures the same thing. An expected ID of a section merged into a neighbour
+(``markdown.merge_small``) counts as found where the chunk that holds it is.
 """
 
 from __future__ import annotations
@@ -168,23 +169,28 @@ def evaluate(
         raise ValueError(f"k must be at least 1, got {k}")
     ids = [chunk.id for chunk in chunks]
     same = representatives(moves)  # each ID that takes part in a recorded move
+    holders = {alias: chunk.id for chunk in chunks for alias in chunk.merged}
 
     def key(chunk_id: str) -> str:
-        # Any part of the expected section counts: `install~2` is the section `install`.
+        # Any part of the expected section counts: `install~2` is the section `install`;
+        # so does the chunk a section was merged into.
         unit = unit_id(chunk_id)
+        unit = holders.get(unit, unit)
         return same.get(unit, unit)
 
     index = index_chunks(chunks, embed)
     results = []
     for item in golden:
         retrieved = tuple(ids[hit.position] for hit in index.top(item.query, k))
-        wanted = {key(e): e for e in item.expected}
+        wanted: dict[str, list[str]] = {}
+        for expected in item.expected:
+            wanted.setdefault(key(expected), []).append(expected)
         found: list[str] = []
         rank = None
         for position, chunk_id in enumerate(retrieved, 1):
-            expected = wanted.get(key(chunk_id))
-            if expected is not None and expected not in found:
-                found.append(expected)
-                rank = rank or position
+            for expected in wanted.get(key(chunk_id), ()):
+                if expected not in found:
+                    found.append(expected)
+                    rank = rank or position
         results.append(QueryResult(item.query, item.expected, retrieved, tuple(found), rank))
     return EvalRun(name, k, len(chunks), tuple(results))

@@ -30,8 +30,9 @@ class MissingExtra(ChunkgateError, ImportError):
 def flat_metadata(record: Mapping[str, object]) -> dict[str, Scalar]:
     """A record's fields as one level of strings, numbers and booleans, the values every
     vector store takes: ``lines`` as ``start_line``/``end_line``, ``heading_path`` and
-    ``tags`` joined (" > ", ", "), ``moved_from`` as its ID, front-matter ``metadata``
-    lifted to the top (``fields`` as ``field.NAME``), None and empty values left out."""
+    ``tags`` joined (" > ", ", "), ``moved_from`` as its ID, ``merged`` as its IDs
+    (space-separated), front-matter ``metadata`` lifted to the top (``fields`` as
+    ``field.NAME``), None and empty values left out."""
     flat: dict[str, Scalar] = {}
     for key, value in record.items():
         if key in _CONTENT:
@@ -50,7 +51,7 @@ def flat_metadata(record: Mapping[str, object]) -> dict[str, Scalar]:
     return flat
 
 
-_JOINERS = {"heading_path": " > ", "tags": ", ", "moved_from": " "}
+_JOINERS = {"heading_path": " > ", "tags": ", ", "moved_from": " ", "merged": " "}
 
 
 def _put(flat: dict[str, Scalar], key: str, value: object) -> None:

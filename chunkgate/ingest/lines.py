@@ -2,7 +2,9 @@
 
 A record is the chunk's own ``Chunk.to_dict`` reshaped for an ingest: the line
 span becomes ``lines`` (and the columns ``start_char``/``end_char``),
-``breadcrumb`` follows ``heading_path``, ``metadata`` is always there, and
+``breadcrumb`` follows ``heading_path``, ``merged`` (the IDs of the sections
+merged into the chunk, ``markdown.merge_small``) follows ``next`` when there
+are any, ``metadata`` is always there, and
 ``moved_from``, ``blob``, ``commit``, ``chunking`` (the chunking version), ``model``
 (``embed.model``, the model whose tokens ``tokens`` counts, or null), ``text`` and
 ``embed_text`` close it. Each
@@ -84,6 +86,7 @@ def file_lines(
         if chunk.embed_before or chunk.embed_after or dropped:
             embedded = _string(embed_text(chunk, embed))
         heading_path = ", ".join(map(_string, chunk.heading_path))
+        merged = f'"merged": [{", ".join(map(_string, chunk.merged))}], ' if chunk.merged else ""
         out.append(
             f'{{"id": {_string(chunk.id)}, "path": {_string(chunk.path)}, '
             f'"language": {_string(chunk.language)}, "kind": {_string(chunk.kind)}, '
@@ -93,7 +96,7 @@ def file_lines(
             f'"start_char": {start}, "end_char": {end}, '
             f'"chars": {chunk.chars}, "tokens": {chunk.tokens}, "hash": {_string(chunk.hash)}, '
             f'"part": {chunk.part}, "parts": {chunk.parts}, "parent": {_value(chunk.parent)}, '
-            f'"prev": {_value(chunk.prev)}, "next": {_value(chunk.next)}, '
+            f'"prev": {_value(chunk.prev)}, "next": {_value(chunk.next)}, {merged}'
             f'"metadata": {metadata(chunk) or "{}"}, '
             f'"moved_from": {"[]" if old is None else f"[{_string(old)}]"}, '
             f'{tail}{body}, "embed_text": {embedded}}}\n'

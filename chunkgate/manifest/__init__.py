@@ -4,13 +4,15 @@ A shard (``layout.py`` says where it lives) is UTF-8 JSON lines, ``\\n`` line
 endings, keys in exactly the order shown, ``", "`` and ``": "`` between items
 and no other spaces. Lines broken here are one line in the file::
 
-    {"file": "docs/a.md", "blob": "<git blob id>", "chunks": 2, "settings": "<16 hex>",
+    {"file": "docs/a.md", "blob": "<git blob id>", "chunks": 3, "settings": "<16 hex>",
      "findings": [{"rule": "CG201", "line": 12, "chunk": "docs/a.md#install",
                    "message": "...", "fix": "..."}]}
     {"id": "docs/a.md#setup", "lines": [1, 10], "chars": 812, "tokens": 203,
      "hash": "<16 hex>"}
     {"id": "docs/a.md#install", "lines": [12, 60], "chars": 2345, "tokens": 590,
      "hash": "<16 hex>", "moved_from": "docs/a.md#installing", "suppressed": ["CG501"]}
+    {"id": "docs/a.md#usage", "lines": [62, 70], "chars": 310, "tokens": 78,
+     "hash": "<16 hex>", "merged": ["docs/a.md#options", "docs/a.md#limits"]}
 
 The file line holds the path, the git blob ID (40 or 64 hex digits) of the
 content that was checked, or null, the number of chunk lines that follow,
@@ -28,7 +30,10 @@ of the chunk it is about, or null for the whole file), ``message`` and
 tokens and the first 16 hex digits of the SHA-256 of its text; then, when
 there are, ``moved_from`` (the ID it was acknowledged as moved from) and
 ``suppressed`` (the rule codes an inline ``chunkgate: disable=`` turns off
-for it).
+for it) and ``merged`` (with ``markdown.merge_small``: the IDs of the
+sections under ``size.min`` the chunk took in, in document order; citations of
+them resolve to it). A manifest made before ``merged`` existed reads as it
+did: no chunk merged anything.
 
 The folder's ``manifest.json`` is the header: the format (3; 2 is read as
 well), chunkgate's chunking version, the settings that change chunks, the

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from chunkgate.manifest.kinds import (
     BLOB,
     CHUNK_ID,
+    CHUNK_IDS,
     CODES,
     COUNT,
     FINDINGS,
@@ -208,6 +209,7 @@ CHUNK_LINE = Line(
         Field("hash", HEX),
         Field("moved_from", STRING, optional=True),
         Field("suppressed", CODES, optional=True),
+        Field("merged", CHUNK_IDS, optional=True),
     ),
     ChunkEntry,
 )

@@ -197,6 +197,20 @@ def _strict_codes(key: str, raw: object, where: Where) -> tuple[str, ...]:
     raise where.error(f'"{key}" must be a non-empty sorted list of rule codes, got {show(raw)}')
 
 
+def _fast_ids(where: Where, listed: str) -> tuple[str, ...]:  # located
+    ids = tuple(listed[1:-1].split('", "'))
+    if len(set(ids)) != len(ids) or not all(belongs(chunk_id, where.path) for chunk_id in ids):
+        raise Slow
+    return ids
+
+
+def _strict_ids(key: str, raw: object, where: Where) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not raw or len(set(map(str, raw))) != len(raw):
+        what = "a non-empty list of distinct chunk IDs"
+        raise where.error(f'"{key}" must be {what}, got {show(raw)}')
+    return tuple(_strict_id(key, item, where) for item in raw)
+
+
 def _write_findings(findings: tuple[StoredFinding, ...]) -> str:
     return (
         "["
@@ -278,5 +292,14 @@ CODES = Kind(
     "codes",
 )
 FINDINGS = Kind(_write_findings, _strict_findings, name="findings")
-
+# Chunk IDs of the line's file, in their order (``ChunkEntry.merged``).
+_QUOTED = r'"[^"\\\x00-\x1f]+"'
+CHUNK_IDS = Kind(
+    lambda ids: f"[{', '.join(map(_string, ids))}]",
+    _strict_ids,
+    rf"\[({_QUOTED}(?:, {_QUOTED})*)\]",
+    _fast_ids,
+    "chunk-ids",
+    located=True,
+)
 # The file line: its "chunks" holds how many chunk lines follow (``FileEntry.chunks``).

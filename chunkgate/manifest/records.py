@@ -145,7 +145,9 @@ class StoredFinding:
 @dataclass(frozen=True, slots=True)
 class ChunkEntry:
     """One chunk line. ``suppressed`` is kept sorted and unique whatever order it is
-    given in: the rule codes an inline ``chunkgate: disable=`` turns off for it."""
+    given in: the rule codes an inline ``chunkgate: disable=`` turns off for it.
+    ``merged``: the IDs of the sections under ``size.min`` the chunk took in
+    (``markdown.merge_small``), in document order; none in a manifest made without it."""
 
     id: str
     lines: tuple[int, int]
@@ -154,8 +156,13 @@ class ChunkEntry:
     hash: str
     moved_from: str | None = None
     suppressed: tuple[str, ...] = ()
+    merged: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.merged:
+            object.__setattr__(self, "merged", tuple(self.merged))
+            if len(set(self.merged)) != len(self.merged) or self.id in self.merged:
+                raise ValueError(f"ChunkEntry.merged must be other, distinct IDs: {self.merged}")
         if self.suppressed:
             codes = tuple(sorted(set(self.suppressed)))
             for code in codes:
@@ -169,7 +176,7 @@ class ChunkEntry:
         suppressed = tuple(sorted(c for c in chunk.suppressed if RULE_CODE.fullmatch(c)))
         return cls(
             chunk.id, (chunk.start_line, chunk.end_line), chunk.chars, chunk.tokens, chunk.hash,
-            moved_from, suppressed,
+            moved_from, suppressed, chunk.merged,
         )  # fmt: skip
 
     def placeholder(self, path: str) -> Chunk:
@@ -180,6 +187,7 @@ class ChunkEntry:
             id=self.id, path=path, kind="text", language="text", symbol=None, heading_path=(),
             level=0, start_line=start, end_line=end, chars=self.chars, tokens=self.tokens,
             hash=self.hash, text="", body_line=start, suppressed=frozenset(self.suppressed),
+            merged=self.merged,
         )  # fmt: skip
 
 
@@ -209,6 +217,9 @@ class FileEntry:
         for chunk in self.chunks:
             if len(chunk.id) <= len(prefix) or not chunk.id.startswith(prefix):
                 raise ValueError(f"chunk {chunk.id!r} does not belong to {self.path!r}")
+            for merged in chunk.merged:
+                if not belongs(merged, self.path):
+                    raise ValueError(f"merged chunk {merged!r} does not belong to {self.path!r}")
         findings = tuple(sorted(self.findings, key=StoredFinding.sort_key))
         for finding in findings:
             if finding.chunk_id is not None and not belongs(finding.chunk_id, self.path):

@@ -20,6 +20,10 @@ def write_json(result: RefsResult, stream: IO[str]) -> None:
 
 
 def write_text(result: RefsResult, stream: IO[str]) -> None:
+    for citation in result.merged:
+        stream.write(
+            f"{citation.path}:{citation.line}: {citation.id}: merged into {citation.redirect}\n"
+        )
     for citation in result.fixed:
         stream.write(f"{citation.path}:{citation.line}: {citation.id} -> {citation.redirect}\n")
     for citation in result.broken:
@@ -31,5 +35,7 @@ def write_text(result: RefsResult, stream: IO[str]) -> None:
         stream.write(f"{citation.path}:{citation.line}: {citation.id}: {where}\n")
     stream.write(
         f"{result.checked} IDs checked, {len(result.broken)} not found, "
-        f"{len(result.fixed)} rewritten\n"
+        f"{len(result.fixed)} rewritten"
+        + (f", {len(result.merged)} merged into another chunk" if result.merged else "")
+        + "\n"
     )

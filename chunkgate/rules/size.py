@@ -58,12 +58,18 @@ directory, the log level and the retry policy.
 
 Fires when a Markdown section or preamble is smaller than `size.min`
 (default 40, in `size.unit`; 0 turns it off). The typical case is a heading
-with one short sentence: a section's anchor is a citation target, so it is
-not merged away, and its author can give it content or merge it. A chunk that
-includes another file (`--8<-- "file.md"`, `{% include %}`, `.. include::`)
-never fires, as its text on the site is that file's; nor does a preamble of
-markup alone (`&nbsp;`, a MyST target `(label)=`). Chunks that
-chunkgate makes itself never fire: the parts of a long section and text
+with one short sentence: a section's anchor is a citation target, so by
+default it is not merged away, and its author can give it content or merge
+it. With `markdown.merge_small: true` chunkgate merges it into a neighbour
+(its subsection, else the section before it, else its next sibling), under the
+first section's ID, and lists the others in the chunk's `merged`, so that
+citations of them still resolve; CG202 then fires only where no neighbour may
+take it (a page of one section; a section after a deeper one and before a
+shallower one, whose merge would break the heading path; a merge over
+`size.max`). A chunk that includes another file (`--8<-- "file.md"`,
+`{% include %}`, `.. include::`) never fires, as its text on the site is that
+file's; nor does a preamble of markup alone (`&nbsp;`, a MyST target
+`(label)=`). Chunks that chunkgate makes itself never fire: the parts of a long section and text
 windows. Nor does code: Python module and class-level code under the limit
 joins a neighbouring chunk, as a good ingest merges small pieces, and a
 small function or class (`class NotFound(KeyError): pass`) is as long as it
@@ -72,7 +78,8 @@ needs to be.
 **Why it matters:** a tiny chunk has too little context to be retrieved for
 the right question, and when it is retrieved it cannot answer anything.
 
-**Fix:** merge it with its neighbour or add content.
+**Fix:** merge it with its neighbour or add content, or let chunkgate merge
+small sections: `markdown: {merge_small: true}`.
 
 Fires:
 

@@ -37,6 +37,10 @@ CG403 removed-id
     when acknowledged).
 
     Fires: ``## Deprecated API`` and its text were deleted.
+
+    A section that shrank under ``size.min`` and joined a neighbour
+    (``markdown.merge_small``) is not removed: the chunk it joined lists its ID
+    (``merged``), and citations of it resolve there.
 """
 
 from __future__ import annotations
@@ -186,7 +190,12 @@ def check_stability(
     found: list[Violation | None] = []
     accepted: dict[str, FileEntry] = {}
     unstable: set[str] = set()
-    moves = [move for move in find_moves(before, after) if move.old.id != move.new.id]
+    # A section that joined a neighbour is not a move: the neighbour lists its ID.
+    moves = [
+        move
+        for move in find_moves(before, after)
+        if move.old.id != move.new.id and move.old.id not in move.new.merged
+    ]
     for move in moves:
         entry = accepted.get(move.new.path) or entries.get(move.new.path)
         if entry is not None and entry.moved_from(move.new.id) == move.old.id:
@@ -201,7 +210,12 @@ def check_stability(
     for chunk in before:
         entry = entries.get(chunk.path)
         if chunk.path not in present:
-            present[chunk.path] = {unit_id(c.id) for c in entry.chunks} if entry else set()
+            # A section merged into a neighbour (``markdown.merge_small``) is still cited.
+            present[chunk.path] = (
+                {unit_id(c.id) for c in entry.chunks} | {m for c in entry.chunks for m in c.merged}
+                if entry
+                else set()
+            )
         if chunk.id not in moved and chunk.id not in present[chunk.path]:
             found.append(removed_violation(config, chunk, deleted=entry is None))
     pairs = tuple((move.old.id, move.new.id) for move in moves)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,60 @@ def test_headings_the_breadcrumb_holds_are_not_repeated(page: str, expected: str
     assert embed_text(chunks[-1]) == f"{breadcrumb(chunks[-1])}\n{chunks[-1].text}"
     off = EmbedSettings(breadcrumb=False, headings=False)
     assert embed_text(chunks[-1], off) == chunks[-1].text
+
+
+MODULE = '''\
+"""Parse dates written by people.
+
+The formats are listed in FORMATS.
+"""
+
+import re
+
+
+def parse(text):
+    return re.match(r"\\d+", text)
+
+
+class Calendar:
+    """Days and weeks, as the calendar of the locale counts them."""
+
+    def today(self):
+        return 1
+
+    def tomorrow(self):
+        return 2
+'''
+
+
+def test_module_summary_puts_the_docstrings_first_line_in_definitions_embed_text() -> None:
+    from chunkgate.ingest.lines import file_lines
+
+    summary = EmbedSettings(module_summary=True)
+    options = ChunkOptions(embed=summary, max=60)  # the class in parts: head and method
+    chunks = chunk_text(MODULE, "pkg/dates.py", options=options)
+    texts = {c.identity: embed_text(c, summary) for c in chunks}
+    assert texts["function-parse"] == (
+        "pkg.dates > parse\nParse dates written by people.\n"
+        'def parse(text):\n    return re.match(r"\\d+", text)'
+    )
+    assert texts["method-Calendar.today"].split("\n")[:2] == [
+        "pkg.dates > Calendar.today",
+        "Parse dates written by people.",
+    ]
+    assert texts["class-Calendar"].split("\n")[1] == "Parse dates written by people."
+    assert "Parse dates" not in texts["module"].split("\n")[1:2]  # the docstring is its text
+    # Context only: the chunks' lines, sizes and hashes are what they are without it.
+    plain = chunk_text(MODULE, "pkg/dates.py", options=ChunkOptions(max=60))
+    assert [c._replace(embed_before="") for c in chunks] == plain
+    assert not any(c.embed_before for c in plain)
+    parse = [c for c in chunks if c.identity == "function-parse"]
+    record = json.loads(file_lines(parse, MODULE, summary, blob=None, commit=None, model=None))
+    assert record["embed_text"] == texts["function-parse"]
+    assert record["text"] == parse[0].text
+
+
+def test_module_summary_of_a_module_without_a_docstring_is_nothing() -> None:
+    options = ChunkOptions(embed=EmbedSettings(module_summary=True))
+    code = MODULE.split('"""\n\n', 1)[1]
+    assert not any(c.embed_before for c in chunk_text(code, "pkg/dates.py", options=options))

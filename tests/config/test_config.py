@@ -772,3 +772,22 @@ def test_the_command_line_says_each_configuration_error_on_its_own_line(root: Pa
     assert len(lines) == 3
     assert all(line.startswith("chunkgate: error: .chunkgate.yaml: ") for line in lines)
     assert "size.max: expected an integer >= 1, got 'big'" in lines[0]
+
+
+def test_merge_small_and_module_summary_are_off_unless_set(root: Path) -> None:
+    assert "merge_small: false" in default_config_yaml()
+    assert "module_summary: false" in default_config_yaml()
+    config = load_yaml(root, "markdown: {merge_small: true}\nembed: {module_summary: true}\n")
+    assert config.chunking.merge_small
+    assert config.chunking.embed.module_summary
+    # A manifest made without merging stays valid: the fingerprint names it only when on.
+    assert "merge_small" not in load_config_default(root).chunking.fingerprint()
+    with pytest.raises(ConfigError, match=r"markdown\.merge_small: expected true or false"):
+        load_yaml(root, "markdown: {merge_small: small}\n")
+    with pytest.raises(ConfigError, match=r"embed\.module_summary: expected true or false"):
+        load_yaml(root, "embed: {module_summary: 1}\n")
+
+
+def load_config_default(root: Path) -> Config:
+    (root / ".chunkgate.yaml").unlink()
+    return load_config(root)

@@ -109,7 +109,7 @@ def test_documented_example_shows_every_key_of_a_shard() -> None:
     assert keys == {
         *("file", "blob", "chunks", "settings", "findings"),
         *("rule", "line", "chunk", "message", "fix"),
-        *("id", "lines", "chars", "tokens", "hash", "moved_from", "suppressed"),
+        *("id", "lines", "chars", "tokens", "hash", "moved_from", "suppressed", "merged"),
     }
 
 

@@ -3,6 +3,7 @@ writer, the strict reader, the fast line reader and the summary pattern follow i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -99,3 +100,49 @@ def test_the_summary_cache_key_follows_the_table(monkeypatch: pytest.MonkeyPatch
         fields, "CHUNK_LINE", fields.Line((*fields.CHUNK_LINE.fields, toy), ToyChunk)
     )
     assert fields.CHUNK_LINE.signature() == before + ",lang:string?"
+
+
+MERGED = FileEntry(
+    "docs/a.md",
+    "a" * 40,
+    (
+        ChunkEntry(
+            "docs/a.md#install", (1, 9), 400, 100, "0123456789abcdef",
+            merged=("docs/a.md#pip", "docs/a.md#conda"),
+        ),
+        ChunkEntry("docs/a.md#usage", (10, 20), 500, 125, "fedcba9876543210"),
+    ),
+)  # fmt: skip
+
+
+def test_merged_is_written_last_in_document_order_and_read_back_fast(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = render_block(MERGED)
+    assert (
+        data.decode()
+        .splitlines()[1]
+        .endswith('"hash": "0123456789abcdef", "merged": ["docs/a.md#pip", "docs/a.md#conda"]}')
+    )
+    assert '"merged"' not in data.decode().splitlines()[2]  # none: not written
+    _no_strict_reader(monkeypatch)
+    assert parse_block(data, "a.md.jsonl") == MERGED
+    assert summarise(data, "a.md.jsonl").chunks == 2
+
+
+@pytest.mark.parametrize(
+    ("merged", "message"),
+    [
+        ('["docs/b.md#pip"]', 'chunk "docs/b.md#pip" does not belong to "docs/a.md"'),
+        ('["docs/a.md#pip", "docs/a.md#pip"]', '"merged" must be a non-empty list of distinct'),
+        ("[]", '"merged" must be a non-empty list of distinct'),
+        ('"docs/a.md#pip"', '"merged" must be a non-empty list of distinct'),
+    ],
+)
+def test_a_bad_merged_list_is_refused_with_its_line(merged: str, message: str) -> None:
+    good = '["docs/a.md#pip", "docs/a.md#conda"]'
+    data = render_block(MERGED).replace(good.encode(), merged.encode())
+    with pytest.raises(ManifestSyntaxError, match=re.escape(f"a.md.jsonl:2: {message}")):
+        parse_block(data, "a.md.jsonl")
+    with pytest.raises(ValueError, match="other, distinct IDs"):
+        ChunkEntry("docs/a.md#a", (1, 2), 1, 1, "0123456789abcdef", merged=("docs/a.md#a",))

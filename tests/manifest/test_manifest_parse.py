@@ -430,7 +430,7 @@ CORRUPT = [
     pytest.param(
         *shard(SA, {3: swap(A2, "}", ', "moved_from": "a.md#x"}')}),
         f'{SA}:3: keys out of order (expected "id", "lines", "chars", "tokens", "hash", '
-        '"moved_from", "suppressed")',
+        '"moved_from", "suppressed", "merged")',
         id="suppressed-before-moved-from",
     ),
     pytest.param(
