@@ -17,6 +17,7 @@ from chunkgate.config.model import Config
 from chunkgate.core.errors import ManifestError, UnreadableError
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.core.parallel import ordered_map
+from chunkgate.core.progress import tracked
 from chunkgate.corpus.paths import read_regular, relative_paths
 from chunkgate.corpus.select import select_files
 from chunkgate.gate.load import expected_header
@@ -63,7 +64,7 @@ def chunk_named(
     the chunks, such as their output text.
     """
     work = functools.partial(_chunk_one, convert)
-    return ordered_map(work, config, named_files(config, paths), jobs, path_of=str)
+    return ordered_map(work, config, named_files(config, paths), jobs, path_of=str, what="chunking")
 
 
 def corpus_chunks(
@@ -142,7 +143,8 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
     counter = make_counter(config.chunking.tokenizer)
     sizes: list[tuple[str, int]] = []
     known: Counter[str] = Counter()
-    for file in select_files(config, paths).files:
+    files = select_files(config, paths).files
+    for file in tracked(files, len(files), "sizing"):
         try:
             entry = manifest.entry(file.path) if header is not None else None
         except ManifestError:

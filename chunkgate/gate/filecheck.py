@@ -183,7 +183,7 @@ def check_all(
 ) -> Iterator[FileOutcome]:
     """``check_file`` for each item (path, blob, baseline IDs, git attributes), in order."""
     work = functools.partial(_check_item, settings=settings)
-    return ordered_map(work, config, items, jobs, path_of=_path_of)
+    return ordered_map(work, config, items, jobs, path_of=_path_of, what="checking")
 
 
 def render_all(
@@ -191,7 +191,7 @@ def render_all(
 ) -> Iterator[RenderedFile]:
     """``check_all``, each file as its rendered manifest block (a rebuild keeps no records)."""
     work = functools.partial(_render_item, settings=settings)
-    return ordered_map(work, config, items, jobs, path_of=_path_of)
+    return ordered_map(work, config, items, jobs, path_of=_path_of, what="checking")
 
 
 def _path_of(item: Item) -> str:
