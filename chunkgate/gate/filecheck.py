@@ -71,12 +71,40 @@ def check_file(
     """
     absolute = config.root / path
     size = os.stat(absolute).st_size
+    data = read_regular(absolute) if size <= config.max_file_bytes else None
+    return check_bytes(
+        config,
+        path,
+        size,
+        data,
+        blob=blob,
+        known=known,
+        attributes=attributes,
+        counter=counter,
+        settings=settings,
+    )
+
+
+def check_bytes(
+    config: Config,
+    path: str,
+    size: int,
+    data: bytes | None,
+    *,
+    blob: str | None,
+    known: Mapping[str, str] | None,
+    attributes: frozenset[str] = frozenset(),
+    counter: TokenCounter | None = None,
+    settings: str | None = None,
+) -> FileOutcome:
+    """``check_file`` of the file's bytes, ``data`` (None: over ``max_file_bytes``, not
+    read), wherever they come from (the merge driver's merge of a file git has not
+    written yet)."""
     text: str | None = None
     chunks: tuple[Chunk, ...] = ()
     problems: tuple[Problem, ...] = ()
     unreadable: str | None = None
-    if size <= config.max_file_bytes:
-        data = read_regular(absolute)
+    if data is not None:
         if blob is None:
             blob = objects.hash_bytes(data)
         language = languages.language_for(path)
