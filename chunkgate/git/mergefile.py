@@ -19,6 +19,7 @@ from chunkgate.git.process import decode, encode, popen, run
 
 # The attributes that make git's merge of a file something else than ``merge-file``'s.
 _OWN_MERGE = ("merge", "filter")
+_USAGE = 129  # git's status for an option it does not know
 
 
 def merged_file(root: Path, path: str, base: str, ours: str, theirs: str) -> bytes | None:
@@ -36,14 +37,19 @@ def merged_file(root: Path, path: str, base: str, ours: str, theirs: str) -> byt
                 return None
             (Path(folder) / name).write_bytes(data)
             names.append(str(Path(folder) / name))
-        proc = popen(
-            root,
-            ("merge-file", "-p", "-q", *names),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        merged, _ = proc.communicate()
+        # git's merge diffs with the histogram algorithm; merge-file takes the option
+        # from git 2.44 on, and an older git refuses it (129), then merges with Myers.
+        for algorithm in (("--diff-algorithm=histogram",), ()):
+            proc = popen(
+                root,
+                ("merge-file", *algorithm, "-p", "-q", *names),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+            merged, _ = proc.communicate()
+            if proc.returncode != _USAGE:
+                break
     # merge-file's status is the number of conflicts (negative on an error).
     return merged if proc.returncode == 0 else None
 
