@@ -58,7 +58,6 @@ def check_file(
     known: Mapping[str, str] | None,
     *,
     attributes: frozenset[str] = frozenset(),
-    counter: TokenCounter | None = None,
     settings: str | None = None,
 ) -> FileOutcome:
     """Chunk and check the file at ``path``; its entry records ``settings`` (the
@@ -80,7 +79,6 @@ def check_file(
         blob=blob,
         known=known,
         attributes=attributes,
-        counter=counter,
         settings=settings,
     )
 
