@@ -359,6 +359,26 @@ def test_different_sections_of_one_file_merge_cleanly(repo: Path) -> None:
     assert manifest_snapshot(repo) == merged  # what a fresh update writes on the merge
 
 
+def test_a_move_one_side_recorded_is_kept_in_the_merged_shard(repo: Path) -> None:
+    write(repo, "a.md", page("Intro", "Middle", "End"))
+    updated_commit(repo, "base")
+    git(repo, "switch", "-q", "-c", "feature")
+    write(repo, "a.md", page("Intro", "Centre", "End"))
+    assert chunkgate("update", "--accept-moves") == 0
+    commit_all(repo, "theirs renames a heading and records the move")
+    git(repo, "switch", "-q", "main")
+    write(repo, "a.md", page("Intro", "Middle", "End", "Ours"))
+    updated_commit(repo, "ours adds a section at the end")
+
+    result = merge(repo, "feature")
+    assert result.returncode == 0, result.stdout + result.stderr
+    merged = manifest_snapshot(repo)
+    assert b'"moved_from":"a.md#middle"' in merged["a.md.jsonl"].replace(b" ", b"")
+    assert chunkgate("check") == 0
+    assert chunkgate("update") == 0
+    assert manifest_snapshot(repo) == merged
+
+
 def test_one_section_changed_on_both_sides_conflicts_and_names_the_command(repo: Path) -> None:
     write(repo, "a.md", page("Intro", "Middle"))
     updated_commit(repo, "base")
