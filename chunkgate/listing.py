@@ -18,6 +18,7 @@ from chunkgate.config.model import Config
 from chunkgate.core.errors import ManifestError, UnreadableError
 from chunkgate.core.model import Chunk, Heading
 from chunkgate.core.parallel import ordered_map
+from chunkgate.core.progress import tracked
 from chunkgate.corpus.paths import read_regular, relative_paths
 from chunkgate.corpus.select import select_files
 from chunkgate.gate.duplicates import row
@@ -66,7 +67,7 @@ def chunk_named(
     the chunks, such as their output text.
     """
     work = functools.partial(_chunk_one, convert)
-    return ordered_map(work, config, named_files(config, paths), jobs, path_of=str)
+    return ordered_map(work, config, named_files(config, paths), jobs, path_of=str, what="chunking")
 
 
 def corpus_chunks(
@@ -161,7 +162,8 @@ def corpus_sizes(config: Config, paths: Sequence[str] | None = None) -> CorpusSi
     sizes: list[SizedChunk] = []
     known: Counter[str] = Counter()
     rows: list[Row] = []
-    for file in select_files(config, paths).files:
+    files = select_files(config, paths).files
+    for file in tracked(files, len(files), "sizing"):
         try:
             entry = manifest.entry(file.path) if header is not None else None
         except ManifestError:

@@ -1,7 +1,9 @@
-"""Errors into exit codes, in one place: 0 clean, 1 findings, 2 errors (130 interrupted)."""
+"""Errors into exit codes, in one place: 0 clean, 1 findings, 2 errors (130 interrupted);
+and the run's progress on a terminal, which the same wrapper of every command installs."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable
 from functools import wraps
@@ -10,7 +12,9 @@ from typing import Any, Protocol, TypeVar
 import click
 
 from chunkgate.core.errors import ChunkgateError, os_error_message
+from chunkgate.core.progress import metered
 from chunkgate.report.printable import printable
+from chunkgate.report.progress import terminal_meter
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -33,12 +37,16 @@ def fail(message: str) -> None:
 
 
 def reports_errors(command: F) -> F:
-    """Turn chunkgate's errors into a one-line message and exit code 2."""
+    """Turn chunkgate's errors into a one-line message and exit code 2; show the
+    progress of a long run on a terminal (stderr), unless ``--quiet``."""
 
     @wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        meter = terminal_meter(sys.stderr, os.environ, quiet=bool(kwargs.get("quiet")))
         try:
-            return command(*args, **kwargs)
+            # The line is erased before any message below is printed.
+            with metered(meter):
+                return command(*args, **kwargs)
         except ChunkgateError as exc:
             fail(str(exc))
             sys.exit(2)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +32,7 @@ def export_command(
     output: Path | None,
     jobs: int,
     config_path: Path | None,
-    quiet: bool,
+    quiet: bool,  # read by ``reports_errors``: no progress line
 ) -> None:
     """Write the corpus (or PATHS) as JSON lines ready for ingest: one record a chunk, with
     its text and embed text, relations, git blob and commit, and recorded moves."""
@@ -44,13 +43,7 @@ def export_command(
     skipped: list[Skipped] = []
 
     def lines() -> Iterator[str]:
-        files = plan.files(jobs=jobs)
-        if not quiet:
-            # imported when shown: the progress line is the report's, on a terminal
-            from chunkgate.report.progress import with_progress
-
-            files = with_progress(files, len(plan.sources), sys.stderr, os.environ, "export")
-        for file in files:
+        for file in plan.files(jobs=jobs):
             if isinstance(file, Skipped):
                 skipped.append(file)
             else:

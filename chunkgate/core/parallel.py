@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
 from chunkgate.chunking.languages import language_for
+from chunkgate.core.progress import tracked
 
 # Workers start when one process would take longer than this to chunk the files:
 # below it, starting the pool and sending results back cost what the second core
@@ -61,14 +62,18 @@ def ordered_map(
     jobs: int,
     *,
     path_of: Callable[[_Item], str],
+    what: str,
 ) -> Iterator[_Result]:
     """``work(shared, item)`` for each item, in order: over ``jobs`` worker processes
     when the files (``path_of`` an item, relative to the root) are enough work for
     one process to pay for starting them (by their sizes), else here. ``work`` must be
-    picklable (a module-level function, or a ``functools.partial`` of one)."""
+    picklable (a module-level function, or a ``functools.partial`` of one). A meter
+    counts the results as ``what`` ("chunking")."""
     if jobs > 1 and _worth_workers(shared.root, map(path_of, items)):
-        return _in_workers(work, shared, items, jobs)
-    return (work(shared, item) for item in items)
+        results = _in_workers(work, shared, items, jobs)
+    else:
+        results = (work(shared, item) for item in items)
+    return tracked(results, len(items), what)
 
 
 def _worth_workers(root: Path, paths: Iterator[str]) -> bool:

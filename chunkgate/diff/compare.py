@@ -20,6 +20,7 @@ from chunkgate.chunking import ChunkOptions
 from chunkgate.config.load import load_config
 from chunkgate.core.errors import ChunkgateError, GitError
 from chunkgate.core.model import Chunk
+from chunkgate.core.progress import tracked
 from chunkgate.diff.classify import classify
 from chunkgate.diff.model import ChunkDiff
 from chunkgate.diff.moves import join_parts
@@ -142,11 +143,12 @@ def _chunk_all(jobs: Sequence[_Job]) -> list[tuple[tuple[Chunk, ...], str | None
         counter(spec)  # a missing tokenizer is a config error here, not in a worker
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < _PARALLEL_FILES or workers < 2:
-        return [_chunk_job(job) for job in jobs]
+        return list(tracked(map(_chunk_job, jobs), len(jobs), "chunking"))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         # map keeps the input order, so the result is the same as with one process.
         chunksize = max(1, len(jobs) // (workers * 8))
-        return list(pool.map(_chunk_job, jobs, chunksize=chunksize))
+        results = pool.map(_chunk_job, jobs, chunksize=chunksize)
+        return list(tracked(results, len(jobs), "chunking"))
 
 
 def _chunk_job(job: _Job) -> tuple[tuple[Chunk, ...], str | None]:

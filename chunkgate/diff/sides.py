@@ -20,6 +20,7 @@ from chunkgate.config.load import load_config, load_config_at
 from chunkgate.config.model import Config
 from chunkgate.core.errors import GitError, ManifestError, UnreadableError
 from chunkgate.core.model import Chunk
+from chunkgate.core.progress import tracked
 from chunkgate.corpus.select import select_with_tree
 from chunkgate.gate.load import expected_header
 from chunkgate.git import commits, listings, objects, process
@@ -162,7 +163,8 @@ def at_revision(root: Path, rev: str, *, config_path: Path | None = None) -> Sna
 def _snapshot(name: str, side: Side, moves: dict[str, str]) -> Snapshot:
     chunks: list[Chunk] = []
     skipped: list[str] = []
-    for path in sorted(side.files, key=lambda p: p.encode("utf-8", "surrogateescape")):
+    paths = sorted(side.files, key=lambda p: p.encode("utf-8", "surrogateescape"))
+    for path in tracked(paths, len(paths), "chunking"):
         data, problem = side.load(path)
         if data is not None:
             found, problem = chunk_file(data, path, side.config.chunking)

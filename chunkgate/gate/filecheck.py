@@ -58,7 +58,6 @@ def check_file(
     known: Mapping[str, str] | None,
     *,
     attributes: frozenset[str] = frozenset(),
-    counter: TokenCounter | None = None,
     settings: str | None = None,
 ) -> FileOutcome:
     """Chunk and check the file at ``path``; its entry records ``settings`` (the
@@ -71,12 +70,39 @@ def check_file(
     """
     absolute = config.root / path
     size = os.stat(absolute).st_size
+    data = read_regular(absolute) if size <= config.max_file_bytes else None
+    return check_bytes(
+        config,
+        path,
+        size,
+        data,
+        blob=blob,
+        known=known,
+        attributes=attributes,
+        settings=settings,
+    )
+
+
+def check_bytes(
+    config: Config,
+    path: str,
+    size: int,
+    data: bytes | None,
+    *,
+    blob: str | None,
+    known: Mapping[str, str] | None,
+    attributes: frozenset[str] = frozenset(),
+    counter: TokenCounter | None = None,
+    settings: str | None = None,
+) -> FileOutcome:
+    """``check_file`` of the file's bytes, ``data`` (None: over ``max_file_bytes``, not
+    read), wherever they come from (the merge driver's merge of a file git has not
+    written yet)."""
     text: str | None = None
     chunks: tuple[Chunk, ...] = ()
     problems: tuple[Problem, ...] = ()
     unreadable: str | None = None
-    if size <= config.max_file_bytes:
-        data = read_regular(absolute)
+    if data is not None:
         if blob is None:
             blob = objects.hash_bytes(data)
         language = languages.language_for(path)
@@ -183,7 +209,7 @@ def check_all(
 ) -> Iterator[FileOutcome]:
     """``check_file`` for each item (path, blob, baseline IDs, git attributes), in order."""
     work = functools.partial(_check_item, settings=settings)
-    return ordered_map(work, config, items, jobs, path_of=_path_of)
+    return ordered_map(work, config, items, jobs, path_of=_path_of, what="checking")
 
 
 def render_all(
@@ -191,7 +217,7 @@ def render_all(
 ) -> Iterator[RenderedFile]:
     """``check_all``, each file as its rendered manifest block (a rebuild keeps no records)."""
     work = functools.partial(_render_item, settings=settings)
-    return ordered_map(work, config, items, jobs, path_of=_path_of)
+    return ordered_map(work, config, items, jobs, path_of=_path_of, what="checking")
 
 
 def _path_of(item: Item) -> str:

@@ -13,30 +13,35 @@ clone)::
     git config merge.chunkgate.driver "chunkgate merge-driver %O %A %B %P"
 
 A shard: when one side left it as it was in the merge base (or only wrote it
-again under new settings), the other side's is taken; when both changed it,
-its source was merged too and nobody knows its chunks yet, so ours is kept
-and the merge is reported as conflicted, to be settled with ``chunkgate
-update``. The header: one side's change is taken; when both sides changed only
-the record of site configs, the record keeps what either added and drops what
-either removed; other different changes keep ours, reported. No source file is
-read.
+again under new settings), the other side's is taken. When both changed it,
+its source was merged too: the driver merges the source's blobs again as git
+does and writes the merged file's shard (``hooks.remerge``); where it cannot
+(the source conflicts too, other settings), ours is kept and the merge is
+reported as conflicted, to be settled with ``chunkgate update FILE``. The
+header: one side's change is taken; when both sides changed only the record of
+site configs, the record keeps what either added and drops what either
+removed; other different changes keep ours, reported.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import shlex
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 from chunkgate.core.errors import ManifestError
+from chunkgate.git import process
+from chunkgate.hooks.remerge import remerged
 from chunkgate.manifest import (
     FileEntry,
     Header,
     parse_block,
     parse_header,
+    render_block,
     render_header,
     write_atomic,
 )
@@ -52,7 +57,14 @@ class MergeOutcome(NamedTuple):
     messages: list[str]
 
 
-def merge_shards(base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[str]]:
+# Given the base's, ours and theirs entries of a file both sides changed: the merged
+# file's entry, or None when only ``chunkgate update`` can tell (``hooks.remerge``).
+Remerge = Callable[[FileEntry, FileEntry, FileEntry], FileEntry | None]
+
+
+def merge_shards(
+    base: bytes, ours: bytes, theirs: bytes, remerge: Remerge | None = None
+) -> tuple[bytes, list[str]]:
     """One corpus file's merged shard, and what still needs ``chunkgate update``."""
     try:
         mine, other = parse_block(ours, "ours"), parse_block(theirs, "theirs")
@@ -63,6 +75,9 @@ def merge_shards(base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, list[s
         return ours, []
     if mine == common or _restamped(mine, common):
         return theirs, []
+    merged = remerge(common, mine, other) if remerge is not None and common is not None else None
+    if merged is not None:
+        return render_block(merged), []
     return ours, [
         f"{mine.path}: both sides changed its chunks; run `chunkgate update "
         f"{shlex.quote(f'./{mine.path}' if mine.path.startswith('-') else mine.path)}` "
@@ -131,8 +146,14 @@ def run_merge_driver(
     it the content does."""
     base, ours, theirs = (_read(Path(p)) for p in (base_path, ours_path, theirs_path))
     is_header = name.rsplit("/", 1)[-1] == HEADER if name else ours.lstrip().startswith(b"{\n")
-    merge = merge_headers if is_header else merge_shards
-    merged, messages = merge(base, ours, theirs)
+    if is_header:
+        merged, messages = merge_headers(base, ours, theirs)
+    else:
+        # git runs a driver at the top of the work tree
+        root = process.find_root(Path.cwd())
+        merged, messages = merge_shards(
+            base, ours, theirs, None if root is None else functools.partial(remerged, root)
+        )
     if merged != ours:
         write_atomic(Path(ours_path), merged)
     return MergeOutcome(1 if messages else 0, messages)

@@ -64,7 +64,9 @@ class ExportPlan(NamedTuple):
         """Each file's records as JSON lines (one string a file), or why it has none."""
         work = functools.partial(_file_lines, self.rev, self.commit, self.in_git)
         try:
-            yield from ordered_map(work, self.config, self.sources, jobs, path_of=_path_of)
+            yield from ordered_map(
+                work, self.config, self.sources, jobs, path_of=_path_of, what="exporting"
+            )
         finally:
             close_readers()
 
@@ -73,7 +75,9 @@ class ExportPlan(NamedTuple):
         ``max_file_bytes``, which ``check`` does not chunk)."""
         work = functools.partial(_file_chunks, self.rev)
         try:
-            yield from ordered_map(work, self.config, self.sources, jobs, path_of=_path_of)
+            yield from ordered_map(
+                work, self.config, self.sources, jobs, path_of=_path_of, what="chunking"
+            )
         finally:
             close_readers()
 

@@ -71,6 +71,7 @@ def whole_corpus(
         unknown,
         jobs,
         path_of=str,
+        what="reading links",
     )
     for path, item in zip(unknown, read, strict=True):
         known[path] = item

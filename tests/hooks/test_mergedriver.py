@@ -4,6 +4,7 @@ real git merges with the driver configured (same-file changes, both sides' setti
 from __future__ import annotations
 
 import shlex
+import shutil
 import stat
 import subprocess
 import sys
@@ -12,7 +13,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import MANIFEST, commit_all, git, git_env, pin_git_env, shard, write
+from helpers import (
+    MANIFEST,
+    commit_all,
+    git,
+    git_env,
+    manifest_snapshot,
+    pin_git_env,
+    shard,
+    write,
+)
 from manifest_samples import BLOB, HEADER
 
 from chunkgate.cli import cli
@@ -319,7 +329,8 @@ def no_markers(repo: Path) -> None:
             assert b"<<<<<<<" not in path.read_bytes(), path
 
 
-def test_same_file_changed_on_both_sides(repo: Path) -> None:
+def test_different_sections_of_one_file_merge_cleanly(repo: Path) -> None:
+    """git merges the file; the driver writes its shard as `chunkgate update` would."""
     write(repo, "a.md", page("Intro", "Middle", "End"))
     write(repo, "b.md", page("B"))
     updated_commit(repo, "base")
@@ -332,22 +343,66 @@ def test_same_file_changed_on_both_sides(repo: Path) -> None:
     updated_commit(repo, "ours adds a section at the end")
 
     result = merge(repo, "feature")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stderr == ""
+    assert unmerged(repo) == []
+    assert (repo / "a.md").read_text() == page("Intro", "Theirs", "Middle", "End", "Ours")
+    merged = manifest_snapshot(repo)
+    assert b'"a.md#theirs"' in merged["a.md.jsonl"]
+    assert b'"a.md#ours"' in merged["a.md.jsonl"]
+
+    assert chunkgate("check") == 0
+    assert chunkgate("update") == 0
+    assert manifest_snapshot(repo) == merged  # nothing left for update to do
+    shutil.rmtree(repo / MANIFEST)
+    assert chunkgate("update") == 0
+    assert manifest_snapshot(repo) == merged  # what a fresh update writes on the merge
+
+
+def test_a_move_one_side_recorded_is_kept_in_the_merged_shard(repo: Path) -> None:
+    write(repo, "a.md", page("Intro", "Middle", "End"))
+    updated_commit(repo, "base")
+    git(repo, "switch", "-q", "-c", "feature")
+    write(repo, "a.md", page("Intro", "Centre", "End"))
+    assert chunkgate("update", "--accept-moves") == 0
+    commit_all(repo, "theirs renames a heading and records the move")
+    git(repo, "switch", "-q", "main")
+    write(repo, "a.md", page("Intro", "Middle", "End", "Ours"))
+    updated_commit(repo, "ours adds a section at the end")
+
+    result = merge(repo, "feature")
+    assert result.returncode == 0, result.stdout + result.stderr
+    merged = manifest_snapshot(repo)
+    assert b'"moved_from":"a.md#middle"' in merged["a.md.jsonl"].replace(b" ", b"")
+    assert chunkgate("check") == 0
+    assert chunkgate("update") == 0
+    assert manifest_snapshot(repo) == merged
+
+
+def test_one_section_changed_on_both_sides_conflicts_and_names_the_command(repo: Path) -> None:
+    write(repo, "a.md", page("Intro", "Middle"))
+    updated_commit(repo, "base")
+    git(repo, "switch", "-q", "-c", "feature")
+    write(repo, "a.md", page("Intro", "Middle").replace("without any trouble", "theirs"))
+    updated_commit(repo, "theirs rewrites the sections")
+    git(repo, "switch", "-q", "main")
+    write(repo, "a.md", page("Intro", "Middle").replace("without any trouble", "ours"))
+    updated_commit(repo, "ours rewrites them otherwise")
+    ours = shard(repo, "a.md").read_bytes()
+
+    result = merge(repo, "feature")
     assert result.returncode == 1
     assert f"chunkgate: {CONFLICT_A}" in result.stderr
-    assert f"CONFLICT (content): Merge conflict in {MANIFEST}/a.md.jsonl" in result.stdout
-    assert unmerged(repo) == [f"{MANIFEST}/a.md.jsonl"]  # the source itself merged
-    assert (repo / "a.md").read_text() == page("Intro", "Theirs", "Middle", "End", "Ours")
+    assert sorted(unmerged(repo)) == ["a.md", f"{MANIFEST}/a.md.jsonl"]
     no_markers(repo)
-    assert b'"a.md#ours"' in shard(repo, "a.md").read_bytes()  # ours, whole
-    assert b'"a.md#theirs"' not in shard(repo, "a.md").read_bytes()
+    assert shard(repo, "a.md").read_bytes() == ours
 
-    assert chunkgate("check") == 1  # ours no longer describes the merged a.md
+    write(repo, "a.md", page("Intro", "Middle", "Both"))  # the user settles the file
     assert chunkgate("update", "a.md") == 0
-    assert chunkgate("check") == 0  # the index still holds the conflict
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-edit")
     assert chunkgate("check") == 0
-    assert b'"a.md#theirs"' in shard(repo, "a.md").read_bytes()
+    assert b'"a.md#both"' in shard(repo, "a.md").read_bytes()
 
 
 def test_a_file_deleted_on_one_side_and_changed_on_the_other(repo: Path) -> None:
