@@ -71,7 +71,7 @@ Next steps:
         steps:
           - uses: actions/checkout@v4
             with:
-              fetch-depth: 0
+              fetch-depth: 0   # the whole history: no base to fetch
           - uses: chunkgate/chunkgate@REV
             with:
               fail-on: unstable
