@@ -86,6 +86,7 @@ class Retriever(bm25s.BM25):  # type: ignore[misc]  # bm25s has no type hints
         pairs, counts = numpy.unique(docs * n_vocab + tokens, return_counts=True)
         doc_idx, vocab_idx = pairs // n_vocab, pairs % n_vocab
         frequencies = numpy.bincount(vocab_idx, minlength=n_vocab)
+        self.words_held = int(numpy.count_nonzero(frequencies))  # the others: no document's
         idf = _build_idf_array(
             doc_frequencies=dict(enumerate(frequencies.tolist())),
             n_docs=n_docs,

@@ -45,8 +45,10 @@ class Index:
         self._bm25s = bm25s
         self._retriever: Any = Retriever()
         self.size = len(documents)
+        self.words = 0  # how many distinct words (no stopwords) the documents hold
         if documents:
             self._retriever.index_arrays(documents, vocabulary)
+            self.words = self._retriever.words_held
 
     def terms(self, query: str) -> list[str]:
         """The query's tokens, as the index knows words (duplicates kept: BM25 counts them)."""

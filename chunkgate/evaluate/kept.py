@@ -52,7 +52,7 @@ class KeptChunks(MarshalCache[Kept]):
     def _record(self, entries: dict[str, Kept]) -> tuple[Any, ...]:
         chunks = [[tuple(chunk) for chunk in kept.chunks] for kept in entries.values()]
         words = [kept.words for kept in entries.values()]
-        return (list(entries), chunks, words, self.words)
+        return (list(entries), chunks, words, self.words if entries else [])
 
     def _unpack(self, data: bytes) -> dict[str, Kept]:
         # The collector paused: unmarshalling FastAPI's 16,516 chunks and their words

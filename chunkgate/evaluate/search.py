@@ -134,10 +134,14 @@ def load_corpus(
                 cache.put(key(source.blob, source.path), kept)
         chunks.extend(kept.chunks)
         documents.extend(kept.words)
+    index = Index(documents, words)
     cache.words = words.words
+    if len(cache.words) > 2 * (words.stopwords + index.words):
+        # Half the vocabulary is words of files that changed since: start afresh.
+        cache.clear()
     cache.save()
     name = "working tree" if rev is None else rev
-    return Corpus(name, plan, tuple(chunks), Index(documents, words), tuple(skipped))
+    return Corpus(name, plan, tuple(chunks), index, tuple(skipped))
 
 
 def search(corpus: Corpus, query: str, *, k: int = 8, explain: int | None = None) -> SearchResult:

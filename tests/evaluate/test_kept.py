@@ -95,3 +95,27 @@ def test_a_damaged_or_missing_cache_is_a_miss(
     chunked.clear()
     assert _ranking(load_corpus(load_config(repo)), "cats") == _ranking(first, "cats")
     assert len(chunked) == 3
+
+
+def test_a_vocabulary_of_mostly_old_words_starts_afresh(
+    cli_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept vocabulary keeps the words of files that changed; once they are more
+    than half of it, the cache is emptied and the next search keeps a new one."""
+    repo = _repo(cli_repo, monkeypatch)
+    many = " ".join(f"word{n}" for n in range(400))
+    write(repo, "docs/dogs.md", f"# Dogs\n\n{many}\n")
+    commit_all(repo)
+    load_corpus(load_config(repo))
+    write(repo, "docs/dogs.md", "# Dogs\n\n" + DOGS)
+    commit_all(repo)
+    chunked = _chunked(monkeypatch)
+    load_corpus(load_config(repo))
+    assert chunked == ["docs/dogs.md"]
+    chunked.clear()
+    corpus = load_corpus(load_config(repo))
+    assert sorted(chunked) == ["docs/cats.md", "docs/dogs.md", "notes.py"]
+    assert _ranking(corpus, "mail carrier")[0][0] == "docs/dogs.md#dogs"
+    chunked.clear()
+    load_corpus(load_config(repo))
+    assert chunked == []
