@@ -101,7 +101,7 @@ def vocabulary(known: Sequence[str] = ()) -> Vocabulary:
         # bm25s and numpy load only when a command ranks chunks
         import bm25s  # noqa: F401  # the extra itself, whatever of ours is loaded already
 
-        from chunkgate.evaluate.bm25 import Vocabulary
+        from chunkgate.evaluate.bm25 import Vocabulary  # imports bm25s: deferred with it
     except ImportError:
         raise ChunkgateError(
             "ranking chunks needs bm25s: install chunkgate with its eval extra "
