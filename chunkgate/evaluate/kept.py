@@ -40,7 +40,8 @@ class KeptChunks(MarshalCache[Kept]):
 
     The settings in the file's name: the chunking version, a chunk's fields, the
     options' fingerprint (what the manifest's chunks depend on) and the embed settings,
-    the file size limit, and how words are found."""
+    the file size limit, and how words are found (the pattern, and the stopwords a
+    vocabulary numbers first)."""
 
     def __init__(self, root: Path, options: ChunkOptions, max_bytes: int, words: str) -> None:
         shape = ",".join(Chunk._fields)

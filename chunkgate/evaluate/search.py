@@ -111,7 +111,9 @@ def load_corpus(
     the files git knows as they are read from the cache where it has them (``kept``)."""
     plan = plan_export(config, paths, rev, revision_config=revision_config)
     settings = plan.config
-    cache = KeptChunks(settings.root, settings.chunking, settings.max_file_bytes, TOKEN_PATTERN)
+    # How words are found and which are stopwords (bm25s's list, which numbers first).
+    finding = f"{TOKEN_PATTERN}\0{','.join(vocabulary().words)}"
+    cache = KeptChunks(settings.root, settings.chunking, settings.max_file_bytes, finding)
     known = {s.path: cache.get(key(s.blob, s.path)) for s in plan.sources if s.blob}
     missing = tuple(s for s in plan.sources if known.get(s.path) is None)
     fresh = plan._replace(sources=missing).chunks(jobs=jobs)
