@@ -118,7 +118,7 @@ def load_corpus(
     missing = tuple(s for s in plan.sources if known.get(s.path) is None)
     fresh = plan._replace(sources=missing).chunks(jobs=jobs)
     chunked = dict(zip([s.path for s in missing], fresh, strict=True))
-    words = vocabulary(cache.words)
+    vocab = vocabulary(cache.words)
     embed = settings.chunking.embed
     chunks: list[Chunk] = []
     documents: list[bytes] = []
@@ -130,15 +130,15 @@ def load_corpus(
             if isinstance(found, Skipped):
                 skipped.append(f"{found.path}: {found.message}")
                 continue
-            encoded = tuple(words.encode(words_of(embed_text(chunk, embed))) for chunk in found)
+            encoded = tuple(vocab.encode(words_of(embed_text(chunk, embed))) for chunk in found)
             kept = Kept(found, encoded)
             if source.blob:
                 cache.put(key(source.blob, source.path), kept)
         chunks.extend(kept.chunks)
         documents.extend(kept.words)
-    index = Index(documents, words)
-    cache.words = words.words
-    if len(cache.words) > 2 * (words.stopwords + index.words):
+    index = Index(documents, vocab)
+    cache.words = vocab.words
+    if len(cache.words) > 2 * (vocab.stopwords + index.words):
         # Half the vocabulary is words of files that changed since: start afresh.
         cache.clear()
     cache.save()
