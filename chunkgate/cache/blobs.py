@@ -60,6 +60,10 @@ class BlobCache(Generic[T]):
     def put(self, blob: str, value: T) -> None:
         self._used[blob] = value
 
+    def clear(self) -> None:
+        """Keep nothing of this run: ``save`` then writes no entries."""
+        self._used.clear()
+
     def _load(self) -> None:
         self._loaded = True
         self._known = store.load(self._file, self._unpack, {})

@@ -3,42 +3,90 @@ command ranks chunks: bm25s, and numpy with it, are the ``eval`` extra).
 
 bm25s builds the score matrix one document at a time (a ``Counter`` and a few small
 arrays for each), which over FastAPI's 16,000 chunks cost 0.6-0.9 s, more than a
-quarter of ``search``'s first query. ``Retriever`` makes the same matrix from all the
-documents' token IDs at once: term frequencies from sorting (document, token) pairs,
-document frequencies by counting, and bm25s's own idf and term-frequency formulas
-(``bm25s.scoring``) over the arrays. The scores are bm25s's to the bit: a test
-compares the two matrices.
+quarter of ``search``'s first query. ``Retriever`` makes the same scores from all the
+documents' word numbers (``Vocabulary``) at once: term frequencies from sorting
+(document, word) pairs, document frequencies by counting, and bm25s's own idf and
+term-frequency formulas (``bm25s.scoring``) over the arrays. The scores are bm25s's
+to the bit: a test compares every word's and several queries' scores.
 """
 
 from __future__ import annotations
 
-from itertools import chain
+from array import array
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from itertools import count
 from typing import Any
 
 import bm25s
 import numpy
 from bm25s.scoring import _build_idf_array, _select_idf_scorer, _select_tfc_scorer
+from bm25s.tokenization import _infer_stopwords
+
+
+class Vocabulary:
+    """A number for every word: bm25s's stopwords first, then each new word the next one.
+    A document is kept as its words' numbers (``encode``: C unsigned ints, as bytes), so
+    that a corpus of them is indexed by array operations alone (``Retriever.index_arrays``)
+    and a search cache holds no word twice (``evaluate.kept``). ``known``: the words of
+    an earlier vocabulary, in number order, to number as it did."""
+
+    def __init__(self, stopwords: str, known: Iterable[str] = ()) -> None:
+        self._numbers: defaultdict[str, int] = defaultdict(count().__next__)
+        for word in _infer_stopwords(stopwords):
+            self._numbers[word]
+        self.stopwords = len(self._numbers)  # the numbers below it are stopwords
+        for word in known:
+            self._numbers[word]
+
+    def encode(self, words: Iterable[str]) -> bytes:
+        # In C, a defaultdict that counts: no Python step a word, here or when the kept
+        # numbers are indexed.
+        return array("I", map(self._numbers.__getitem__, words)).tobytes()
+
+    @property
+    def words(self) -> list[str]:
+        """Every word, in number order."""
+        return list(self._numbers)
+
+
+def _numbers(documents: Sequence[bytes]) -> tuple[Any, Any]:
+    """The documents' word numbers one after the other, and each one's length."""
+    size = array("I").itemsize
+    numbers = numpy.frombuffer(b"".join(documents), numpy.uintc).astype(numpy.int64)
+    lengths = numpy.fromiter(map(len, documents), numpy.int64, len(documents)) // size
+    return numbers, lengths
 
 
 class Retriever(bm25s.BM25):  # type: ignore[misc]  # bm25s has no type hints
     """``bm25s.BM25`` with its default method (lucene: no score for a term a document
     lacks, which BM25L and BM25+ have), the index built at once."""
 
-    def build_index_from_ids(
-        self,
-        unique_token_ids: list[int],
-        corpus_token_ids: list[list[int]],
-        show_progress: bool = True,
-        leave_progress: bool = False,
-    ) -> dict[str, Any]:
-        n_docs, n_vocab = len(corpus_token_ids), len(unique_token_ids)
-        lengths = numpy.fromiter(map(len, corpus_token_ids), numpy.int64, n_docs)
-        tokens = numpy.fromiter(chain.from_iterable(corpus_token_ids), numpy.int64, lengths.sum())
+    def index_arrays(self, documents: Sequence[bytes], vocabulary: Vocabulary) -> None:
+        """``index`` of documents as ``Vocabulary.encode`` gives them, stopwords dropped,
+        without a Python step a word. A word's column is its number in the vocabulary
+        (bm25s numbers them by first appearance; the scores do not depend on it), and a
+        word of the vocabulary that no document holds has an empty one."""
+        numbers, lengths = _numbers(documents)
+        document = numpy.repeat(numpy.arange(len(documents), dtype=numpy.int64), lengths)
+        kept = numbers >= vocabulary.stopwords
+        numbers, document = numbers[kept] - vocabulary.stopwords, document[kept]
+        lengths = numpy.bincount(document, minlength=len(documents))
+        words = vocabulary.words[vocabulary.stopwords :]
+        self.scores = self._matrix(numbers, lengths, len(words))
+        vocab = dict(zip(words, range(len(words)), strict=True))
+        vocab[""] = len(vocab)  # bm25s's empty token, as ``index`` adds it
+        self.vocab_dict = vocab
+        self.unique_token_ids_set = set(vocab.values())
+
+    def _matrix(self, tokens: Any, lengths: Any, n_vocab: int) -> dict[str, Any]:
+        n_docs = len(lengths)
         docs = numpy.repeat(numpy.arange(n_docs, dtype=numpy.int64), lengths)
         # Each (document, token) pair once, documents in order, with its count.
         pairs, counts = numpy.unique(docs * n_vocab + tokens, return_counts=True)
         doc_idx, vocab_idx = pairs // n_vocab, pairs % n_vocab
         frequencies = numpy.bincount(vocab_idx, minlength=n_vocab)
+        self.words_held = int(numpy.count_nonzero(frequencies))  # the others: no document's
         idf = _build_idf_array(
             doc_frequencies=dict(enumerate(frequencies.tolist())),
             n_docs=n_docs,

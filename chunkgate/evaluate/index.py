@@ -11,12 +11,15 @@ order, and a chunk that matches no term is never ranked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings, embed_text
 from chunkgate.core.errors import ChunkgateError
 from chunkgate.core.model import Chunk
 from chunkgate.core.regex import lazy
+
+if TYPE_CHECKING:
+    from chunkgate.evaluate.bm25 import Vocabulary
 
 # bm25s's default, written out (see the module); equivalent to its r"(?u)\b\w\w+\b".
 TOKEN_PATTERN = r"(?u)\b\w\w+"
@@ -30,9 +33,10 @@ class Ranked(NamedTuple):
 
 
 class Index:
-    """BM25 over ``texts``; build it with ``index_chunks`` (a clear error without bm25s)."""
+    """BM25 over documents as a ``Vocabulary`` encodes their words (``words_of`` each
+    text); build it with ``index_chunks`` (a clear error without bm25s)."""
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    def __init__(self, documents: Sequence[bytes], vocabulary: Vocabulary) -> None:
         # bm25s (the eval extra) and numpy load only when a command ranks chunks
         import bm25s
 
@@ -40,14 +44,11 @@ class Index:
 
         self._bm25s = bm25s
         self._retriever: Any = Retriever()
-        self.size = len(texts)
-        if texts:
-            self._retriever.index(self._tokenize(list(texts)), show_progress=False)
-
-    def _tokenize(self, texts: list[str]) -> Any:
-        return self._bm25s.tokenize(
-            texts, token_pattern=TOKEN_PATTERN, stopwords=STOPWORDS, show_progress=False
-        )
+        self.size = len(documents)
+        self.words = 0  # how many distinct words (no stopwords) the documents hold
+        if documents:
+            self._retriever.index_arrays(documents, vocabulary)
+            self.words = self._retriever.words_held
 
     def terms(self, query: str) -> list[str]:
         """The query's tokens, as the index knows words (duplicates kept: BM25 counts them)."""
@@ -86,12 +87,30 @@ class Index:
         return sorted(found, key=lambda pair: (-pair[1], pair[0]))
 
 
-def index_chunks(chunks: Sequence[Chunk], embed: EmbedSettings = DEFAULT_EMBED) -> Index:
-    """An index of the chunks' embed texts (what an ingest embeds, ``embed`` its settings)."""
+def words_of(text: str) -> list[str]:
+    """``text``'s words as bm25s's ``tokenize`` finds them (lowercased, ``TOKEN``), the
+    stopwords still in (``Vocabulary`` numbers them first)."""
+    words: list[str] = TOKEN.findall(text.lower())
+    return words
+
+
+def vocabulary(known: Sequence[str] = ()) -> Vocabulary:
+    """A ``Vocabulary`` with the index's stopwords (and the ``known`` words of an earlier
+    one); raises ``ChunkgateError`` without bm25s."""
     try:
-        return Index([embed_text(chunk, embed) for chunk in chunks])
+        # bm25s and numpy load only when a command ranks chunks
+        import bm25s  # noqa: F401  # the extra itself, whatever of ours is loaded already
+
+        from chunkgate.evaluate.bm25 import Vocabulary  # imports bm25s: deferred with it
     except ImportError:
         raise ChunkgateError(
             "ranking chunks needs bm25s: install chunkgate with its eval extra "
             "(pip install 'chunkgate[eval]'), or pip install bm25s"
         ) from None
+    return Vocabulary(STOPWORDS, known)
+
+
+def index_chunks(chunks: Sequence[Chunk], embed: EmbedSettings = DEFAULT_EMBED) -> Index:
+    """An index of the chunks' embed texts (what an ingest embeds, ``embed`` its settings)."""
+    words = vocabulary()
+    return Index([words.encode(words_of(embed_text(chunk, embed))) for chunk in chunks], words)

@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from chunkgate.chunking.embedtext import embed_text
 from chunkgate.config.model import Config
 from chunkgate.core.model import Chunk, Violation
-from chunkgate.evaluate.index import Index, index_chunks
+from chunkgate.evaluate.index import TOKEN_PATTERN, Index, vocabulary, words_of
+from chunkgate.evaluate.kept import Kept, KeptChunks, key
 from chunkgate.evaluate.snippets import Snippet, snippet
 from chunkgate.gate.filecheck import file_findings, to_violations
 from chunkgate.git.attributes import gitattributes_flags
@@ -105,16 +107,41 @@ def load_corpus(
     jobs: int = 1,
     revision_config: bool = True,
 ) -> Corpus:
-    """The corpus's chunks (or those of ``paths``; at ``rev``), as ``check`` sees them."""
+    """The corpus's chunks (or those of ``paths``; at ``rev``), as ``check`` sees them;
+    the files git knows as they are read from the cache where it has them (``kept``)."""
     plan = plan_export(config, paths, rev, revision_config=revision_config)
+    settings = plan.config
+    # How words are found and which are stopwords (bm25s's list, which numbers first).
+    finding = f"{TOKEN_PATTERN}\0{','.join(vocabulary().words)}"
+    cache = KeptChunks(settings.root, settings.chunking, settings.max_file_bytes, finding)
+    known = {s.path: cache.get(key(s.blob, s.path)) for s in plan.sources if s.blob}
+    missing = tuple(s for s in plan.sources if known.get(s.path) is None)
+    fresh = plan._replace(sources=missing).chunks(jobs=jobs)
+    chunked = dict(zip([s.path for s in missing], fresh, strict=True))
+    vocab = vocabulary(cache.words)
+    embed = settings.chunking.embed
     chunks: list[Chunk] = []
+    documents: list[bytes] = []
     skipped: list[str] = []
-    for found in plan.chunks(jobs=jobs):
-        if isinstance(found, Skipped):
-            skipped.append(f"{found.path}: {found.message}")
-        else:
-            chunks.extend(found)
-    index = index_chunks(chunks, plan.config.chunking.embed)
+    for source in plan.sources:
+        kept = known.get(source.path)
+        if kept is None:
+            found = chunked[source.path]
+            if isinstance(found, Skipped):
+                skipped.append(f"{found.path}: {found.message}")
+                continue
+            encoded = tuple(vocab.encode(words_of(embed_text(chunk, embed))) for chunk in found)
+            kept = Kept(found, encoded)
+            if source.blob:
+                cache.put(key(source.blob, source.path), kept)
+        chunks.extend(kept.chunks)
+        documents.extend(kept.words)
+    index = Index(documents, vocab)
+    cache.words = vocab.words
+    if len(cache.words) > 2 * (vocab.stopwords + index.words):
+        # Half the vocabulary is words of files that changed since: start afresh.
+        cache.clear()
+    cache.save()
     name = "working tree" if rev is None else rev
     return Corpus(name, plan, tuple(chunks), index, tuple(skipped))
 
