@@ -12,9 +12,12 @@ block quotes, code blocks), a long paragraph between sentences, a code block as
 code (between statements, runs of lines, lines), a function or method between
 statements.
 
-- **An error** when a chunk's embed text (its breadcrumb line, then its text:
-  what `chunkgate export` gives the model) is over the hard limit: the
-  embedder truncates it, and what is past the limit is lost to retrieval.
+- **An error** when a chunk's embed text (exactly what `chunkgate export`
+  gives the model: its breadcrumb line, a part's overlap and re-opened fence
+  lines, the module docstring's line of `embed.module_summary`, then its
+  text), counted by the tokenizer with the special tokens it adds (`[CLS]`,
+  `[SEP]`), is over the hard limit: the embedder truncates it, and what is
+  past the limit is lost to retrieval.
 - **A warning** when a chunk is over the target but within the hard limit:
   one block that cannot be split is larger than the target on its own (an
   HTML block, a table row, a sentence, a single line of code, a Python
