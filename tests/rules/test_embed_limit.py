@@ -108,6 +108,7 @@ def test_errors_are_the_exported_embed_texts_the_tokenizer_counts_over_the_limit
     overlap=st.integers(0, 199),
     embed=st.builds(
         EmbedSettings,
+        breadcrumb=st.booleans(),
         sizes=st.sampled_from(SIZES_OF),
         headings=st.booleans(),
         module_summary=st.booleans(),
