@@ -24,9 +24,9 @@ Python function's, class's or method's embed text carries the first line of
 its module's docstring after the breadcrumb, as the VPS guide advises: what the
 module is for, which a function alone seldom says; context, like a re-opened
 fence, in no chunk's lines and not counted in its sizes) and ``sizes``
-(``text``, the default: size
-limits and token counts measure the chunk's text; ``embed``: they measure the
-embed text, what the model sees).
+(``text``, the default: size limits and token counts measure the chunk's text;
+``embed``: they measure its breadcrumb line and text). CG201's hard limit,
+whatever the settings, counts ``embed_text`` whole, what the model sees.
 """
 
 from __future__ import annotations

@@ -42,7 +42,8 @@ def huggingface_counter(name: str) -> Callable[[str], int]:
     tokenizer.no_padding()
 
     def count(text: str) -> int:
-        return len(tokenizer.encode(text).ids)
+        # With the special tokens, as the model's positions hold them (see the module).
+        return len(tokenizer.encode(text, add_special_tokens=True).ids)
 
     return count
 

@@ -6,7 +6,8 @@ Text windows share ``size.overlap`` with the window before in their lines
 is exact. Instead, the last lines of the part before, as many whole lines as
 fit in ``size.overlap``, go before its text in its embed text
 (``Chunk.embed_before``); a part that starts inside a code block keeps the
-fence line first, unless the overlap holds it already. Sizes stay the text's.
+fence line first, unless the overlap holds it already. Sizes stay the text's;
+CG201's hard limit counts the embed text whole, overlap included.
 """
 
 from __future__ import annotations

@@ -6,9 +6,15 @@ Each node's ``id_`` is the chunk ID and its ``text`` the chunk's text;
 as ``\\n``, no BOM). ``relationships`` name the file (``SOURCE``, by path), the
 enclosing section's chunk (``PARENT``) and the chunks before and after it
 (``PREVIOUS``, ``NEXT``). The breadcrumb is the one metadata field the
-embedding sees, laid out so that ``node.get_content(MetadataMode.EMBED)`` is
-chunkgate's embed text exactly; the other fields (flat, as vector stores want)
-are kept from the embedding and the LLM.
+embedding sees, and what the embed text holds around the text (a part's
+overlap and re-opened fence lines, the module docstring's line of
+``embed.module_summary``) is in the node's ``text_template``, so that
+``node.get_content(MetadataMode.EMBED)`` is chunkgate's embed text exactly, what
+CG201 measures against the model's limit; the other fields (flat, as vector
+stores want) are kept from the embedding and the LLM. Without a breadcrumb
+(``embed: {breadcrumb: false}``) LlamaIndex embeds the text alone, and so do
+nodes whose embed text leaves out the headings the breadcrumb holds
+(``embed: {headings: false}``).
 """
 
 from __future__ import annotations
@@ -58,8 +64,28 @@ def to_node(record: Mapping[str, object]) -> TextNode:
         excluded_embed_metadata_keys=hidden,
         excluded_llm_metadata_keys=hidden,
         metadata_template="{value}",
-        text_template="{metadata_str}\n{content}",
+        text_template=_template(record),
     )
+
+
+def _template(record: Mapping[str, object]) -> str:
+    """The node's ``text_template``: the breadcrumb (``metadata_str``), then what the embed
+    text holds before the text, the text, and the line it holds after it."""
+    embedded, text = str(record["embed_text"]), str(record["text"])
+    crumb = str(record.get("breadcrumb") or "")
+    head = f"{crumb}\n" if crumb else ""
+    # The embed text is its lines joined: a closing fence line is all it holds after.
+    for after in ("", "\n" + embedded.rpartition("\n")[2]):
+        end = len(embedded) - len(after)
+        start = end - len(text)
+        if start >= len(head) and embedded.startswith(head) and embedded[start:] == text + after:
+            before = embedded[len(head) : start]
+            return f"{{metadata_str}}\n{_literal(before)}{{content}}{_literal(after)}"
+    return "{metadata_str}\n{content}"
+
+
+def _literal(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def nodes(

@@ -14,7 +14,7 @@ from chunkgate import __version__
 from chunkgate.overview import ROOT, Member, Overview
 from chunkgate.report.charts import Folder, axis_end, histogram_svg, size_bins, treemap_svg
 from chunkgate.report.check import plural
-from chunkgate.report.stats import figures, headline, limits
+from chunkgate.report.stats import figures, headline, limits, unit_name
 
 NEAR_DUPLICATES_OFF = (
     "CG502 (near-duplicate) is off, so no clusters are shown. To see them, turn it on "
@@ -84,7 +84,7 @@ def _totals(overview: Overview) -> str:
 
 def _sizes(overview: Overview) -> list[str]:
     stats = overview.stats
-    out = [f'<h2 id="sizes">Chunk sizes ({escape(stats.unit)})</h2>']
+    out = [f'<h2 id="sizes">Chunk sizes ({escape(unit_name(stats))})</h2>']
     if not stats.count:
         return [*out, "<p>no chunks</p>"]
     tokens = stats.unit == "tokens"

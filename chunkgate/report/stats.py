@@ -33,12 +33,16 @@ def _number(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
+def unit_name(stats: Stats) -> str:
+    """The unit sizes are in: ``tokens of bge-small-en-v1.5`` when a model is named."""
+    if stats.model and stats.unit == "tokens":
+        return f"{stats.unit} of {stats.model}"
+    return stats.unit
+
+
 def headline(stats: Stats) -> str:
-    unit = (
-        f"{stats.unit} of {stats.model}" if stats.model and stats.unit == "tokens" else stats.unit
-    )
     return (
-        f"{plural(stats.count, 'chunk')}, {stats.total:,} {unit} in total "
+        f"{plural(stats.count, 'chunk')}, {stats.total:,} {unit_name(stats)} in total "
         f"(size.min {stats.min_size:,}, size.max {stats.max_size:,} {stats.unit})"
     )
 
@@ -178,7 +182,7 @@ def write_rich(stats: Stats, stream: IO[str]) -> None:
 def sizes_summary(stats: Stats, limit: int = SUMMARY_LIMIT) -> Fitted:
     """The job summary's ``### chunk sizes`` section: the histogram as a Markdown table of
     Unicode bars, within ``limit`` UTF-8 bytes ("" when it does not fit)."""
-    lines = ["", f"### chunk sizes ({stats.unit})", "", headline(stats), ""]
+    lines = ["", f"### chunk sizes ({unit_name(stats)})", "", headline(stats), ""]
     if stats.count:
         peak = max(bucket.count for bucket in stats.histogram)
         lines += ["| size | | chunks | share | |", "|--:|:--|--:|--:|:--|"]

@@ -12,9 +12,12 @@ block quotes, code blocks), a long paragraph between sentences, a code block as
 code (between statements, runs of lines, lines), a function or method between
 statements.
 
-- **An error** when a chunk's embed text (its breadcrumb line, then its text:
-  what `chunkgate export` gives the model) is over the hard limit: the
-  embedder truncates it, and what is past the limit is lost to retrieval.
+- **An error** when a chunk's embed text (exactly what `chunkgate export`
+  gives the model: its breadcrumb line, a part's overlap and re-opened fence
+  lines, the module docstring's line of `embed.module_summary`, then its
+  text), counted by the tokenizer with the special tokens it adds (`[CLS]`,
+  `[SEP]`), is over the hard limit: the embedder truncates it, and what is
+  past the limit is lost to retrieval.
 - **A warning** when a chunk is over the target but within the hard limit:
   one block that cannot be split is larger than the target on its own (an
   HTML block, a table row, a sentence, a single line of code, a Python
@@ -105,7 +108,7 @@ from collections.abc import Iterator
 
 from chunkgate.chunking import languages
 from chunkgate.chunking.base import ChunkOptions
-from chunkgate.chunking.embedtext import EmbedSettings, breadcrumb
+from chunkgate.chunking.embedtext import EmbedSettings, embed_text
 from chunkgate.chunking.sizes import make_counter
 from chunkgate.chunking.syntax import Dialect, dialect_of, included_files, may_hold_syntax, prose
 from chunkgate.core.model import Chunk
@@ -189,25 +192,29 @@ def check(file: FileContext) -> Iterator[Finding]:
 
 
 class _EmbedSize:
-    """A chunk's embed text in tokens of the configured tokenizer, counted only when it
-    may be over the hard limit."""
+    """A chunk's embed text (``embed_text``: what ``chunkgate export`` gives the model,
+    overlap, re-opened fence lines and module summary included) in tokens of the
+    configured tokenizer, counted only when it may be over the hard limit."""
 
     def __init__(self, options: ChunkOptions) -> None:
         self.options = options
         self.counter = make_counter(options.tokenizer)
-        # Byte-level counts (the estimate, tiktoken's BPE) never exceed the UTF-8 bytes,
-        # at most four a character: a shorter text needs no count.
-        self.bounded = options.tokenizer == "estimate" or options.tokenizer.startswith("tiktoken:")
+        # The most tokens a code point can make: the estimate rounds UTF-8 bytes (at most
+        # four a code point) up to fours, tiktoken's BPE makes at most one a byte. A
+        # Hugging Face tokenizer has no such bound (a normaliser may expand a character,
+        # a template adds special tokens): every chunk is counted. The bound skips building
+        # and counting almost every chunk: 26 ms against 129 ms on FastAPI's 17,387 with
+        # the estimate (benchmarks/README.md), far more with tiktoken's count.
+        self.per_char = 1 if options.tokenizer == "estimate" else 0
+        if options.tokenizer.startswith("tiktoken:"):
+            self.per_char = 4
 
     def over_limit(self, chunk: Chunk) -> int | None:
         """The embed text's tokens when over the limit, else None."""
         options = self.options
-        if options.embed.counted and options.unit == "tokens":
-            return chunk.tokens if chunk.tokens > options.limit else None  # already counted
-        if self.bounded and 4 * _embed_chars_bound(chunk, options.embed) <= options.limit:
+        if 0 < self.per_char * _embed_chars_bound(chunk, options.embed) <= options.limit:
             return None
-        line = breadcrumb(chunk, options.embed)
-        tokens = self.counter(f"{line}\n{chunk.text}" if line else chunk.text)
+        tokens = self.counter(embed_text(chunk, options.embed))
         return tokens if tokens > options.limit else None
 
 
@@ -219,9 +226,10 @@ _OVER_LIMIT = "name your embedding model (embed: {model: ...}) or set size.limit
 
 def _embed_chars_bound(chunk: Chunk, embed: EmbedSettings) -> int:
     """At least the embed text's length, from the chunk's fields alone: most chunks are
-    far under the limit, and their breadcrumb need not be built to know it."""
+    far under the limit, and their embed text need not be built to know it."""
     parts = (chunk.path, chunk.title or "", chunk.symbol or "", *chunk.heading_path)
-    return chunk.chars + 1 + sum(map(len, parts)) + len(embed.separator) * len(parts)
+    crumb = sum(map(len, parts)) + len(embed.separator) * len(parts)
+    return crumb + len(chunk.embed_before) + len(chunk.text) + len(chunk.embed_after) + 3
 
 
 def _fix(chunk: Chunk, options: ChunkOptions, last_resort: str) -> str:

@@ -175,6 +175,37 @@ def test_llama_index_nodes_slice_the_file_and_link_their_neighbours(repo: Path) 
     assert storage.prev_node.node_id == "docs/guide.md#networking"
 
 
+def test_both_adapters_embed_the_overlap_fence_lines_and_module_summary(repo: Path) -> None:
+    """What the embed text holds around a chunk's text (a part's overlap, a re-opened
+    fence, the module docstring's line) is what LangChain's document holds and what
+    LlamaIndex's node embeds, while the node's text stays the chunk's own."""
+    from llama_index.core.schema import MetadataMode
+
+    from chunkgate.ingest.langchain import documents
+    from chunkgate.ingest.llama_index import nodes
+
+    write(
+        repo,
+        ".chunkgate.yaml",
+        'include: ["**/*.md", "**/*.py"]\nsize: {max: 300, overlap: 80}\n'
+        "embed: {module_summary: true}\n",
+    )
+    code = "\n".join(f"call_{n}(value={{'n': {n}}})" for n in range(40))
+    write(repo, "docs/run.md", f"# Run\n\n```python\n{code}\n```\n")
+    write(repo, "pkg/client.py", f'"""A client for the {{API}}."""\n\n\n{CODE}')
+    config = load_config(repo)
+    records = {str(r["id"]): r for r in export(config)}
+    around = [r for r in records.values() if r["embed_text"] != f"{r['breadcrumb']}\n{r['text']}"]
+    assert {r["path"] for r in around} >= {"docs/run.md", "docs/long.md", "pkg/client.py"}
+    for node in nodes(config):
+        record = records[node.id_]
+        assert node.get_content(MetadataMode.EMBED) == record["embed_text"]
+        assert node.text == record["text"]
+    assert [d.page_content for d in documents(config)] == [
+        r["embed_text"] for r in records.values()
+    ]
+
+
 def test_llama_index_without_a_breadcrumb_embeds_the_text(repo: Path) -> None:
     from llama_index.core.schema import MetadataMode
 

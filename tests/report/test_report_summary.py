@@ -186,3 +186,19 @@ def test_the_sizes_section_is_the_histogram_as_a_table_of_bars() -> None:
     rendered = cmarkgfm.github_flavored_markdown_to_html(fitted.text)
     assert rendered.count("<tr>") == len(stats.histogram) + 1
     assert sizes_summary(stats, limit=50).text == ""
+
+
+def test_the_sizes_section_names_the_models_tokens() -> None:
+    """With ``embed.model`` named, the job summary's sizes are in its tokenizer's tokens,
+    and its heading says so, as ``stats`` does."""
+    from chunkgate.report.stats import sizes_summary
+    from chunkgate.stats import corpus_stats
+
+    sizes = [("a.md#x", 120), ("a.md#y", 600)]
+    model = "bge-small-en-v1.5"
+    stats = corpus_stats(sizes, max_size=384, min_size=10, unit="tokens", model=model)
+    lines = sizes_summary(stats).text.splitlines()
+    assert lines[1] == f"### chunk sizes (tokens of {model})"
+    assert lines[3].startswith(f"2 chunks, 720 tokens of {model} in total")
+    plain = corpus_stats(sizes, max_size=384, min_size=10, unit="tokens")
+    assert sizes_summary(plain).text.splitlines()[1] == "### chunk sizes (tokens)"
