@@ -105,6 +105,8 @@ def json_line(chunk: Chunk, *, text: bool) -> str:
     field: building the dict and encoding it took twice as long, a fifth of a whole
     ``chunks --format jsonl`` run. ``tests/test_cli.py`` holds it to ``json.dumps``."""
     rest = ""
+    if chunk.merged:
+        rest += f', "merged": [{", ".join(map(_string, chunk.merged))}]'
     if chunk.start_column:
         rest += f', "start_column": {chunk.start_column}'
     if chunk.end_column:

@@ -20,6 +20,7 @@ from chunkgate.chunking import ChunkedFile
 from chunkgate.cli import cli
 from chunkgate.config.load import load_config
 from chunkgate.core.model import Chunk
+from chunkgate.listing import chunk_named
 from chunkgate.rules import RULES
 
 SECTION = "Text that is long enough to pass the minimum chunk size without any trouble.\n"
@@ -107,6 +108,24 @@ def test_chunks_json_of_parts(repo: Path) -> None:
     table = CliRunner().invoke(cli, ["chunks", "--format", "text", "long.md"]).output
     assert "(part 2/3)" in table
     assert f"3:{middle['start_column']}-3:{middle['end_column']}" in table
+
+
+def test_chunks_jsonl_lists_the_sections_a_chunk_took_in(repo: Path) -> None:
+    """With ``markdown.merge_small`` a chunk's JSON line names the IDs merged into it, as
+    its ``to_dict`` and its manifest line do (the line is written field by field)."""
+    write(repo, ".chunkgate.yaml", "markdown:\n  merge_small: true\n")
+    write(
+        repo,
+        "guide.md",
+        "# Guide\n\nA guide to installing things, with enough words to count.\n\n"
+        "## Install\n\nSee below.\n\n### pip\n\nRun it in a fresh environment.\n\n"
+        "### conda\n\nUse conda.\n",
+    )
+    out = CliRunner().invoke(cli, ["chunks", "--format", "jsonl", "--text", "guide.md"]).stdout
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [row.get("merged") for row in rows] == [None, ["guide.md#pip", "guide.md#conda"]]
+    (chunked,) = chunk_named(load_config(repo), ["guide.md"], lambda file: file)
+    assert rows == [chunk.to_dict(text=True) for chunk in chunked.chunks]
 
 
 def test_chunks_jsonl_streams_file_by_file(repo: Path) -> None:
