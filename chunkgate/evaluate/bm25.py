@@ -15,7 +15,7 @@ from __future__ import annotations
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from itertools import count
+from itertools import accumulate, count, pairwise
 from typing import Any
 
 import bm25s
@@ -43,6 +43,14 @@ class Vocabulary:
         # In C, a defaultdict that counts: no Python step a word, here or when the kept
         # numbers are indexed.
         return array("I", map(self._numbers.__getitem__, words)).tobytes()
+
+    def renumber(self, words: Sequence[str], documents: Sequence[bytes]) -> tuple[bytes, ...]:
+        """``documents`` whose words are numbered by their positions in ``words`` (a
+        file's own list: ``evaluate.words``), as ``encode`` numbers them."""
+        mine = numpy.frombuffer(self.encode(words), numpy.uintc)
+        renumbered = mine[numpy.frombuffer(b"".join(documents), numpy.uintc)].tobytes()
+        ends = accumulate(map(len, documents), initial=0)
+        return tuple(renumbered[start:end] for start, end in pairwise(ends))
 
     @property
     def words(self) -> list[str]:

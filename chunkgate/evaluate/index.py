@@ -10,7 +10,11 @@ order, and a chunk that matches no term is never ranked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import importlib.util
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chunkgate.chunking.embedtext import DEFAULT_EMBED, EmbedSettings, embed_text
@@ -25,6 +29,10 @@ if TYPE_CHECKING:
 TOKEN_PATTERN = r"(?u)\b\w\w+"
 TOKEN = lazy(TOKEN_PATTERN)
 STOPWORDS = "en"
+_MISSING = (
+    "ranking chunks needs bm25s: install chunkgate with its eval extra "
+    "(pip install 'chunkgate[eval]'), or pip install bm25s"
+)
 
 
 class Ranked(NamedTuple):
@@ -94,6 +102,12 @@ def words_of(text: str) -> list[str]:
     return words
 
 
+def numbered(numbers: Mapping[str, int], words: Iterable[str]) -> bytes:
+    """``words`` as their ``numbers`` (C unsigned ints, as bytes). In C when ``numbers`` is
+    a ``defaultdict`` that counts: no Python step a word, here or when they are indexed."""
+    return array("I", map(numbers.__getitem__, words)).tobytes()
+
+
 def vocabulary(known: Sequence[str] = ()) -> Vocabulary:
     """A ``Vocabulary`` with the index's stopwords (and the ``known`` words of an earlier
     one); raises ``ChunkgateError`` without bm25s."""
@@ -103,11 +117,23 @@ def vocabulary(known: Sequence[str] = ()) -> Vocabulary:
 
         from chunkgate.evaluate.bm25 import Vocabulary  # imports bm25s: deferred with it
     except ImportError:
-        raise ChunkgateError(
-            "ranking chunks needs bm25s: install chunkgate with its eval extra "
-            "(pip install 'chunkgate[eval]'), or pip install bm25s"
-        ) from None
+        raise ChunkgateError(_MISSING) from None
     return Vocabulary(STOPWORDS, known)
+
+
+def word_finding() -> str:
+    """How words are found, to key what is kept of them: the pattern and bm25s's
+    stopwords (its ``stopwords`` module's bytes, read without importing bm25s, which
+    takes 0.3 s with numpy and scipy); raises ``ChunkgateError`` without bm25s."""
+    spec = importlib.util.find_spec("bm25s")
+    folders = spec.submodule_search_locations if spec else None
+    if not folders:
+        raise ChunkgateError(_MISSING)
+    try:
+        listed = hashlib.sha256(Path(folders[0], "stopwords.py").read_bytes()).hexdigest()
+    except OSError:
+        listed = "?"  # then a vocabulary() names the problem
+    return f"{TOKEN_PATTERN}\0{STOPWORDS}\0{listed}"
 
 
 def index_chunks(chunks: Sequence[Chunk], embed: EmbedSettings = DEFAULT_EMBED) -> Index:

@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from chunkgate.chunking.embedtext import embed_text
 from chunkgate.config.model import Config
 from chunkgate.core.model import Chunk, Violation
-from chunkgate.evaluate.index import TOKEN_PATTERN, Index, vocabulary, words_of
+from chunkgate.core.parallel import in_background
+from chunkgate.evaluate.index import Index, vocabulary, word_finding
 from chunkgate.evaluate.kept import Kept, KeptChunks, key
 from chunkgate.evaluate.snippets import Snippet, snippet
+from chunkgate.evaluate.words import FileWords, chunk_words
 from chunkgate.gate.filecheck import file_findings, to_violations
 from chunkgate.git.attributes import gitattributes_flags
 from chunkgate.ingest.records import ExportPlan, Skipped, close_readers, plan_export, read_source
@@ -111,15 +112,18 @@ def load_corpus(
     the files git knows as they are read from the cache where it has them (``kept``)."""
     plan = plan_export(config, paths, rev, revision_config=revision_config)
     settings = plan.config
-    # How words are found and which are stopwords (bm25s's list, which numbers first).
-    finding = f"{TOKEN_PATTERN}\0{','.join(vocabulary().words)}"
-    cache = KeptChunks(settings.root, settings.chunking, settings.max_file_bytes, finding)
+    cache = KeptChunks(settings.root, settings.chunking, settings.max_file_bytes, word_finding())
     known = {s.path: cache.get(key(s.blob, s.path)) for s in plan.sources if s.blob}
-    missing = tuple(s for s in plan.sources if known.get(s.path) is None)
-    fresh = plan._replace(sources=missing).chunks(jobs=jobs)
-    chunked = dict(zip([s.path for s in missing], fresh, strict=True))
-    vocab = vocabulary(cache.words)
-    embed = settings.chunking.embed
+    missing = plan._replace(sources=tuple(s for s in plan.sources if known.get(s.path) is None))
+    chunked: dict[str, FileWords | Skipped] = {}
+    loading = None
+    for source, found in zip(missing.sources, missing.each(chunk_words, jobs=jobs), strict=True):
+        if loading is None:
+            # The workers run (none is forked while a module is half imported): import
+            # bm25s meanwhile, 0.3 s with numpy and scipy, on the core they leave.
+            loading = in_background(vocabulary, cache.words)
+        chunked[source.path] = found
+    vocab = loading() if loading else vocabulary(cache.words)
     chunks: list[Chunk] = []
     documents: list[bytes] = []
     skipped: list[str] = []
@@ -130,8 +134,7 @@ def load_corpus(
             if isinstance(found, Skipped):
                 skipped.append(f"{found.path}: {found.message}")
                 continue
-            encoded = tuple(vocab.encode(words_of(embed_text(chunk, embed))) for chunk in found)
-            kept = Kept(found, encoded)
+            kept = Kept(found.chunks, vocab.renumber(found.words.split(), found.numbers))
             if source.blob:
                 cache.put(key(source.blob, source.path), kept)
         chunks.extend(kept.chunks)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from chunkgate.chunking import ChunkedFile, chunk_document, languages
 from chunkgate.chunking.sizes import TokenCounter, make_counter
@@ -33,6 +33,8 @@ from chunkgate.ingest.lines import file_lines
 from chunkgate.listing import named_files
 from chunkgate.manifest import RevisionManifest, WorkTreeManifest
 from chunkgate.manifest.folder import recorded_moves
+
+_Result = TypeVar("_Result")
 
 
 class Source(NamedTuple):
@@ -73,10 +75,21 @@ class ExportPlan(NamedTuple):
     def chunks(self, *, jobs: int = 1) -> Iterator[tuple[Chunk, ...] | Skipped]:
         """Each file's chunks, in the plan's order, or why it has none (also a file over
         ``max_file_bytes``, which ``check`` does not chunk)."""
-        work = functools.partial(_file_chunks, self.rev)
+        return self.each(file_chunks, jobs=jobs)
+
+    def each(
+        self, work: Callable[[str | None, Config, Source], _Result], *, jobs: int = 1
+    ) -> Iterator[_Result]:
+        """``work(rev, config, source)`` for each file, in the plan's order, over ``jobs``
+        worker processes (``work`` picklable: a module-level function)."""
         try:
             yield from ordered_map(
-                work, self.config, self.sources, jobs, path_of=_path_of, what="chunking"
+                functools.partial(work, self.rev),
+                self.config,
+                self.sources,
+                jobs,
+                path_of=_path_of,
+                what="chunking",
             )
         finally:
             close_readers()
@@ -282,7 +295,8 @@ def _file_lines(
     )
 
 
-def _file_chunks(rev: str | None, config: Config, source: Source) -> tuple[Chunk, ...] | Skipped:
+def file_chunks(rev: str | None, config: Config, source: Source) -> tuple[Chunk, ...] | Skipped:
+    """``source``'s chunks as ``check`` makes them (read from ``rev``), or why it has none."""
     read = read_source(config, source, rev)
     if isinstance(read, Skipped):
         return read

@@ -10,6 +10,7 @@ from helpers import commit_all, write
 
 from chunkgate.cache import store
 from chunkgate.config.load import load_config
+from chunkgate.evaluate import words
 from chunkgate.evaluate.search import Corpus, load_corpus, search
 from chunkgate.ingest import records
 
@@ -29,13 +30,13 @@ def _repo(cli_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _chunked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths chunked from here on (the cache's misses)."""
     seen: list[str] = []
-    chunk = records._file_chunks
+    chunk = records.file_chunks
 
     def spy(rev: str | None, config: object, source: records.Source) -> object:
         seen.append(source.path)
         return chunk(rev, config, source)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(records, "_file_chunks", spy)
+    monkeypatch.setattr(words, "file_chunks", spy)
     return seen
 
 
