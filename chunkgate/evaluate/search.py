@@ -21,11 +21,10 @@ from typing import NamedTuple
 
 from chunkgate.config.model import Config
 from chunkgate.core.model import Chunk, Violation
-from chunkgate.core.parallel import in_background
 from chunkgate.evaluate.index import Index, vocabulary, word_finding
 from chunkgate.evaluate.kept import Kept, KeptChunks, key
 from chunkgate.evaluate.snippets import Snippet, snippet
-from chunkgate.evaluate.words import FileWords, chunk_words
+from chunkgate.evaluate.words import chunk_words
 from chunkgate.gate.filecheck import file_findings, to_violations
 from chunkgate.git.attributes import gitattributes_flags
 from chunkgate.ingest.records import ExportPlan, Skipped, close_readers, plan_export, read_source
@@ -115,15 +114,11 @@ def load_corpus(
     cache = KeptChunks(settings.root, settings.chunking, settings.max_file_bytes, word_finding())
     known = {s.path: cache.get(key(s.blob, s.path)) for s in plan.sources if s.blob}
     missing = plan._replace(sources=tuple(s for s in plan.sources if known.get(s.path) is None))
-    chunked: dict[str, FileWords | Skipped] = {}
-    loading = None
-    for source, found in zip(missing.sources, missing.each(chunk_words, jobs=jobs), strict=True):
-        if loading is None:
-            # The workers run (none is forked while a module is half imported): import
-            # bm25s meanwhile, 0.3 s with numpy and scipy, on the core they leave.
-            loading = in_background(vocabulary, cache.words)
-        chunked[source.path] = found
-    vocab = loading() if loading else vocabulary(cache.words)
+    fresh = missing.each(chunk_words, jobs=jobs)
+    chunked = dict(zip([s.path for s in missing.sources], fresh, strict=True))
+    # bm25s only now: the workers are forked from a process without it (numpy and scipy),
+    # which costs them less.
+    vocab = vocabulary(cache.words)
     chunks: list[Chunk] = []
     documents: list[bytes] = []
     skipped: list[str] = []
