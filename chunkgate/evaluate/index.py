@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -100,12 +99,6 @@ def words_of(text: str) -> list[str]:
     stopwords still in (``Vocabulary`` numbers them first)."""
     words: list[str] = TOKEN.findall(text.lower())
     return words
-
-
-def numbered(numbers: Mapping[str, int], words: Iterable[str]) -> bytes:
-    """``words`` as their ``numbers`` (C unsigned ints, as bytes). In C when ``numbers`` is
-    a ``defaultdict`` that counts: no Python step a word, here or when they are indexed."""
-    return array("I", map(numbers.__getitem__, words)).tobytes()
 
 
 def vocabulary(known: Sequence[str] = ()) -> Vocabulary:

@@ -4,10 +4,10 @@ A search ranks every chunk of the corpus, and chunking it is most of the first
 query's time (FastAPI's docs: 2 s of CPU over 2 jobs, the words of the 16,516
 embed texts found with the chunks, ``evaluate.words``). A file's chunks and words
 depend only on its bytes, its path (the IDs, the language, the anchor flavour) and
-the settings, so they are
-kept under the user's cache folder by blob and path, in one file per repository and
-settings, and a search on an unchanged work tree reads them instead. Files git does
-not know as they are (modified, untracked) are chunked every time.
+the settings, so they are kept under the user's cache folder by blob and path, in
+one file per repository and settings, and a search on an unchanged work tree reads
+them instead. Files git does not know as they are (modified, untracked) are chunked
+every time.
 
 A chunk's words are kept as their numbers in the file's one vocabulary
 (``bm25.Vocabulary``), so that no word is read back more than once and the index is

@@ -116,8 +116,8 @@ def load_corpus(
     missing = plan._replace(sources=tuple(s for s in plan.sources if known.get(s.path) is None))
     fresh = missing.each(chunk_words, jobs=jobs)
     chunked = dict(zip([s.path for s in missing.sources], fresh, strict=True))
-    # bm25s only now: the workers are forked from a process without it (numpy and scipy),
-    # which costs them less.
+    # bm25s only now: workers forked from a process without it (numpy, scipy) cost less
+    # (2.30 s against 2.40 s for the first search on FastAPI's docs, 8 rounds).
     vocab = vocabulary(cache.words)
     chunks: list[Chunk] = []
     documents: list[bytes] = []

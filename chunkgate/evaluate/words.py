@@ -13,6 +13,7 @@ before (medians of 12 alternating runs, 2 cores; CPU 2.88 s against 2.67 s).
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from itertools import count
 from typing import NamedTuple
@@ -20,7 +21,7 @@ from typing import NamedTuple
 from chunkgate.chunking.embedtext import embed_text
 from chunkgate.config.model import Config
 from chunkgate.core.model import Chunk
-from chunkgate.evaluate.index import numbered, words_of
+from chunkgate.evaluate.index import words_of
 from chunkgate.ingest.records import Skipped, Source, file_chunks
 
 
@@ -37,6 +38,10 @@ def chunk_words(rev: str | None, config: Config, source: Source) -> FileWords | 
     if isinstance(found, Skipped):
         return found
     embed = config.chunking.embed
+    # In C, a defaultdict that counts, as ``bm25.Vocabulary`` numbers words.
     numbers: defaultdict[str, int] = defaultdict(count().__next__)
-    encoded = tuple(numbered(numbers, words_of(embed_text(chunk, embed))) for chunk in found)
+    encoded = tuple(
+        array("I", map(numbers.__getitem__, words_of(embed_text(chunk, embed)))).tobytes()
+        for chunk in found
+    )
     return FileWords(found, " ".join(numbers), encoded)
